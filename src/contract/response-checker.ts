@@ -1,0 +1,99 @@
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { readOperations, type OperationContract } from './operations.js';
+import { compileSpecSchema, createSpecAjv, describeErrors } from './schemas.js';
+import type { OpenApiDocument } from './spec.js';
+
+/** What a response looked like on the wire. */
+export interface ObservedResponse {
+  status: number;
+  headers: Headers;
+  /** The raw body text ('' when there is none). */
+  body: string;
+}
+
+/**
+ * Checks responses against the spec the way Schemathesis does: the status is
+ * documented for the operation, the content type is documented, the body
+ * validates against the schema for that status, and the required headers are
+ * present and valid. Every validator is compiled once, up front.
+ */
+export class ResponseChecker {
+  readonly operations: OperationContract[];
+  readonly #bodies = new Map<string, ValidateFunction>();
+  readonly #headers = new Map<string, ValidateFunction>();
+
+  constructor(spec: OpenApiDocument) {
+    // Headers arrive as strings; coercion lets `integer` header schemas apply.
+    const ajv = createSpecAjv(spec);
+    const headerAjv = createSpecAjv(spec, { coerceTypes: true });
+    this.operations = readOperations(spec);
+    for (const operation of this.operations) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        for (const [mediaType, media] of Object.entries(response.content)) {
+          this.#bodies.set(`${operation.operationId} ${status} ${mediaType}`, compileSpecSchema(ajv, media.schema));
+        }
+        for (const [name, header] of Object.entries(response.headers)) {
+          this.#headers.set(`${operation.operationId} ${status} ${name.toLowerCase()}`, compileSpecSchema(headerAjv, header.schema));
+        }
+      }
+    }
+  }
+
+  /** Finds the operation a method and spec path belong to. */
+  operation(operationId: string): OperationContract {
+    const operation = this.operations.find((candidate) => candidate.operationId === operationId);
+    if (!operation) throw new Error(`the spec has no operation ${operationId}`);
+    return operation;
+  }
+
+  /** Returns every way the response breaks the contract of the operation (empty when it honours it). */
+  check(operationId: string, response: ObservedResponse): string[] {
+    const operation = this.operation(operationId);
+    const violations: string[] = [];
+    if (response.status >= 500) violations.push(`server error ${response.status}`);
+    const status = String(response.status);
+    const documented = operation.responses[status] ?? operation.responses[`${status[0]}XX`] ?? operation.responses['default'];
+    if (!documented) {
+      violations.push(`status ${status} is not documented for ${operation.operationId} (documented: ${Object.keys(operation.responses).join(', ')})`);
+      return violations;
+    }
+    const statusKey = documented.status;
+
+    for (const [name, header] of Object.entries(documented.headers)) {
+      const value = response.headers.get(name);
+      if (value === null) {
+        if (header.required) violations.push(`required header ${name} is missing`);
+        continue;
+      }
+      const validate = this.#headers.get(`${operation.operationId} ${statusKey} ${name.toLowerCase()}`);
+      if (validate && !validate(value)) {
+        violations.push(`header ${name}: ${JSON.stringify(value)} ${describeErrors(validate.errors).map((error) => error.detail).join('; ')}`);
+      }
+    }
+
+    const mediaTypes = Object.keys(documented.content);
+    if (mediaTypes.length === 0) {
+      if (response.body !== '') violations.push(`status ${status} documents no body, but one was sent`);
+      return violations;
+    }
+    const contentType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    if (!mediaTypes.includes(contentType)) {
+      violations.push(`content type ${JSON.stringify(contentType)} is not documented for ${status} (documented: ${mediaTypes.join(', ')})`);
+      return violations;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      violations.push(`body is not valid JSON: ${JSON.stringify(response.body.slice(0, 200))}`);
+      return violations;
+    }
+    const validate = this.#bodies.get(`${operation.operationId} ${statusKey} ${contentType}`);
+    if (validate && !validate(body)) {
+      for (const error of describeErrors(validate.errors)) {
+        violations.push(`body${error.pointer || ' (root)'} ${error.detail}`);
+      }
+    }
+    return violations;
+  }
+}

@@ -1,0 +1,91 @@
+import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { isObject, type Json, type OpenApiDocument } from './spec.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** `$id` under which the spec's `components.schemas` are registered with Ajv. */
+const COMPONENTS_ID = 'urn:contract:components';
+
+/** OpenAPI annotations that are not JSON Schema keywords; Ajv must know them to stay strict. */
+const OPENAPI_ANNOTATIONS = ['example', 'xml', 'externalDocs', 'discriminator'];
+
+/**
+ * Makes an Ajv (JSON Schema 2020-12, with formats) that knows every schema of the
+ * spec's `components`, so any schema of the spec can be compiled as it is written.
+ */
+export function createSpecAjv(spec: OpenApiDocument, options: Options = {}): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, ...options });
+  addFormats(ajv);
+  for (const keyword of OPENAPI_ANNOTATIONS) ajv.addKeyword({ keyword });
+  const schemas = isObject(spec.components['schemas']) ? spec.components['schemas'] : {};
+  ajv.addSchema({ $id: COMPONENTS_ID, $defs: pointRefsAtComponents(schemas) as Record<string, Json> });
+  return ajv;
+}
+
+/** Compiles one schema taken from the spec (inline or a `$ref`). */
+export function compileSpecSchema(ajv: Ajv2020, schema: Json): ValidateFunction {
+  return ajv.compile(pointRefsAtComponents(schema) as object);
+}
+
+/** Rewrites `#/components/schemas/X` to the registered `$defs` so refs resolve outside the document. */
+function pointRefsAtComponents(schema: Json): Json {
+  if (Array.isArray(schema)) return schema.map(pointRefsAtComponents);
+  if (!isObject(schema)) return schema;
+  const result: Record<string, Json> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
+      result[key] = `${COMPONENTS_ID}#/$defs/${value.slice('#/components/schemas/'.length)}`;
+    } else {
+      result[key] = pointRefsAtComponents(value);
+    }
+  }
+  return result;
+}
+
+/** One way in which a value broke its schema, located by a JSON pointer. */
+export interface SchemaViolation {
+  pointer: string;
+  detail: string;
+}
+
+/**
+ * Turns Ajv's errors into one readable violation per problem. Unknown fields and
+ * missing fields point at the field itself rather than at its parent.
+ */
+export function describeErrors(errors: ErrorObject[] | null | undefined): SchemaViolation[] {
+  const violations: SchemaViolation[] = [];
+  const seen = new Set<string>();
+  for (const error of errors ?? []) {
+    const violation = describeError(error);
+    if (!violation) continue;
+    const key = `${violation.pointer}\u0000${violation.detail}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    violations.push(violation);
+  }
+  return violations;
+}
+
+function describeError(error: ErrorObject): SchemaViolation | undefined {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return { pointer: `${error.instancePath}/${escapePointer(String(params['additionalProperty']))}`, detail: 'is not a known field' };
+    case 'required':
+      return { pointer: `${error.instancePath}/${escapePointer(String(params['missingProperty']))}`, detail: 'is required' };
+    case 'enum':
+      return { pointer: error.instancePath, detail: `must be one of: ${(params['allowedValues'] as unknown[]).join(', ')}` };
+    case 'oneOf':
+    case 'anyOf':
+      // The branch errors say what is wrong; the summary adds nothing.
+      return undefined;
+    default:
+      return { pointer: error.instancePath, detail: error.message ?? `fails ${error.keyword}` };
+  }
+}
+
+function escapePointer(segment: string): string {
+  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
+}
