@@ -1,0 +1,64 @@
+import { describe, expectTypeOf, it } from 'vitest';
+// Imported by package name: proves the `exports["./client"]` entry of package.json resolves.
+import { createApiClient, paginate, type Item, type ItemPage, type Problem } from 'bearer-list-api/client';
+
+const api = createApiClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'tka_example' });
+
+describe('the typed client', () => {
+  it('types the body of a successful answer as the contract ItemPage', async () => {
+    const { data } = await api.POST('/', { body: { sort: 'asc' } });
+    expectTypeOf(data).toEqualTypeOf<ItemPage | undefined>();
+    expectTypeOf<NonNullable<typeof data>['items'][number]>().toEqualTypeOf<Item>();
+  });
+
+  it('types errors as the contract Problem', async () => {
+    const { error } = await api.GET('/shared', { params: { query: { limit: 2 } } });
+    expectTypeOf(error).toEqualTypeOf<Problem | undefined>();
+    if (error) expectTypeOf(error.type).toEqualTypeOf<Problem['type']>();
+  });
+
+  it('narrows data and error against each other', async () => {
+    const result = await api.POST('/shared', { body: {} });
+    if (result.error) expectTypeOf(result.data).toEqualTypeOf<undefined>();
+    else expectTypeOf(result.data).toEqualTypeOf<ItemPage>();
+  });
+
+  it('rejects a sort outside the enum', () => {
+    // @ts-expect-error "up" is not a Sort
+    void api.POST('/', { body: { sort: 'up' } });
+    // @ts-expect-error "up" is not a Sort in the query either
+    void api.GET('/shared', { params: { query: { sort: 'up' } } });
+    // @ts-expect-error limit is an integer, not a string
+    void api.POST('/shared', { body: { limit: '10' } });
+    // @ts-expect-error paginate takes the same options
+    void paginate(api, 'listOwnItems', { sort: 'up' });
+  });
+
+  it('rejects unknown fields where the options are not inferred', () => {
+    // openapi-fetch infers its init argument generically, so TypeScript's excess-property
+    // check does not fire on `api.POST('/', { body: { srot: 'asc' } })`; the server answers 422.
+    // paginate takes its options as a plain ListRequest, where the check does fire.
+    // @ts-expect-error srot is not a field of ListRequest
+    void paginate(api, 'listOwnItems', { srot: 'asc' });
+  });
+
+  it('requires the body of the POST operations', () => {
+    // @ts-expect-error the request body is required
+    void api.POST('/');
+  });
+
+  it('rejects paths and methods the contract does not have', () => {
+    // @ts-expect-error there is no /items path
+    void api.POST('/items', { body: {} });
+    // @ts-expect-error / only has POST
+    void api.GET('/');
+    // @ts-expect-error /shared has no DELETE
+    void api.DELETE('/shared');
+    // @ts-expect-error not a list operation
+    void paginate(api, 'deleteItems');
+  });
+
+  it('yields ItemPage from paginate', () => {
+    expectTypeOf(paginate(api, 'listSharedItemsByQuery', { sort: 'desc', limit: 10 })).toEqualTypeOf<AsyncGenerator<ItemPage, void, undefined>>();
+  });
+});
