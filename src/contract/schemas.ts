@@ -19,30 +19,47 @@ export function createSpecAjv(spec: OpenApiDocument, options: Options = {}): Ajv
   const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, ...options });
   addFormats(ajv);
   for (const keyword of OPENAPI_ANNOTATIONS) ajv.addKeyword({ keyword });
-  const schemas = isObject(spec.components['schemas']) ? spec.components['schemas'] : {};
-  ajv.addSchema({ $id: COMPONENTS_ID, $defs: pointRefsAtComponents(schemas) as Record<string, Json> });
+  const schemas = componentSchemas(spec);
+  ajv.addSchema({ $id: COMPONENTS_ID, $defs: pointRefsAtComponents(schemas, schemas) as Record<string, Json> });
+  componentsByAjv.set(ajv, schemas);
   return ajv;
+}
+
+const componentsByAjv = new WeakMap<Ajv2020, Record<string, Json>>();
+
+function componentSchemas(spec: OpenApiDocument): Record<string, Json> {
+  return isObject(spec.components['schemas']) ? spec.components['schemas'] : {};
 }
 
 /** Compiles one schema taken from the spec (inline or a `$ref`). */
 export function compileSpecSchema(ajv: Ajv2020, schema: Json): ValidateFunction {
-  return ajv.compile(pointRefsAtComponents(schema) as object);
+  return ajv.compile(pointRefsAtComponents(schema, componentsByAjv.get(ajv) ?? {}) as object);
 }
 
-/** Rewrites `#/components/schemas/X` to the registered `$defs` so refs resolve outside the document. */
-function pointRefsAtComponents(schema: Json): Json {
-  if (Array.isArray(schema)) return schema.map(pointRefsAtComponents);
+/**
+ * Rewrites `#/components/schemas/X` to the registered `$defs` so refs resolve
+ * outside the document. A referenced schema's `default` is copied beside the
+ * `$ref`, because Ajv's `useDefaults` only reads defaults it finds directly
+ * under `properties`, and the spec keeps them on the shared component.
+ */
+function pointRefsAtComponents(schema: Json, components: Record<string, Json>): Json {
+  if (Array.isArray(schema)) return schema.map((entry) => pointRefsAtComponents(entry, components));
   if (!isObject(schema)) return schema;
   const result: Record<string, Json> = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
-      result[key] = `${COMPONENTS_ID}#/$defs/${value.slice('#/components/schemas/'.length)}`;
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(LOCAL_PREFIX)) {
+      const name = value.slice(LOCAL_PREFIX.length);
+      result[key] = `${COMPONENTS_ID}#/$defs/${name}`;
+      const target = components[name];
+      if (isObject(target) && target['default'] !== undefined && schema['default'] === undefined) result['default'] = target['default'];
     } else {
-      result[key] = pointRefsAtComponents(value);
+      result[key] = pointRefsAtComponents(value, components);
     }
   }
   return result;
 }
+
+const LOCAL_PREFIX = '#/components/schemas/';
 
 /** One way in which a value broke its schema, located by a JSON pointer. */
 export interface SchemaViolation {

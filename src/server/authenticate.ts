@@ -1,0 +1,46 @@
+import { digestApiKey, isWellFormedApiKey } from '../keys/api-key.js';
+import type { Store } from '../store/store.js';
+import { ApiError } from './problems.js';
+
+export interface Caller {
+  userId: string;
+  keyId: string;
+}
+
+const REALM = 'Bearer realm="api"';
+/** Last-use times are kept to the minute, so a busy key costs one write a minute, not one per request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * Checks the `Authorization` header synchronously: format and checksum first (no
+ * lookup for a made-up key), then one indexed lookup by SHA-256 digest. Nothing is
+ * cached, so a key revoked from another process stops working on its next request.
+ * Failures are `401` with the RFC 6750 §3 challenge; `error="invalid_token"` only
+ * when a bearer token was actually presented.
+ */
+export function authenticate(header: string | undefined, store: Store, now: number): Caller {
+  if (header === undefined || header.trim() === '') {
+    throw unauthorized(REALM, 'Send an API key as `Authorization: Bearer <API_KEY>`.');
+  }
+  const match = /^(\S+)(?:[ \t]+(.*))?$/.exec(header.trim());
+  if (!match || match[1]?.toLowerCase() !== 'bearer') {
+    throw unauthorized(REALM, 'Only the Bearer scheme is accepted: send `Authorization: Bearer <API_KEY>`.');
+  }
+  const token = match[2]?.trim() ?? '';
+  if (token === '') throw invalidToken('The bearer token is empty.');
+  if (!isWellFormedApiKey(token)) throw invalidToken('The bearer token is not an API key of this service.');
+  const key = store.findKeyByDigest(digestApiKey(token));
+  if (!key || key.revokedAt !== null) throw invalidToken('The API key is unknown or revoked.');
+  if (key.lastUsedAt === null || now - Date.parse(key.lastUsedAt) >= TOUCH_INTERVAL_MS) {
+    store.touchKey(key.id, new Date(now).toISOString());
+  }
+  return { userId: key.userId, keyId: key.id };
+}
+
+function invalidToken(description: string): ApiError {
+  return unauthorized(`${REALM}, error="invalid_token", error_description="${description.replaceAll('"', "'")}"`, description);
+}
+
+function unauthorized(challenge: string, detail: string): ApiError {
+  return new ApiError('urn:problem-type:unauthorized', detail, { headers: { 'WWW-Authenticate': challenge } });
+}

@@ -1,0 +1,62 @@
+import { isAbsolute, resolve } from 'node:path';
+import { projectRoot } from '../contract/project.js';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** SQLite file, or `:memory:`. */
+  databasePath: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  basePath: string;
+  corsOrigins: string[];
+  /** Overrides of the spec's `x-limits`; unset means the spec's values. */
+  rateLimitRequests: number | undefined;
+  rateLimitWindowSeconds: number | undefined;
+  maxBodyBytes: number | undefined;
+  /** Node server timeouts, so a slow client cannot hold a connection forever. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** How long shutdown waits for in-flight requests before cutting connections. */
+  shutdownGraceMs: number;
+}
+
+/** Thrown for a bad environment variable; the entry point prints it and exits 2. */
+export class ConfigError extends Error {}
+
+/** The server's configuration, from environment variables (documented in the README). */
+export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const databasePath = env['DATABASE_PATH'] ?? 'data/api.sqlite';
+  const logLevel = env['LOG_LEVEL'] ?? 'info';
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+  if (!levels.includes(logLevel as ServerConfig['logLevel'])) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}, not ${JSON.stringify(logLevel)}`);
+  const basePath = env['BASE_PATH'] ?? '';
+  if (basePath !== '' && !/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath)) throw new ConfigError(`BASE_PATH must look like /api or /v1/lists, not ${JSON.stringify(basePath)}`);
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env['HOST'] ?? '127.0.0.1',
+    databasePath: databasePath === ':memory:' || isAbsolute(databasePath) ? databasePath : resolve(projectRoot, databasePath),
+    logLevel: logLevel as ServerConfig['logLevel'],
+    basePath: basePath.replace(/\/$/, ''),
+    corsOrigins: (env['CORS_ORIGINS'] ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    rateLimitRequests: optionalInteger(env, 'RATE_LIMIT_REQUESTS', 1, 1_000_000_000),
+    rateLimitWindowSeconds: optionalInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 1, 86_400),
+    maxBodyBytes: optionalInteger(env, 'MAX_BODY_BYTES', 2, 1_048_576),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  return optionalInteger(env, name, min, max) ?? fallback;
+}
+
+function optionalInteger(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+  return value;
+}

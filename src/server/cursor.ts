@@ -1,0 +1,63 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Sort } from '../contract/types.js';
+import type { ListScope, Position } from '../store/store.js';
+
+/** What a cursor remembers: whose list, which list, which order, and the last item sent. */
+export interface CursorState {
+  scope: ListScope;
+  userId: string;
+  sort: Sort;
+  after: Position;
+}
+
+interface Payload {
+  s: ListScope;
+  u: string;
+  o: Sort;
+  c: string;
+  i: string;
+}
+
+export type CursorReading = { ok: true; after: Position } | { ok: false; reason: string };
+
+/**
+ * Opaque, signed cursors: `base64url(JSON).base64url(HMAC-SHA256)[:16 bytes]`.
+ * The signature makes a tampered cursor detectable; the payload binds it to one
+ * caller, one list and one order, so a cursor used elsewhere is refused rather
+ * than silently paging through the wrong list.
+ */
+export class CursorCodec {
+  readonly #secret: Buffer;
+
+  constructor(secret: Buffer) {
+    this.#secret = secret;
+  }
+
+  encode(state: CursorState): string {
+    const payload: Payload = { s: state.scope, u: state.userId, o: state.sort, c: state.after.createdAt, i: state.after.id };
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return `${body}.${this.#sign(body).toString('base64url')}`;
+  }
+
+  /** Checks that the cursor is genuine and belongs to this request. */
+  decode(cursor: string, expected: Omit<CursorState, 'after'>): CursorReading {
+    const [body = '', signature = ''] = cursor.split('.');
+    const given = Buffer.from(signature, 'base64url');
+    const wanted = this.#sign(body);
+    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return { ok: false, reason: 'is not a cursor this service issued' };
+    let payload: Partial<Payload>;
+    try {
+      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<Payload>;
+    } catch {
+      return { ok: false, reason: 'is not a cursor this service issued' };
+    }
+    if (payload.u !== expected.userId || payload.s !== expected.scope) return { ok: false, reason: 'belongs to another list' };
+    if (payload.o !== expected.sort) return { ok: false, reason: `was issued for sort=${String(payload.o)}; send the same sort as the first page` };
+    if (typeof payload.c !== 'string' || typeof payload.i !== 'string') return { ok: false, reason: 'is not a cursor this service issued' };
+    return { ok: true, after: { createdAt: payload.c, id: payload.i } };
+  }
+
+  #sign(body: string): Buffer {
+    return createHmac('sha256', this.#secret).update(body).digest().subarray(0, 16);
+  }
+}

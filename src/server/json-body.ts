@@ -1,0 +1,80 @@
+import { ApiError } from './problems.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * True for `application/json`, with at most a `charset=utf-8` parameter
+ * (any case, optional quotes). Other charsets are refused: JSON is UTF-8 (RFC 8259).
+ */
+export function isJsonContentType(header: string | undefined, mediaTypes: readonly string[]): boolean {
+  if (!header) return false;
+  const [type = '', ...parameters] = header.split(';');
+  if (!mediaTypes.includes(type.trim().toLowerCase())) return false;
+  return parameters.every((parameter) => {
+    const [name = '', value = ''] = parameter.split('=');
+    return name.trim().toLowerCase() === 'charset' && value.trim().replaceAll('"', '').toLowerCase() === 'utf-8';
+  });
+}
+
+/**
+ * Reads a request body of at most `maxBytes` and parses it as a JSON object.
+ * The size is checked before parsing: first from `Content-Length`, then while
+ * reading, so a chunked body is cut off as soon as it passes the limit.
+ */
+export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  const bytes = await readAtMost(request, maxBytes);
+
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new ApiError('urn:problem-type:malformed-request', 'The request body is not valid UTF-8.');
+  }
+  if (text.trim() === '') {
+    throw new ApiError('urn:problem-type:malformed-request', 'The request body is empty; send a JSON object such as {}.');
+  }
+  let value: unknown;
+  try {
+    // Duplicate keys: the last one wins, as in JSON.parse and most parsers (RFC 8259 leaves it open).
+    // `__proto__` becomes an own property, never the prototype, and the schema then rejects it as unknown.
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ApiError('urn:problem-type:malformed-request', `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    throw new ApiError('urn:problem-type:malformed-request', `The request body must be a JSON object, not ${kind}.`);
+  }
+  return value as Record<string, unknown>;
+}
+
+async function readAtMost(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError('urn:problem-type:content-too-large', `The request body exceeds ${maxBytes} bytes.`);
+}

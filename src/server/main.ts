@@ -1,0 +1,112 @@
+/**
+ * Node entry point: `npm start`. Reads the environment, opens the database
+ * (seeding a demo on first run), and serves the app until SIGTERM/SIGINT.
+ */
+import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import pino from 'pino';
+import { loadSpec } from '../contract/spec.js';
+import { openSqliteStore } from '../store/sqlite-store.js';
+import { createApp } from './app.js';
+import { ConfigError, readServerConfig, type ServerConfig } from './config.js';
+import { clientErrorResponse } from './client-error.js';
+import { compileRequestContract } from './request-contract.js';
+import { seedDemo } from './seed.js';
+
+let config: ServerConfig;
+try {
+  config = readServerConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`configuration error: ${error.message}`);
+  process.exit(2);
+}
+
+// Asynchronous, buffered logging keeps the write off the request path; it is flushed on shutdown.
+const logger = pino(
+  { level: config.logLevel, base: null, timestamp: pino.stdTimeFunctions.isoTime, redact: ['authorization', '*.authorization', 'headers.authorization'] },
+  pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+);
+
+const store = openSqliteStore(config.databasePath);
+const contract = compileRequestContract(loadSpec());
+const limits = {
+  maxBodyBytes: config.maxBodyBytes ?? contract.limits.maxBodyBytes,
+  rateLimit: {
+    requests: config.rateLimitRequests ?? contract.limits.rateLimit.requests,
+    windowSeconds: config.rateLimitWindowSeconds ?? contract.limits.rateLimit.windowSeconds,
+  },
+};
+const app = createApp({ store, contract, logger, basePath: config.basePath, limits, corsOrigins: config.corsOrigins });
+
+const firstRun = store.countUsers() === 0 ? seedDemo(store, Date.now()) : undefined;
+
+const server = serve(
+  {
+    fetch: app.fetch,
+    port: config.port,
+    hostname: config.host,
+    serverOptions: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+    },
+  },
+  (info) => {
+    const url = `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}${config.basePath}`;
+    logger.info({ url, database: config.databasePath }, 'listening');
+    logger.flush();
+    announce(url);
+  },
+) as Server;
+
+// Requests Node rejects before Hono sees them (oversized headers, broken HTTP) still get a problem.
+server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+  if (socket.writable && !socket.destroyed) socket.end(clientErrorResponse(error));
+  else socket.destroy();
+});
+
+function announce(url: string): void {
+  const lines = firstRun
+    ? [
+        '',
+        `First run: created ${config.databasePath} with a demo user "${firstRun.userName}", sample items and shares.`,
+        'Demo API key (shown once, only its SHA-256 digest is stored):',
+        '',
+        `  ${firstRun.key}`,
+        '',
+        'Try it:',
+        '',
+        `  curl -s -X POST ${url}/ -H 'Authorization: Bearer ${firstRun.key}' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
+        '',
+      ]
+    : ['', `Serving ${url} from ${config.databasePath}.`, 'Make a key with: npm run keys -- create --user demo', ''];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+let stopping = false;
+function shutdown(signal: string): void {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+  // Close stops accepting; idle keep-alive sockets are closed now, busy ones after their response.
+  server.close(() => {
+    clearTimeout(deadline);
+    store.close();
+    logger.info('stopped');
+    logger.flush(() => process.exit(0));
+  });
+  server.closeIdleConnections();
+  const deadline = setTimeout(() => {
+    logger.error({ graceMs: config.shutdownGraceMs }, 'requests still running after the grace period; closing their connections');
+    server.closeAllConnections();
+  }, config.shutdownGraceMs);
+  deadline.unref();
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('uncaughtException', (error) => {
+  logger.fatal({ err: error }, 'uncaught exception');
+  logger.flush(() => process.exit(1));
+});

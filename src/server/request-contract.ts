@@ -1,0 +1,116 @@
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { readOperations, type OperationContract } from '../contract/operations.js';
+import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
+import { deref, isObject, type Json, type OpenApiDocument } from '../contract/spec.js';
+import type { Violation } from '../contract/types.js';
+
+/** One operation, with its request validators compiled from the spec's own schemas. */
+export interface CompiledOperation extends OperationContract {
+  /** Media types the request body may be sent as (empty when the operation takes no body). */
+  bodyMediaTypes: string[];
+  /** Validates the parsed body and fills in the schema's defaults. */
+  validateBody: ValidateFunction | undefined;
+  /** Validates the query string read as an object; unknown parameters are violations. */
+  validateQuery: ValidateFunction;
+}
+
+/** Bounds the spec puts on what the server writes in a problem, so a problem always validates. */
+export interface ProblemBounds {
+  detail: number;
+  instance: number;
+  requestId: number;
+  errors: number;
+  pointer: number;
+  violationDetail: number;
+}
+
+export interface Limits {
+  maxBodyBytes: number;
+  rateLimit: { requests: number; windowSeconds: number };
+}
+
+/** Everything the server reads from the spec at startup. */
+export interface RequestContract {
+  operations: CompiledOperation[];
+  /** Methods the spec allows per path, for `405` and `Allow`. */
+  methodsByPath: Map<string, string[]>;
+  limits: Limits;
+  problemBounds: ProblemBounds;
+}
+
+/** Compiles the spec into request validators once, at startup. */
+export function compileRequestContract(spec: OpenApiDocument): RequestContract {
+  // Bodies are JSON, so their types are exact; query values arrive as strings and are coerced.
+  const bodyAjv = createSpecAjv(spec, { useDefaults: true });
+  const queryAjv = createSpecAjv(spec, { useDefaults: true, coerceTypes: true });
+  const operations = readOperations(spec).map((operation): CompiledOperation => {
+    const json = operation.requestBody?.content['application/json'];
+    return {
+      ...operation,
+      bodyMediaTypes: Object.keys(operation.requestBody?.content ?? {}),
+      validateBody: json ? compileSpecSchema(bodyAjv, json.schema) : undefined,
+      validateQuery: compileSpecSchema(queryAjv, querySchema(operation)),
+    };
+  });
+  const methodsByPath = new Map<string, string[]>();
+  for (const operation of operations) {
+    const methods = methodsByPath.get(operation.path) ?? [];
+    methods.push(operation.method);
+    if (operation.method === 'GET') methods.push('HEAD');
+    methodsByPath.set(operation.path, methods.sort());
+  }
+  return { operations, methodsByPath, limits: readLimits(spec), problemBounds: readProblemBounds(spec) };
+}
+
+/** The query parameters of an operation as one object schema that admits nothing else. */
+function querySchema(operation: OperationContract): Json {
+  const query = operation.parameters.filter((parameter) => parameter.in === 'query');
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(query.map((parameter) => [parameter.name, parameter.schema])),
+    required: query.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+  };
+}
+
+/** Ajv's errors as the contract's violations, bounded as the Problem schema bounds them. */
+export function toViolations(where: Violation['in'], validate: ValidateFunction, bounds: ProblemBounds): Violation[] {
+  return describeErrors(validate.errors)
+    .slice(0, bounds.errors)
+    .map((error) => ({ in: where, pointer: clip(error.pointer, bounds.pointer), detail: clip(error.detail, bounds.violationDetail) }));
+}
+
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function readLimits(spec: OpenApiDocument): Limits {
+  const limits = spec['x-limits'];
+  const rateLimit = isObject(limits) ? limits['rateLimit'] : undefined;
+  const maxBodyBytes = isObject(limits) ? limits['maxBodyBytes'] : undefined;
+  const requests = isObject(rateLimit) ? rateLimit['requests'] : undefined;
+  const windowSeconds = isObject(rateLimit) ? rateLimit['windowSeconds'] : undefined;
+  if (typeof maxBodyBytes !== 'number' || typeof requests !== 'number' || typeof windowSeconds !== 'number') {
+    throw new Error('the spec must declare x-limits.maxBodyBytes and x-limits.rateLimit.{requests,windowSeconds}');
+  }
+  return { maxBodyBytes, rateLimit: { requests, windowSeconds } };
+}
+
+function readProblemBounds(spec: OpenApiDocument): ProblemBounds {
+  const schemas = deref(spec, spec.components['schemas']);
+  const problem = deref(spec, deref(spec, schemas['Problem'])['properties']);
+  const violation = deref(spec, deref(spec, schemas['Violation'])['properties']);
+  const bound = (properties: Record<string, Json>, name: string, keyword: 'maxLength' | 'maxItems'): number => {
+    const value = deref(spec, properties[name])[keyword];
+    if (typeof value !== 'number') throw new Error(`the spec must bound ${name} with ${keyword}`);
+    return value;
+  };
+  return {
+    detail: bound(problem, 'detail', 'maxLength'),
+    instance: bound(problem, 'instance', 'maxLength'),
+    requestId: bound(problem, 'requestId', 'maxLength'),
+    errors: bound(problem, 'errors', 'maxItems'),
+    pointer: bound(violation, 'pointer', 'maxLength'),
+    violationDetail: bound(violation, 'detail', 'maxLength'),
+  };
+}

@@ -1,0 +1,42 @@
+import { generateApiKey } from '../keys/api-key.js';
+import type { Store } from '../store/store.js';
+
+const DEMO_TITLES = [
+  'Quarterly report draft',
+  'Meeting notes',
+  'Travel checklist',
+  'Reading list',
+  'Onboarding guide',
+  'Budget overview',
+  'Release plan',
+  'Interview questions',
+  'Design review',
+  'Retrospective',
+  'Conference talk outline',
+  'Weekly status',
+];
+
+/**
+ * Fills an empty database with a demo user, some items of their own, and two other
+ * users who share items with them, then makes a demo key. Returns the key, which
+ * is shown once and never stored.
+ */
+export function seedDemo(store: Store, now: number): { userName: string; key: string } {
+  const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
+  const demo = store.createUser('demo', at(10_000));
+  DEMO_TITLES.forEach((title, index) => store.createItem(demo.id, title, at(9_000 - index * 60)));
+  for (const [name, titles] of [
+    ['alice', ['Team roadmap', 'Shared reading list', 'Holiday rota']],
+    ['bob', ['Architecture sketch', 'Incident review', 'Private drafts']],
+  ] as const) {
+    const user = store.createUser(name, at(10_000));
+    titles.forEach((title, index) => {
+      const item = store.createItem(user.id, title, at(8_000 - index * 45 - name.length));
+      // Each other user keeps one item to themselves: the demo user must never see it.
+      if (index < titles.length - 1) store.shareItem(item.id, demo.id, at(7_000));
+    });
+  }
+  const { key, digest, hint } = generateApiKey();
+  store.createKey(demo.id, digest, hint, new Date(now).toISOString());
+  return { userName: demo.name, key };
+}

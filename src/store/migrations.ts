@@ -1,0 +1,44 @@
+/**
+ * Schema migrations, applied in order at startup; `PRAGMA user_version` records
+ * how many have run. Append new ones; never edit one that has shipped.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+  ) STRICT;
+
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    digest BLOB NOT NULL UNIQUE,   -- SHA-256 of the key; the key itself is never stored
+    hint TEXT NOT NULL,            -- prefix and last four characters, for lists
+    created_at TEXT NOT NULL,
+    last_used_at TEXT,
+    revoked_at TEXT
+  ) STRICT;
+  CREATE INDEX api_keys_by_user ON api_keys(user_id, created_at);
+
+  CREATE TABLE items (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    title TEXT NOT NULL,
+    created_at TEXT NOT NULL       -- RFC 3339 UTC with milliseconds: sorts as text
+  ) STRICT;
+  CREATE INDEX items_by_owner_in_order ON items(owner_id, created_at, id);
+
+  CREATE TABLE shares (
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, item_id)
+  ) STRICT, WITHOUT ROWID;
+  `,
+];

@@ -1,0 +1,35 @@
+import { expect } from 'vitest';
+import { ResponseChecker } from '../../src/contract/response-checker.js';
+import { compileSpecSchema, createSpecAjv, describeErrors } from '../../src/contract/schemas.js';
+import { loadSpec } from '../../src/contract/spec.js';
+import { compileRequestContract, type RequestContract } from '../../src/server/request-contract.js';
+
+/** The spec, compiled once per test file. */
+export const spec = loadSpec();
+export const requestContract: RequestContract = compileRequestContract(spec);
+export const responseChecker = new ResponseChecker(spec);
+
+/** Operation id for a method and spec path, or undefined when the spec has none. */
+export function operationIdFor(method: string, specPath: string): string | undefined {
+  const upper = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+  return responseChecker.operations.find((operation) => operation.method === upper && operation.path === specPath)?.operationId;
+}
+
+/**
+ * Asserts that a response honours the contract. For a request outside the
+ * spec's operations (404, 405, 431) the answer must still be a Problem.
+ */
+export function expectHonoursContract(operationId: string | undefined, response: { status: number; headers: Headers; body: string }): void {
+  if (operationId) {
+    expect(responseChecker.check(operationId, response), `${operationId} answered ${response.status} ${response.body.slice(0, 300)}`).toEqual([]);
+    return;
+  }
+  expect(response.headers.get('content-type')).toBe('application/problem+json');
+  expect(problemViolations(response.body), response.body).toEqual([]);
+}
+
+const validateProblem = compileSpecSchema(createSpecAjv(spec), { $ref: '#/components/schemas/Problem' });
+
+function problemViolations(body: string): string[] {
+  return validateProblem(JSON.parse(body)) ? [] : describeErrors(validateProblem.errors).map((error) => `${error.pointer} ${error.detail}`);
+}
