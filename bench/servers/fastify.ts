@@ -1,0 +1,27 @@
+// Fastify with the spec's ListRequest as its body schema and a bearer check in a hook.
+import Fastify from 'fastify';
+import { inlineSchema } from '../lib/spec.js';
+import { CHALLENGE, listPage, MAX_BODY_BYTES, problem, readPeerConfig, type ListRequest } from './peer.js';
+
+const config = readPeerConfig();
+
+const app = Fastify({
+  logger: false,
+  bodyLimit: MAX_BODY_BYTES,
+  // Fastify's defaults strip unknown fields and coerce types; the contract rejects both.
+  ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true } },
+});
+
+app.addHook('onRequest', async (request, reply) => {
+  if (request.headers.authorization !== config.expectedAuthorization) {
+    await reply
+      .code(401)
+      .header('www-authenticate', CHALLENGE)
+      .type('application/problem+json')
+      .send(problem(401, 'Unauthorized', 'Send a valid API key.'));
+  }
+});
+
+app.post<{ Body: ListRequest }>('/', { schema: { body: inlineSchema('ListRequest') as object } }, async (request) => listPage(request.body));
+
+await app.listen({ port: config.port, host: config.host });
