@@ -1,0 +1,142 @@
+// From the rounds to the table, the target checks and the JSON document.
+import type { LoadResult } from './load.js';
+import type { ServerId } from './servers.js';
+import { median } from './stats.js';
+
+export interface ServerRun {
+  id: ServerId;
+  label: string;
+  /** Why the server has no numbers (it did not start, or answered wrongly under load). */
+  failure?: string;
+  /** Contract checks it failed before the load (see probe.ts); measured anyway. */
+  problems: string[];
+  responseBytes?: number;
+  startupMs?: number;
+  rounds: LoadResult[];
+}
+
+export interface ServerSummary {
+  id: ServerId;
+  label: string;
+  failure?: string;
+  problems: string[];
+  responseBytes?: number;
+  requestsPerSecond: { median: number; min: number; max: number };
+  p50Ms: number;
+  p99Ms: number;
+  peakRssMiB: number;
+  vsRaw: number;
+  vsHono: number;
+  non2xx: number;
+  errors: number;
+  rounds: LoadResult[];
+}
+
+export interface TargetCheck {
+  target: string;
+  actual: string;
+  pass: boolean | undefined;
+}
+
+export interface Settings {
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  rounds: number;
+  projectLogLevel: string;
+  quick: boolean;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  finishedAt: string;
+  machine: { node: string; cpu: string; cores: number; pinning: string };
+  settings: Settings;
+  request: { method: 'POST'; path: '/'; body: string; headers: string[] };
+  notes: string[];
+  servers: ServerSummary[];
+  targets: TargetCheck[];
+}
+
+const MiB = 1024 * 1024;
+
+export function summarise(runs: ServerRun[]): ServerSummary[] {
+  const medianRps = (id: ServerId) => median(runs.find((run) => run.id === id)?.rounds.map((r) => r.requestsPerSecond) ?? []);
+  const raw = medianRps('raw');
+  const hono = medianRps('hono');
+  return runs.map((run) => {
+    const rps = run.rounds.map((r) => r.requestsPerSecond);
+    const rss = run.rounds.map((r) => r.peakRssBytes).filter((value): value is number => value !== undefined);
+    const summary: ServerSummary = {
+      id: run.id,
+      label: run.label,
+      problems: run.problems,
+      requestsPerSecond: { median: median(rps), min: Math.min(...rps), max: Math.max(...rps) },
+      p50Ms: median(run.rounds.map((r) => r.p50Ms)),
+      p99Ms: median(run.rounds.map((r) => r.p99Ms)),
+      peakRssMiB: rss.length > 0 ? Math.max(...rss) / MiB : Number.NaN,
+      vsRaw: median(rps) / raw,
+      vsHono: median(rps) / hono,
+      non2xx: run.rounds.reduce((sum, r) => sum + r.non2xx, 0),
+      errors: run.rounds.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
+      rounds: run.rounds,
+    };
+    if (run.failure !== undefined) summary.failure = run.failure;
+    if (run.responseBytes !== undefined) summary.responseBytes = run.responseBytes;
+    return summary;
+  });
+}
+
+/** The issue's targets for this project's server; `pass` is undefined when a number is missing. */
+export function checkTargets(servers: ServerSummary[]): TargetCheck[] {
+  const get = (id: ServerId) => servers.find((server) => server.id === id && server.failure === undefined);
+  const project = get('project');
+  const hono = get('hono');
+  const express = get('express');
+  const check = (target: string, value: number | undefined, limit: number | undefined, atLeast: boolean, show: (v: number, l: number) => string): TargetCheck => {
+    if (value === undefined || limit === undefined || !Number.isFinite(value) || !Number.isFinite(limit)) return { target, actual: 'not measured', pass: undefined };
+    return { target, actual: show(value, limit), pass: atLeast ? value >= limit : value <= limit };
+  };
+  const rps = (server: ServerSummary | undefined) => server?.requestsPerSecond.median;
+  const times = (factor: number) => (v: number, l: number) => `${(v / (l / factor)).toFixed(2)}x`;
+  return [
+    check('req/s >= 0.80x bare Hono', rps(project), mul(rps(hono), 0.8), true, times(0.8)),
+    check('req/s >= 5x Express + openapi-validator', rps(project), mul(rps(express), 5), true, times(5)),
+    check('p99 <= 2x bare Hono p99', project?.p99Ms, mul(hono?.p99Ms, 2), false, (v, l) => `${v.toFixed(2)} ms vs ${(l / 2).toFixed(2)} ms (${(v / (l / 2)).toFixed(2)}x)`),
+    check('RSS under load <= 120 MiB', project?.peakRssMiB, 120, false, (v) => `${v.toFixed(1)} MiB`),
+  ];
+}
+
+function mul(value: number | undefined, factor: number): number | undefined {
+  return value === undefined ? undefined : value * factor;
+}
+
+export function formatTable(servers: ServerSummary[]): string {
+  const header = ['server', 'req/s', 'min-max', 'p50 ms', 'p99 ms', 'RSS MiB', 'x raw', 'x Hono', 'non-2xx', 'bytes'];
+  const rows = servers.map((s) =>
+    s.failure !== undefined
+      ? [s.label, 'failed', '', '', '', '', '', '', '', '']
+      : [
+          s.label + (s.problems.length > 0 ? ' (!)' : ''),
+          int(s.requestsPerSecond.median),
+          `${int(s.requestsPerSecond.min)}-${int(s.requestsPerSecond.max)}`,
+          fixed(s.p50Ms, 2),
+          fixed(s.p99Ms, 2),
+          fixed(s.peakRssMiB, 1),
+          fixed(s.vsRaw, 2),
+          fixed(s.vsHono, 2),
+          String(s.non2xx + s.errors),
+          s.responseBytes === undefined ? '' : String(s.responseBytes),
+        ],
+  );
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  ');
+  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function formatTargets(targets: TargetCheck[]): string {
+  return targets.map((t) => `${t.pass === undefined ? 'N/A ' : t.pass ? 'PASS' : 'MISS'}  ${t.target.padEnd(42)} ${t.actual}`).join('\n');
+}
+
+const int = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '-');
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : '-');

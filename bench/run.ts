@@ -1,0 +1,216 @@
+/**
+ * `npm run bench`: this project's server side by side with raw node:http, bare Hono,
+ * Fastify, Express + express-openapi-validator and the Prism mock, all answering the
+ * source's sample request with the same ten items. Prints a table, checks the issue's
+ * targets (a report: a miss does not fail the run) and writes the same as JSON.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { projectRoot } from '../src/contract/project.js';
+import { FALLBACK_KEY, FALLBACK_OWNER_ID, fixtureItems, REQUEST_BODY, requestHeaders } from './lib/fixture.js';
+import { runLoad, type LoadResult } from './lib/load.js';
+import { onServerCore, pinLoadGenerator } from './lib/pin.js';
+import { freePort } from './lib/ports.js';
+import { writeMockSpec } from './lib/prism.js';
+import { probe } from './lib/probe.js';
+import { startProcess, waitForOk, type ServerProcess } from './lib/process.js';
+import { prepareProjectDatabase, projectServerMissing } from './lib/project.js';
+import { endProgress, progress } from './lib/progress.js';
+import { checkTargets, formatTable, formatTargets, summarise, type BenchReport, type ServerRun, type Settings } from './lib/report.js';
+import { SERVER_IDS, SERVERS, type ServerId } from './lib/servers.js';
+
+const HOST = '127.0.0.1';
+const STARTUP_TIMEOUT_MS = 60_000;
+
+interface CliOptions {
+  quick: boolean;
+  rounds?: number;
+  duration?: number;
+  warmup?: number;
+  connections?: number;
+  only: ServerId[];
+  logLevel: string;
+  pin: boolean;
+  out?: string;
+}
+
+const positive = (name: string) => (value: string) => {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError(`${name} must be a positive number`);
+  return number;
+};
+
+const program = new Command('bench')
+  .description('Throughput, latency and memory of this project next to its peers, in alternating rounds')
+  .option('--quick', 'smoke mode: one short round per server, a few seconds in all', false)
+  .option('--rounds <n>', 'measured rounds per server (default 5, quick 1)', positive('--rounds'))
+  .option('--duration <seconds>', 'length of each measured run (default 5, quick 0.4)', positive('--duration'))
+  .option('--warmup <seconds>', 'load before the first round, not measured (default 3, quick 0.2)', positive('--warmup'))
+  .option('--connections <n>', 'concurrent connections (default 50, quick 10)', positive('--connections'))
+  .addOption(
+    new Option('--only <ids>', `comma-separated subset of ${SERVER_IDS.join(',')}`)
+      .default([...SERVER_IDS])
+      .argParser((value) => {
+        const ids = value.split(',').map((id) => id.trim());
+        const unknown = ids.filter((id) => !(SERVER_IDS as readonly string[]).includes(id));
+        if (unknown.length > 0) throw new InvalidArgumentError(`unknown server ${unknown.join(', ')}`);
+        return SERVER_IDS.filter((id) => ids.includes(id));
+      }),
+  )
+  .addOption(new Option('--log-level <level>', "this project's LOG_LEVEL (peers do not log)").default('warn'))
+  .option('--no-pin', 'do not pin the servers and the load generator to separate cores')
+  .option('--out <file>', 'where to write the JSON (default bench/results/bench-<time>.json)')
+  .showHelpAfterError();
+
+const options = program.parse().opts<CliOptions>();
+const settings: Settings = {
+  quick: options.quick,
+  rounds: Math.round(options.rounds ?? (options.quick ? 1 : 5)),
+  durationSeconds: options.duration ?? (options.quick ? 0.4 : 5),
+  warmupSeconds: options.warmup ?? (options.quick ? 0.2 : 3),
+  connections: Math.round(options.connections ?? (options.quick ? 10 : 50)),
+  projectLogLevel: options.logLevel,
+};
+
+const startedAt = new Date();
+const pinning = pinLoadGenerator(options.pin);
+const workDirectory = mkdtempSync(join(tmpdir(), 'bench-'));
+const processes = new Map<ServerId, ServerProcess>();
+const notes: string[] = [];
+
+async function cleanUp(): Promise<void> {
+  await Promise.all([...processes.values()].map((server) => server.stop()));
+  rmSync(workDirectory, { recursive: true, force: true });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    endProgress();
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  endProgress();
+  console.error(error instanceof Error ? error.stack : error);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}
+// Keep-alive sockets of the readiness checks would hold the event loop open.
+process.exit();
+
+async function main(): Promise<number> {
+  const runs = new Map<ServerId, ServerRun>(options.only.map((id) => [id, { id, label: SERVERS[id].label, problems: [], rounds: [] }]));
+  const urls = new Map<ServerId, string>();
+
+  let key = FALLBACK_KEY;
+  let ownerId = FALLBACK_OWNER_ID;
+  let databasePath: string | undefined;
+  const project = runs.get('project');
+  if (project) {
+    const missing = projectServerMissing();
+    if (missing !== undefined) project.failure = `not run: ${missing}`;
+    else {
+      progress('bench: making a user, ten items and a key with the key CLI');
+      const setup = await prepareProjectDatabase(workDirectory);
+      ({ key, databasePath } = setup);
+      ownerId = setup.userId;
+    }
+  }
+  const mockSpec = writeMockSpec(workDirectory, { items: fixtureItems(ownerId), nextCursor: null });
+  const headers = requestHeaders(key);
+
+  progress(`bench: starting ${[...runs.values()].filter((run) => !run.failure).map((run) => run.label).join(', ')}`);
+  await Promise.all(
+    [...runs.values()]
+      .filter((run) => run.failure === undefined)
+      .map(async (run) => {
+        const port = await freePort(HOST);
+        const launch = SERVERS[run.id].launch({ port, host: HOST, key, ownerId, mockSpec, logLevel: settings.projectLogLevel, ...(databasePath ? { databasePath } : {}) });
+        const server = startProcess(onServerCore(pinning, launch.argv), {
+          env: { ...process.env, ...launch.env },
+          logFile: join(workDirectory, `${run.id}.log`),
+          cwd: projectRoot,
+        });
+        processes.set(run.id, server);
+        const url = `http://${HOST}:${port}/`;
+        try {
+          run.startupMs = await waitForOk(server, { url, method: 'POST', headers, body: REQUEST_BODY }, STARTUP_TIMEOUT_MS);
+          const checked = await probe(url, key);
+          run.problems = checked.problems;
+          run.responseBytes = checked.bytes;
+          urls.set(run.id, url);
+        } catch (error) {
+          run.failure = `did not start: ${(error as Error).message}`;
+        }
+      }),
+  );
+
+  const live = [...runs.values()].filter((run) => run.failure === undefined);
+  const total = live.length * (settings.rounds + 1);
+  let step = 0;
+  const measure = async (run: ServerRun, what: string, seconds: number): Promise<LoadResult> => {
+    step++;
+    progress(`bench: ${what} ${run.label.padEnd(28)} [${step}/${total}] ${elapsed()}`);
+    const server = processes.get(run.id)!;
+    return runLoad({ url: urls.get(run.id)!, headers, body: REQUEST_BODY, connections: settings.connections, durationSeconds: seconds, pid: server.pid });
+  };
+
+  for (const run of live) await measure(run, 'warm-up', settings.warmupSeconds);
+  for (let round = 1; round <= settings.rounds; round++) {
+    for (const run of live) {
+      if (run.failure !== undefined) continue;
+      const result = await measure(run, `round ${round}/${settings.rounds}`, settings.durationSeconds);
+      run.rounds.push(result);
+      if (result.ok === 0) run.failure = `no 2xx answer in round ${round} (${result.non2xx} non-2xx, ${result.errors} errors)`;
+    }
+  }
+  endProgress();
+
+  const servers = summarise([...runs.values()]);
+  const targets = checkTargets(servers);
+  notes.push(
+    `load: POST / with ${REQUEST_BODY}, Authorization: Bearer <key>, Content-Type: application/json; ${settings.connections} connections, pipelining 1`,
+    `${settings.rounds} round(s) of ${settings.durationSeconds} s per server, alternating servers each round, after ${settings.warmupSeconds} s warm-up each`,
+    'req/s = 2xx answers per second, median of rounds (min-max); p50/p99 = median over rounds of each round\'s percentile; RSS = peak VmRSS of the server process while loaded',
+    `this project runs with its real key check, validation, SQLite store and rate limiter (limit raised so it never trips), LOG_LEVEL=${settings.projectLogLevel}`,
+    'the TypeScript servers (this project and the node:http, Hono, Fastify and Express peers) run under `node --import tsx`, as `npm start` does; the loader adds about 30 MiB of RSS to each',
+    'the mock is Prism as `npm run mock` starts it, on a copy of openapi.yaml whose first POST / example is the same ten-item page',
+    pinning.note,
+  );
+  const report: BenchReport = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    machine: { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, pinning: pinning.note },
+    settings,
+    request: { method: 'POST', path: '/', body: REQUEST_BODY, headers: Object.keys(headers) },
+    notes,
+    servers,
+    targets,
+  };
+  const out = options.out ?? join(projectRoot, 'bench', 'results', `bench-${startedAt.toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}.json`);
+  mkdirSync(join(out, '..'), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+
+  console.log(`${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}; ${new Date().toISOString()}`);
+  for (const note of notes) console.log(`- ${note}`);
+  console.log('');
+  console.log(formatTable(servers));
+  for (const server of servers) {
+    if (server.failure !== undefined) console.log(`\n${server.label}: ${server.failure}`);
+    if (server.problems.length > 0) console.log(`\n${server.label} (!) does not behave as the contract says: ${server.problems.join('; ')}`);
+  }
+  console.log(`\nTargets for this project's server (a report; a miss does not fail the run):\n${formatTargets(targets)}`);
+  console.log(`\nJSON: ${relative(process.cwd(), out)}`);
+  return servers.some((server) => server.failure !== undefined) ? 1 : 0;
+}
+
+function elapsed(): string {
+  const seconds = Math.round((Date.now() - startedAt.getTime()) / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
