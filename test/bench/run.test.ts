@@ -1,0 +1,31 @@
+// Runs `npm run bench -- --quick` as a real process so the harness cannot rot; no timing is asserted.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BenchReport } from '../../bench/lib/report.js';
+import { SERVER_IDS } from '../../bench/lib/servers.js';
+import { run } from '../helpers/run.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'bench-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('the benchmark harness in --quick mode', () => {
+  it('measures every server and writes a row of positive numbers for each', async () => {
+    const out = join(scratch, 'report.json');
+    const result = await run('node', ['--import', 'tsx', 'bench/run.ts', '--quick', '--out', out], { timeoutMs: 110_000 });
+    expect(result.code, result.stderr + result.stdout).toBe(0);
+
+    const report = JSON.parse(readFileSync(out, 'utf8')) as BenchReport;
+    expect(report.servers.map((server) => server.id)).toEqual([...SERVER_IDS]);
+    for (const server of report.servers) {
+      expect({ id: server.id, failure: server.failure, problems: server.problems }).toEqual({ id: server.id, failure: undefined, problems: [] });
+      expect(server.rounds.length).toBeGreaterThan(0);
+      for (const value of [server.requestsPerSecond.median, server.p50Ms, server.p99Ms, server.peakRssMiB, server.vsRaw, server.vsHono]) {
+        expect(value, server.id).toBeGreaterThan(0);
+      }
+    }
+    expect(report.targets).toHaveLength(4);
+    expect(result.stdout).toMatch(/^(PASS|MISS) {2}req\/s >= 0\.80x bare Hono/m);
+  }, 120_000);
+});
