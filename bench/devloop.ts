@@ -1,0 +1,156 @@
+/**
+ * `npm run bench:devloop`: how long the everyday commands take. Median (min-max) of
+ * several runs of `npm run lint`, `generate`, `typecheck` and `check`, and of
+ * `npm run mock` and `npm start` from spawn to their first 200 on the sample request.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { projectRoot } from '../src/contract/project.js';
+import { REQUEST_BODY, requestHeaders } from './lib/fixture.js';
+import { freePort } from './lib/ports.js';
+import { startProcess, waitForOk } from './lib/process.js';
+import { prepareProjectDatabase } from './lib/project.js';
+import { endProgress, progress } from './lib/progress.js';
+import { median } from './lib/stats.js';
+
+interface Step {
+  name: string;
+  /** One timed run, in milliseconds; throws when the command fails. */
+  time(): Promise<number>;
+}
+
+interface StepResult {
+  name: string;
+  runsMs: number[];
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  failure?: string;
+}
+
+const program = new Command('bench:devloop')
+  .description('Median duration of lint, generate, typecheck, check, and of mock and server start to first 200')
+  .option(
+    '--runs <n>',
+    'runs per step',
+    (value) => {
+      const runs = Number(value);
+      if (!Number.isInteger(runs) || runs < 1) throw new InvalidArgumentError('--runs must be a whole number >= 1');
+      return runs;
+    },
+    3,
+  )
+  .option('--out <file>', 'where to write the JSON (default bench/results/devloop-<time>.json)')
+  .showHelpAfterError();
+const options = program.parse().opts<{ runs: number; out?: string }>();
+
+const HOST = '127.0.0.1';
+const startedAt = new Date();
+const workDirectory = mkdtempSync(join(tmpdir(), 'devloop-'));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function npmRun(script: string): Step {
+  return {
+    name: `npm run ${script}`,
+    time: () =>
+      new Promise((resolve, reject) => {
+        const started = performance.now();
+        let output = '';
+        const child = spawn(npm, ['run', '--silent', script], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.once('error', reject);
+        child.once('exit', (code) => {
+          const ms = performance.now() - started;
+          if (code === 0) resolve(ms);
+          else reject(new Error(`exit ${code}: ${output.trim().split('\n').slice(-5).join('\n')}`));
+        });
+      }),
+  };
+}
+
+/** From spawning `npm <args>` to the first 200 on the sample request, then stopped. */
+function startToFirst200(name: string, args: (port: number) => string[], headers: Record<string, string>, env: Record<string, string> = {}): Step {
+  let run = 0;
+  return {
+    name,
+    async time() {
+      const port = await freePort(HOST);
+      const server = startProcess([npm, ...args(port)], {
+        env: { ...process.env, ...env, PORT: String(port), HOST },
+        logFile: join(workDirectory, `${name.replaceAll(' ', '-')}-${++run}.log`),
+        cwd: projectRoot,
+      });
+      try {
+        return await waitForOk(server, { url: `http://${HOST}:${port}/`, method: 'POST', headers, body: REQUEST_BODY }, 60_000, 10);
+      } finally {
+        await server.stop();
+      }
+    },
+  };
+}
+
+async function main(): Promise<number> {
+  progress('devloop: making a database with a key for the server');
+  const project = await prepareProjectDatabase(workDirectory);
+  const steps: Step[] = [
+    npmRun('lint'),
+    npmRun('generate'),
+    npmRun('typecheck'),
+    npmRun('check'),
+    startToFirst200('mock start to first 200', (port) => ['run', '--silent', 'mock', '--', '--port', String(port)], requestHeaders('tka_anything')),
+    startToFirst200('server start to first 200', () => ['start', '--silent'], requestHeaders(project.key), {
+      DATABASE_PATH: project.databasePath,
+      LOG_LEVEL: 'warn',
+    }),
+  ];
+
+  const results: StepResult[] = [];
+  for (const step of steps) {
+    const runsMs: number[] = [];
+    let failure: string | undefined;
+    for (let run = 1; run <= options.runs && failure === undefined; run++) {
+      progress(`devloop: ${step.name} (${run}/${options.runs})`);
+      try {
+        runsMs.push(await step.time());
+      } catch (error) {
+        failure = (error as Error).message;
+      }
+    }
+    const result: StepResult = { name: step.name, runsMs, medianMs: median(runsMs), minMs: Math.min(...runsMs), maxMs: Math.max(...runsMs) };
+    if (failure !== undefined) result.failure = failure;
+    results.push(result);
+  }
+  endProgress();
+
+  const out = options.out ?? join(projectRoot, 'bench', 'results', `devloop-${startedAt.toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}.json`);
+  mkdirSync(join(out, '..'), { recursive: true });
+  const machine = { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length };
+  writeFileSync(out, `${JSON.stringify({ startedAt: startedAt.toISOString(), machine, runs: options.runs, steps: results }, null, 2)}\n`);
+
+  console.log(`${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; median of ${options.runs} run(s), wall time, nothing pinned`);
+  console.log('');
+  const width = Math.max(...results.map((result) => result.name.length));
+  console.log(`${'step'.padEnd(width)}  ${'median s'.padStart(8)}  ${'min-max s'.padStart(11)}`);
+  for (const result of results) {
+    const seconds = (ms: number) => (Number.isFinite(ms) ? (ms / 1000).toFixed(2) : '-');
+    const range = `${seconds(result.minMs)}-${seconds(result.maxMs)}`;
+    console.log(`${result.name.padEnd(width)}  ${seconds(result.medianMs).padStart(8)}  ${range.padStart(11)}${result.failure ? `  FAILED: ${result.failure}` : ''}`);
+  }
+  console.log(`\nJSON: ${relative(process.cwd(), out)}`);
+  return results.some((result) => result.failure !== undefined) ? 1 : 0;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  endProgress();
+  console.error(error instanceof Error ? error.stack : error);
+  process.exitCode = 1;
+} finally {
+  rmSync(workDirectory, { recursive: true, force: true });
+}
+process.exit();
