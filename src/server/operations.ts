@@ -30,7 +30,10 @@ export const operationHandlers: OperationHandlers = {
 type ListInput = OperationInput<'listOwnItems'>;
 type ItemPage = ResponseBody<'listOwnItems', 200>;
 
-/** One page of a list, in a total order (createdAt, then id), continued by a signed cursor. */
+/**
+ * One page of a list, in a total order (createdAt, then id), continued by a signed cursor.
+ * The declared return type matters: TypeScript only rejects an extra field against it.
+ */
 function listPage(scope: ListScope, input: ListInput, caller: Caller, { store, cursors, source }: OperationContext): ItemPage {
   // The validator has filled in the spec's defaults, so sort and limit are always present here.
   const { sort, limit } = input as Required<Pick<ListInput, 'sort' | 'limit'>>;

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { digestApiKey, generateApiKey } from '../../src/keys/api-key.js';
+import { createTestApp } from '../helpers/app.js';
+
+const realm = 'Bearer realm="api"';
+
+describe('authentication', () => {
+  const cases: Array<{ given: string; header: string | undefined; challenge: string | RegExp }> = [
+    { given: 'no Authorization header', header: undefined, challenge: realm },
+    { given: 'another scheme', header: 'Basic dXNlcjpwYXNz', challenge: realm },
+    { given: 'the scheme alone', header: 'Bearer', challenge: /error="invalid_token"/ },
+    { given: 'an empty bearer token', header: 'Bearer    ', challenge: /error="invalid_token"/ },
+    { given: 'a token that is not a key', header: 'Bearer hello', challenge: /error="invalid_token"/ },
+    { given: 'a key with a wrong checksum', header: `Bearer ${generateApiKey().key.slice(0, -1)}x`, challenge: /error="invalid_token"/ },
+    { given: 'a well-formed key nobody made', header: `Bearer ${generateApiKey().key}`, challenge: /error="invalid_token", error_description="The API key is unknown or revoked\.?"/ },
+  ];
+
+  it.each(cases)('answers $given with 401 and the RFC 6750 challenge', async ({ header, challenge }) => {
+    const t = createTestApp();
+    for (const [method, path] of [['POST', '/'], ['POST', '/shared'], ['GET', '/shared']] as const) {
+      const response = await t.send(method, path, { headers: header === undefined ? {} : { Authorization: header }, ...(method === 'POST' && { body: {} }) });
+      expect(response.status).toBe(401);
+      expect(response.json.type).toBe('urn:problem-type:unauthorized');
+      if (typeof challenge === 'string') expect(response.headers.get('www-authenticate')).toBe(challenge);
+      else expect(response.headers.get('www-authenticate')).toMatch(challenge);
+    }
+  });
+
+  it('accepts the scheme in any case and extra spaces before the token', async () => {
+    const t = createTestApp();
+    const { key } = t.addUser('ann');
+    for (const header of [`bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`]) {
+      expect((await t.send('GET', '/shared', { headers: { Authorization: header } })).status, header).toBe(200);
+    }
+  });
+
+  it('ignores a key in the query string', async () => {
+    const t = createTestApp();
+    const { key } = t.addUser('ann');
+    const response = await t.send('GET', `/shared?access_token=${key}`);
+    expect(response.status).toBe(401);
+  });
+
+  it('stops accepting a revoked key on the next request', async () => {
+    const t = createTestApp();
+    const { key, keyId } = t.addUser('ann');
+    expect((await t.send('POST', '/', { key, body: {} })).status).toBe(200);
+    expect(t.store.revokeKey(keyId, new Date(t.clock.now).toISOString())).toBe(true);
+    const response = await t.send('POST', '/', { key, body: {} });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('records last use at most once a minute per key, not on every request', async () => {
+    const t = createTestApp();
+    const { key, keyId, user } = t.addUser('ann');
+    const lastUsed = () => t.store.listKeys(user.id).find((summary) => summary.id === keyId)?.lastUsedAt;
+    expect(lastUsed()).toBeNull();
+    await t.send('POST', '/', { key, body: {} });
+    const first = lastUsed();
+    expect(first).toBe(new Date(t.clock.now).toISOString());
+    t.clock.now += 30_000;
+    await t.send('POST', '/', { key, body: {} });
+    expect(lastUsed()).toBe(first);
+    t.clock.now += 30_000;
+    await t.send('POST', '/', { key, body: {} });
+    expect(lastUsed()).toBe(new Date(t.clock.now).toISOString());
+  });
+
+  it('checks authentication before the body, so a stranger learns nothing about validation', async () => {
+    const t = createTestApp();
+    const response = await t.send('POST', '/', { headers: { 'Content-Type': 'text/plain' }, rawBody: 'not json' });
+    expect(response.status).toBe(401);
+  });
+
+  it('stores keys only as SHA-256 digests', () => {
+    const { key, digest } = generateApiKey();
+    expect(digest).toEqual(digestApiKey(key));
+    expect(digest.toString('utf8')).not.toContain(key);
+  });
+});

@@ -1,0 +1,35 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot, readContractPaths } from '../../src/contract/project.js';
+import { renderTypes } from '../../src/tooling/render-types.js';
+import { run } from '../helpers/run.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'spec-change-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('a spec change the code does not follow', () => {
+  it('fails the typecheck once the types are regenerated', async () => {
+    // A copy of src/ with types generated from a spec where Item.title became Item.name.
+    cpSync(join(projectRoot, 'src'), join(scratch, 'src'), { recursive: true });
+    const spec = join(scratch, 'openapi.yaml');
+    const original = readFileSync(readContractPaths().spec, 'utf8');
+    const edited = original.replace('required: [id, title, ownerId, createdAt]', 'required: [id, name, ownerId, createdAt]').replace(/\n {8}title:\n {10}type: string\n {10}description: Human-readable title of the item\./, '\n        name:\n          type: string\n          description: Human-readable name of the item.');
+    expect(edited).not.toBe(original);
+    writeFileSync(spec, edited);
+    cpSync(join(projectRoot, 'generated'), join(scratch, 'generated'), { recursive: true });
+    writeFileSync(join(scratch, 'generated', 'openapi.d.ts'), await renderTypes(spec));
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({ extends: join(projectRoot, 'tsconfig.json'), compilerOptions: { typeRoots: [join(projectRoot, 'node_modules', '@types')] }, include: ['src', 'generated'] }),
+    );
+    // Dependencies resolve from the project's node_modules.
+    cpSync(join(projectRoot, 'package.json'), join(scratch, 'package.json'));
+    symlinkSync(join(projectRoot, 'node_modules'), join(scratch, 'node_modules'));
+
+    const result = await run('tsc', ['-p', join(scratch, 'tsconfig.json')], { cwd: scratch });
+    expect(result.code, result.stdout).not.toBe(0);
+    expect(result.stdout).toMatch(/src\/\w+\/[\w-]+\.ts\(\d+,\d+\): error TS\d+: .*'title'/);
+  });
+});
