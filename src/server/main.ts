@@ -51,6 +51,8 @@ const server = serve(
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
       keepAliveTimeout: config.keepAliveTimeoutMs,
+      // Node checks the two timeouts above only every 30 s by default, so a 1 s headers timeout would hold a slow client for up to 30 s.
+      connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs, config.requestTimeoutMs),
     },
   },
   (info) => {
@@ -93,11 +95,15 @@ function shutdown(signal: string): void {
   // Close stops accepting; idle keep-alive sockets are closed now, busy ones after their response.
   server.close(() => {
     clearTimeout(deadline);
+    clearInterval(sweep);
     store.close();
     logger.info('stopped');
     logger.flush(() => process.exit(0));
   });
   server.closeIdleConnections();
+  // close() only closes the connections idle at this moment; a busy keep-alive connection would otherwise stay open until its keep-alive timeout after its response.
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  sweep.unref();
   const deadline = setTimeout(() => {
     logger.error({ graceMs: config.shutdownGraceMs }, 'requests still running after the grace period; closing their connections');
     server.closeAllConnections();
