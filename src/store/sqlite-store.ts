@@ -58,30 +58,80 @@ function listStatements(db: Database.Database) {
   return { own: byScope('own'), shared: byScope('shared') };
 }
 
+/** Entries the read caches may hold before they start over; bounds memory whatever callers send. */
+const KEY_CACHE_ENTRIES = 10_000;
+const PAGE_CACHE_ENTRIES = 1_000;
+
+/**
+ * Reads of keys and list pages are served from memory while the database is
+ * unchanged. SQLite's `PRAGMA data_version` changes whenever another connection
+ * (another process: the keys CLI, a second server) commits, and this store clears
+ * its caches on its own writes; so a revoked key still fails on the very next
+ * request, and a page is always what the query would return, at a fraction of
+ * the cost of running it again.
+ */
 class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #list: ReturnType<typeof listStatements>;
   readonly #findKey: Database.Statement<[Buffer], KeyCredential>;
   readonly #touchKey: Database.Statement<[string, string]>;
+  readonly #dataVersion: Database.Statement<[], number>;
+  #seenVersion = -1;
+  readonly #keysByDigest = new Map<string, KeyCredential | null>();
+  readonly #keysById = new Map<string, KeyCredential>();
+  readonly #pages = new Map<string, Item[]>();
 
   constructor(db: Database.Database) {
     this.#db = db;
     this.#list = listStatements(db);
     this.#findKey = db.prepare('SELECT id, user_id AS userId, revoked_at AS revokedAt, last_used_at AS lastUsedAt FROM api_keys WHERE digest = ?');
     this.#touchKey = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+    this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  }
+
+  /** Drops cached reads when another connection has committed since the last look. */
+  #checkFreshness(): void {
+    const version = this.#dataVersion.get() as number;
+    if (version !== this.#seenVersion) {
+      this.#seenVersion = version;
+      this.#forget();
+    }
+  }
+
+  #forget(): void {
+    this.#forgetKeys();
+    this.#pages.clear();
+  }
+
+  #forgetKeys(): void {
+    this.#keysByDigest.clear();
+    this.#keysById.clear();
   }
 
   findKeyByDigest(digest: Buffer): KeyCredential | undefined {
-    return this.#findKey.get(digest);
+    this.#checkFreshness();
+    const cacheKey = digest.toString('base64');
+    let key = this.#keysByDigest.get(cacheKey);
+    if (key === undefined) {
+      key = this.#findKey.get(digest) ?? null;
+      if (this.#keysByDigest.size >= KEY_CACHE_ENTRIES) this.#forgetKeys();
+      this.#keysByDigest.set(cacheKey, key);
+      if (key) this.#keysById.set(key.id, key);
+    }
+    return key ?? undefined;
   }
 
   touchKey(keyId: string, at: string): void {
     this.#touchKey.run(at, keyId);
+    // Our own write does not change data_version for us; keep the cached record in step.
+    const cached = this.#keysById.get(keyId);
+    if (cached) cached.lastUsedAt = at;
   }
 
   createKey(userId: string, digest: Buffer, hint: string, at: string): KeySummary {
     const id = newId('key');
     this.#db.prepare('INSERT INTO api_keys (id, user_id, digest, hint, created_at) VALUES (?, ?, ?, ?, ?)').run(id, userId, digest, hint, at);
+    this.#forget();
     return { id, userId, hint, createdAt: at, lastUsedAt: null, revokedAt: null };
   }
 
@@ -90,7 +140,9 @@ class SqliteStore implements Store {
   }
 
   revokeKey(keyId: string, at: string): boolean {
-    return this.#db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, keyId).changes === 1;
+    const revoked = this.#db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, keyId).changes === 1;
+    this.#forget();
+    return revoked;
   }
 
   createUser(name: string, at: string): User {
@@ -110,6 +162,7 @@ class SqliteStore implements Store {
   createItem(ownerId: string, title: string, createdAt: string): Item {
     const id = newId('itm');
     this.#db.prepare('INSERT INTO items (id, owner_id, title, created_at) VALUES (?, ?, ?, ?)').run(id, ownerId, title, createdAt);
+    this.#forget();
     return { id, title, ownerId, createdAt };
   }
 
@@ -118,13 +171,23 @@ class SqliteStore implements Store {
     if (!item) throw new Error(`no item ${itemId}`);
     if (item.ownerId === withUserId) throw new Error('an item cannot be shared with its owner');
     this.#db.prepare('INSERT OR IGNORE INTO shares (user_id, item_id, created_at) VALUES (?, ?, ?)').run(withUserId, itemId, at);
+    this.#forget();
   }
 
   listItems(scope: ListScope, query: PageQuery): Item[] {
-    const statements = this.#list[scope][query.sort];
-    return query.after
-      ? statements.after.all({ userId: query.userId, limit: query.limit, createdAt: query.after.createdAt, id: query.after.id })
-      : statements.first.all({ userId: query.userId, limit: query.limit });
+    this.#checkFreshness();
+    const cacheKey = `${scope} ${query.userId} ${query.sort} ${query.limit} ${query.after?.createdAt ?? ''} ${query.after?.id ?? ''}`;
+    let items = this.#pages.get(cacheKey);
+    if (items === undefined) {
+      const statements = this.#list[scope][query.sort];
+      items = query.after
+        ? statements.after.all({ userId: query.userId, limit: query.limit, createdAt: query.after.createdAt, id: query.after.id })
+        : statements.first.all({ userId: query.userId, limit: query.limit });
+      if (this.#pages.size >= PAGE_CACHE_ENTRIES) this.#pages.clear();
+      this.#pages.set(cacheKey, items);
+    }
+    // Callers get their own array: a cached page must not change under them.
+    return items.slice();
   }
 
   secret(name: string): Buffer {
