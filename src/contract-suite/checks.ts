@@ -1,0 +1,150 @@
+import type { OperationContract } from '../contract/operations.js';
+import type { ObservedResponse, ResponseChecker } from '../contract/response-checker.js';
+import { isObject, type Json } from '../contract/spec.js';
+import type { ListOptions, ListShape, SuiteCase } from './cases.js';
+import type { Exchange } from './http.js';
+
+/**
+ * The kinds of finding. A known difference excuses findings by category, so the
+ * categories are coarse on purpose:
+ * - `transport`: no answer at all;
+ * - `status`: a positive case was not accepted, or a negative one not rejected with the status the contract names;
+ * - `contract`: what Schemathesis checks (documented status, content type, body schema, required headers, no 5xx);
+ * - `problem`: the Problem body does not describe this answer (status, type, request id, the violation in `errors`);
+ * - `semantics`: the page does not do what was asked (order, page size, pagination).
+ */
+export type Category = 'transport' | 'status' | 'contract' | 'problem' | 'semantics';
+
+export interface Finding {
+  category: Category;
+  message: string;
+}
+
+/** The Problem `type`s each status may carry, read from the spec's response examples. */
+export type ProblemTypes = Map<string, Set<string>>;
+
+export function problemTypesOf(operation: OperationContract): ProblemTypes {
+  const types: ProblemTypes = new Map();
+  for (const [status, response] of Object.entries(operation.responses)) {
+    for (const media of Object.values(response.content)) {
+      for (const example of Object.values(media.examples)) {
+        if (isObject(example) && typeof example['type'] === 'string') {
+          const set = types.get(status) ?? new Set<string>();
+          set.add(example['type']);
+          types.set(status, set);
+        }
+      }
+    }
+  }
+  return types;
+}
+
+/** Everything wrong with one answer to one case. */
+export function checkExchange(checker: ResponseChecker, entry: SuiteCase, list: ListShape, exchange: Exchange, options: ListOptions = entry.options): Finding[] {
+  const { response } = exchange;
+  if (!response) return [{ category: 'transport', message: `no answer: ${exchange.failure ?? 'unknown failure'}` }];
+  const findings: Finding[] = checker.check(entry.operation.operationId, response).map((message) => ({ category: 'contract', message }));
+
+  if (response.status === 401 && !findings.some((finding) => finding.message.includes('WWW-Authenticate'))) {
+    const challenge = response.headers.get('www-authenticate');
+    if (!challenge || !/^Bearer( |$)/.test(challenge)) {
+      findings.push({ category: 'contract', message: `401 without a bearer challenge in WWW-Authenticate (RFC 6750 §3), got ${JSON.stringify(challenge)}` });
+    }
+  }
+
+  if (response.status !== entry.expectedStatus) findings.push({ category: 'status', message: statusMessage(entry, response) });
+
+  const body = parseJson(response.body);
+  if (response.status >= 400 && isObject(body) && isProblemResponse(response)) findings.push(...checkProblem(entry, response, body));
+  if (response.status === 200 && isObject(body) && Array.isArray(body['items'])) findings.push(...checkPage(body['items'], options, list));
+  return findings;
+}
+
+function statusMessage(entry: SuiteCase, response: ObservedResponse): string {
+  const got = `expected ${entry.expectedStatus}, got ${response.status}`;
+  if (response.status === 429) return `${got}: rate limited (Retry-After: ${response.headers.get('retry-after') ?? 'not sent'}); run the suite again later or with another key`;
+  if (entry.polarity === 'positive') return `${got}: a valid request was not accepted`;
+  if (response.status < 300) return `${got}: the invalid request was accepted`;
+  return `${got}: rejected, but with another status than the contract names`;
+}
+
+function checkProblem(entry: SuiteCase, response: ObservedResponse, problem: Record<string, Json>): Finding[] {
+  const findings: Finding[] = [];
+  const add = (message: string) => findings.push({ category: 'problem', message });
+  if (problem['status'] !== response.status) add(`Problem status ${JSON.stringify(problem['status'])} differs from the HTTP status ${response.status}`);
+  const allowed = problemTypesOf(entry.operation).get(String(response.status));
+  if (allowed && typeof problem['type'] === 'string' && !allowed.has(problem['type'])) {
+    add(`Problem type ${JSON.stringify(problem['type'])} is not the one the spec shows for ${response.status} (${[...allowed].join(', ')})`);
+  }
+  const requestId = response.headers.get('x-request-id');
+  if (requestId !== null && typeof problem['requestId'] === 'string' && problem['requestId'] !== requestId) {
+    add(`Problem requestId ${JSON.stringify(problem['requestId'])} differs from X-Request-Id ${JSON.stringify(requestId)}`);
+  }
+  if (entry.violation && response.status === 422) {
+    const errors = Array.isArray(problem['errors']) ? problem['errors'].filter(isObject) : [];
+    const { in: where, pointer } = entry.violation;
+    if (!errors.some((error) => error['in'] === where && error['pointer'] === pointer)) {
+      const listed = errors.map((error) => `${String(error['in'])} ${String(error['pointer'])}`).join(', ') || 'none';
+      add(`errors does not name the offending value (${where} ${pointer}); it lists: ${listed}`);
+    }
+  }
+  return findings;
+}
+
+/** Page size and order of one page, for the options that asked for it. */
+export function checkPage(items: Json[], options: ListOptions, list: ListShape): Finding[] {
+  const findings: Finding[] = [];
+  const limit = effectiveLimit(options, list);
+  const sort = effectiveSort(options, list);
+  if (items.length > limit) findings.push({ category: 'semantics', message: `${items.length} items in a page of limit ${limit}` });
+  const broken = orderBreak(items, sort);
+  if (broken) findings.push({ category: 'semantics', message: broken });
+  return findings;
+}
+
+export function effectiveLimit(options: ListOptions, list: ListShape): number {
+  const limit = Number(options['limit']);
+  return Number.isInteger(limit) ? limit : list.defaultLimit;
+}
+
+export function effectiveSort(options: ListOptions, list: ListShape): string {
+  const sort = options['sort'];
+  return typeof sort === 'string' && list.sortValues.includes(sort) ? sort : list.defaultSort;
+}
+
+/** Where a run of items leaves the order `createdAt`, then `id`, in the direction of `sort`; undefined when it holds. */
+export function orderBreak(items: Json[], sort: string, offset = 0): string | undefined {
+  const direction = sort === 'desc' ? -1 : 1;
+  for (let index = 1; index < items.length; index++) {
+    const before = items[index - 1];
+    const after = items[index];
+    if (!isObject(before) || !isObject(after)) continue;
+    if (compareItems(before, after) * direction >= 0) {
+      return `items out of order for sort=${sort} (createdAt, then id): #${offset + index - 1} ${describeItem(before)} then #${offset + index} ${describeItem(after)}`;
+    }
+  }
+  return undefined;
+}
+
+function compareItems(a: Record<string, Json>, b: Record<string, Json>): number {
+  const byTime = Date.parse(String(a['createdAt'])) - Date.parse(String(b['createdAt']));
+  if (byTime !== 0) return Math.sign(byTime);
+  const [x, y] = [String(a['id']), String(b['id'])];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function describeItem(item: Json): string {
+  return isObject(item) ? `${String(item['id'])} (${String(item['createdAt'])})` : JSON.stringify(item);
+}
+
+function isProblemResponse(response: ObservedResponse): boolean {
+  return (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() === 'application/problem+json';
+}
+
+export function parseJson(text: string): Json | undefined {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return undefined;
+  }
+}

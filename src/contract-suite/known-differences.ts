@@ -1,0 +1,100 @@
+/**
+ * THE ONE PLACE where the Prism mock may legitimately answer differently from the
+ * implementation. Every entry names the cases it covers, the kind of finding it
+ * excuses, and why the difference is inherent to a mock rather than a bug.
+ * Everything not listed here must agree: the suite fails on any other finding,
+ * and the tests check that both processes answer each case with the same status
+ * unless an entry here explains it, and that every entry is still needed.
+ *
+ * Against the implementation (or any deployment) nothing is excused.
+ */
+import type { Family, Location, SuiteCase } from './cases.js';
+import type { Category } from './checks.js';
+
+/** What the suite is pointed at: the implementation or a deployment of it, or the Prism mock of the spec. */
+export type Target = 'implementation' | 'prism';
+
+export interface KnownDifference {
+  id: string;
+  target: Target;
+  /** The cases it applies to. */
+  families: Family[];
+  /** Only cases whose options or fault lie here (all when absent). */
+  location?: Location;
+  /** The findings it excuses; any other finding still fails. */
+  excuses: Category[];
+  reason: string;
+}
+
+const VALIDATION_FAMILIES: Family[] = ['invalid-enum', 'wrong-type', 'over-maximum', 'under-minimum', 'pattern-mismatch', 'too-long', 'too-short', 'unknown-field'];
+
+export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
+  {
+    id: 'prism-accepts-any-token',
+    target: 'prism',
+    families: ['malformed-key', 'unknown-key'],
+    excuses: ['status'],
+    reason:
+      'Prism checks that an `Authorization: Bearer <token>` header is present, never the token itself, so a malformed or unknown key gets 200 ' +
+      'and an example page. The implementation looks the key up and answers 401. (No header, another scheme and an empty token get 401 from both.)',
+  },
+  {
+    id: 'prism-ignores-unknown-query-parameters',
+    target: 'prism',
+    families: ['unknown-field'],
+    location: 'query',
+    excuses: ['status'],
+    reason:
+      'OpenAPI has no keyword that closes a query string (there is no additionalProperties for parameters), so Prism validates only the declared ' +
+      'parameters and answers 200. The rule "unknown query parameters are rejected with 422" is in the spec text, which the implementation follows.',
+  },
+  {
+    id: 'prism-drops-empty-query-values',
+    target: 'prism',
+    families: ['too-short'],
+    location: 'query',
+    excuses: ['status'],
+    reason:
+      'Prism removes query parameters with an empty value before it validates them (its params validator filters the values with lodash ' +
+      '`pickBy`, which drops ""), so `?cursor=` counts as no cursor and gets 200. The spec forbids it twice (`minLength: 1`, and ' +
+      '`allowEmptyValue` defaults to false), and the implementation answers 422.',
+  },
+  {
+    id: 'prism-canned-422-body',
+    target: 'prism',
+    families: VALIDATION_FAMILIES,
+    excuses: ['problem'],
+    reason:
+      "Prism answers every 422 with the spec's first named 422 example (invalidSort), whatever the violation, so `errors` names /sort in the body " +
+      'even for a bad limit or query parameter. The body is still a valid Problem with status 422; only its details are canned.',
+  },
+  {
+    id: 'prism-own-400-body',
+    target: 'prism',
+    families: ['malformed-json'],
+    excuses: ['contract', 'problem'],
+    reason:
+      'Prism rejects a body it cannot parse before it consults the spec and answers 400 with its own `application/json` body ' +
+      '`{"error":{"code":"invalid_json",...}}` rather than a Problem. The status agrees (400); the body cannot, because Prism does not take it from the spec.',
+  },
+  {
+    id: 'prism-static-examples-ignore-options',
+    target: 'prism',
+    families: ['example', 'sort', 'pagination'],
+    excuses: ['semantics'],
+    reason:
+      'In static mode Prism answers with a named example whatever `sort`, `limit` and `cursor` say: `sort=desc` gets the ascending example, ' +
+      'and following `nextCursor` returns the first page again. Order, page size and the pagination walk are behaviour only the implementation has.',
+  },
+];
+
+/** The known differences that excuse `category` findings of this case on this target. */
+export function excusesFor(target: Target, entry: Pick<SuiteCase, 'family' | 'location'>, category: Category): KnownDifference | undefined {
+  return KNOWN_DIFFERENCES.find(
+    (difference) =>
+      difference.target === target &&
+      difference.families.includes(entry.family) &&
+      (difference.location === undefined || difference.location === entry.location) &&
+      difference.excuses.includes(category),
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * `npm run contract -- --base-url <url> --token <key>`: runs the contract suite
+ * against any running API (the implementation, a deployment, the Prism mock) and
+ * prints a report. Sends only the three read operations, one request at a time.
+ * Exit codes: 0 no violation, 1 a violation, 2 bad usage or nothing reachable.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { Target } from './known-differences.js';
+import { formatProgress, formatReport } from './report.js';
+import { runContractSuite } from './run.js';
+
+interface CliOptions {
+  baseUrl: string;
+  token: string;
+  target: Target;
+  json?: boolean;
+  maxPages: number;
+  timeout: number;
+}
+
+function absoluteUrl(value: string): string {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw new InvalidArgumentError('must be an absolute http(s) URL, e.g. http://127.0.0.1:3000');
+  return value;
+}
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('must be a positive integer');
+  return parsed;
+}
+
+const program = new Command('contract')
+  .description('Check a running API against openapi/openapi.yaml with checks derived from the spec. Sends only the three read operations.')
+  .requiredOption('--base-url <url>', 'root of the API, e.g. http://127.0.0.1:3000', absoluteUrl)
+  .addOption(new Option('--token <key>', 'a valid API key for that API').env('API_KEY').makeOptionMandatory())
+  .addOption(
+    new Option('--target <target>', 'what the URL serves; "prism" allows the differences listed in src/contract-suite/known-differences.ts')
+      .choices(['implementation', 'prism'])
+      .default('implementation'),
+  )
+  .option('--json', 'print the report as JSON on stdout')
+  .option('--max-pages <n>', 'most pages a pagination walk reads', positiveInteger, 10)
+  .option('--timeout <ms>', 'time limit per request', positiveInteger, 10_000)
+  .exitOverride()
+  .showHelpAfterError('(run with --help for usage)');
+
+let options: CliOptions;
+try {
+  options = program.parse().opts<CliOptions>();
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  process.exit(error.exitCode === 0 ? 0 : 2);
+}
+
+const interactive = process.stderr.isTTY === true;
+let lastOperation = '';
+const report = await runContractSuite({
+  baseUrl: options.baseUrl,
+  token: options.token,
+  target: options.target,
+  maxPages: options.maxPages,
+  timeoutMs: options.timeout,
+  onProgress: ({ index, total, entry }) => {
+    const line = formatProgress(index, total, entry.operation.operationId, entry.title);
+    if (interactive) {
+      process.stderr.write(`\r\x1b[2K${line.slice(0, (process.stderr.columns || 80) - 1)}`);
+    } else if (entry.operation.operationId !== lastOperation) {
+      // In a log, one line per operation rather than a line per request.
+      process.stderr.write(`${line}\n`);
+    }
+    lastOperation = entry.operation.operationId;
+  },
+});
+if (interactive) process.stderr.write('\r\x1b[2K');
+
+process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+process.exitCode = report.unreachable !== undefined ? 2 : report.summary.failed > 0 ? 1 : 0;

@@ -1,0 +1,55 @@
+import { KNOWN_DIFFERENCES } from './known-differences.js';
+import type { CaseResult, SuiteReport } from './run.js';
+
+const LABEL = { pass: 'ok  ', fail: 'FAIL', skip: 'skip' } as const;
+
+/** The report for people: per operation, one line per check, with the reason and the request for each failure. */
+export function formatReport(report: SuiteReport): string {
+  const lines: string[] = [];
+  lines.push(`Contract suite: ${report.spec.title} ${report.spec.version} against ${report.baseUrl} (target: ${report.target})`);
+  if (report.unreachable !== undefined) {
+    lines.push('', `Could not reach ${report.baseUrl}: ${report.unreachable}`, 'Nothing was checked. Is the server running, and is --base-url right?');
+    return `${lines.join('\n')}\n`;
+  }
+
+  const byOperation = new Map<string, CaseResult[]>();
+  for (const result of report.results) byOperation.set(result.operationId, [...(byOperation.get(result.operationId) ?? []), result]);
+  for (const [operationId, results] of byOperation) {
+    const first = results[0];
+    lines.push('', `${operationId}  ${first?.method ?? ''} ${first?.path ?? ''}`);
+    const width = Math.min(64, Math.max(...results.map((result) => result.title.length)));
+    for (const result of results) {
+      const marker = result.outcome === 'pass' && result.excused.length > 0 ? 'ok* ' : LABEL[result.outcome];
+      const status = result.status === undefined ? '---' : String(result.status);
+      const differences = result.outcome === 'skip' ? [] : [...new Set(result.excused.map((finding) => `known difference: ${finding.difference}`))];
+      const tail = [result.note, ...differences].filter(Boolean).join('; ');
+      lines.push(`  ${marker}  ${result.polarity.padEnd(8)}  ${result.title.padEnd(width)}  ${status}${tail ? `  ${tail}` : ''}`.trimEnd());
+      if (result.outcome !== 'fail') continue;
+      for (const finding of result.findings) lines.push(`        - [${finding.category}] ${finding.message}`);
+      if (result.curl) lines.push(`        request:  ${result.curl}`);
+      if (result.responseExcerpt !== undefined) lines.push(`        response: ${result.status ?? ''} ${result.responseExcerpt || '(empty body)'}`);
+    }
+  }
+
+  const { summary } = report;
+  lines.push(
+    '',
+    `${summary.checks} checks: ${summary.passed} passed${summary.passedWithKnownDifferences ? ` (${summary.passedWithKnownDifferences} marked ok* with a known difference)` : ''}, ` +
+      `${summary.failed} failed, ${summary.skipped} skipped; ${summary.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s.`,
+  );
+  if (report.differencesApplied.length > 0) {
+    lines.push('', `Known differences for ${report.target} (src/contract-suite/known-differences.ts):`);
+    for (const difference of KNOWN_DIFFERENCES.filter((entry) => report.differencesApplied.includes(entry.id))) {
+      lines.push(`  ${difference.id}: ${difference.reason}`);
+    }
+  }
+  for (const hint of report.hints) lines.push('', `Hint: ${hint}`);
+  lines.push('', summary.failed > 0 ? `FAILED: ${summary.failed} check${summary.failed === 1 ? '' : 's'} found a contract violation.` : 'PASSED: no contract violations.');
+  return `${lines.join('\n')}\n`;
+}
+
+/** One progress line: where the run is. */
+export function formatProgress(index: number, total: number, operationId: string, title: string): string {
+  const width = String(total).length;
+  return `[${String(index + 1).padStart(width)}/${total}] ${operationId}: ${title}`;
+}
