@@ -1,0 +1,143 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KNOWN_DIFFERENCES } from '../../src/contract-suite/known-differences.js';
+import { formatReport } from '../../src/contract-suite/report.js';
+import { disagreements, runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
+import { isRunning, startMock, type MockProcess } from '../helpers/mock-process.js';
+import { createKey, startServer, type ServerProcess } from '../helpers/server-process.js';
+
+/** The report's failures, readable in an assertion message. */
+function failures(report: SuiteReport): string[] {
+  return report.results.filter((result) => result.outcome === 'fail').map((result) => `${result.id}: ${result.findings.map((finding) => finding.message).join('; ')}\n  ${result.curl ?? ''}`);
+}
+
+let mock: MockProcess | undefined;
+let server: ServerProcess | undefined;
+let mockReport: SuiteReport;
+let implementationReport: SuiteReport;
+let demoKey: string;
+
+beforeAll(async () => {
+  [mock, server] = await Promise.all([startMock(), startServer({ env: { LOG_LEVEL: 'warn' } })]);
+  // The demo user the server seeds on a fresh database has items and shares, so walks span pages.
+  demoKey = (await createKey(server.databasePath, 'demo')).key;
+  [mockReport, implementationReport] = await Promise.all([
+    runContractSuite({ baseUrl: mock.url, token: 'any-token-will-do', target: 'prism' }),
+    runContractSuite({ baseUrl: server.url, token: demoKey }),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([mock?.stop(), server?.stop()]);
+  if (mock) expect(isRunning(mock.pid), 'Prism is still running').toBe(false);
+});
+
+describe('the contract suite', () => {
+  it('passes against the implementation, started as a real process with a fresh key', () => {
+    expect(failures(implementationReport), formatReport(implementationReport)).toEqual([]);
+    expect(implementationReport.differencesApplied).toEqual([]);
+    expect(implementationReport.summary.skipped).toBe(0);
+  });
+
+  it('passes against the Prism mock with only the differences listed in known-differences.ts', () => {
+    expect(failures(mockReport), formatReport(mockReport)).toEqual([]);
+  });
+
+  it('finds that the mock and the implementation answer every case with the same status, except where a listed difference says why', () => {
+    expect(disagreements(mockReport, implementationReport)).toEqual([]);
+    expect(mockReport.results.map((result) => result.id)).toEqual(implementationReport.results.map((result) => result.id));
+  });
+
+  it('needs every listed difference: each one is observed against the mock', () => {
+    const unused = KNOWN_DIFFERENCES.filter((difference) => difference.target === 'prism' && !mockReport.differencesApplied.includes(difference.id)).map((difference) => difference.id);
+    expect(unused, 'a known difference that never occurs should be deleted').toEqual([]);
+  });
+
+  it('covers every required case for each operation', () => {
+    const families = (operationId: string) => new Set(implementationReport.results.filter((result) => result.operationId === operationId).map((result) => result.family));
+    const common = ['example', 'sort', 'pagination', 'no-authorization', 'other-scheme', 'empty-bearer', 'unknown-key', 'invalid-enum', 'wrong-type', 'unknown-field', 'over-maximum'];
+    for (const operationId of ['listOwnItems', 'listSharedItems']) {
+      expect([...families(operationId)]).toEqual(expect.arrayContaining([...common, 'malformed-json', 'wrong-content-type']));
+    }
+    expect([...families('listSharedItemsByQuery')]).toEqual(expect.arrayContaining(common));
+    expect(implementationReport.results.filter((result) => result.family === 'sort').map((result) => result.title)).toEqual(Array(3).fill(['sort asc', 'sort desc']).flat());
+  });
+
+  it('walks real pages against the implementation (the demo data spans several)', () => {
+    const walk = implementationReport.results.find((result) => result.id === 'listOwnItems positive pagination');
+    expect(walk?.note).toMatch(/^walked ([2-9]|\d\d+) pages of limit 2, \d+ items; the same as one page of limit 100$/);
+  });
+
+  it("never shows the caller's key in a report", () => {
+    const text = JSON.stringify(implementationReport) + formatReport(implementationReport);
+    expect(text).not.toContain(demoKey);
+    expect(text).toContain("-H 'Authorization: Bearer $API_KEY'");
+  });
+});
+
+/**
+ * A proxy in front of the implementation that breaks one thing on purpose, to show
+ * the suite catches it with a clear message.
+ */
+async function brokenProxy(upstream: string, breakResponse: (status: number, headers: Headers, body: string) => { headers: Headers; body: string }): Promise<{ url: string; close: () => Promise<void> }> {
+  const proxy: Server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string' && name !== 'host') headers.set(name, value);
+    const answer = await fetch(upstream + (request.url ?? '/'), { method: request.method ?? 'GET', headers, ...(body.length > 0 && { body }) });
+    const broken = breakResponse(answer.status, new Headers(answer.headers), await answer.text());
+    broken.headers.delete('content-length');
+    broken.headers.delete('content-encoding');
+    response.writeHead(answer.status, Object.fromEntries(broken.headers));
+    response.end(broken.body);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => proxy.close(() => resolve())) };
+}
+
+describe('the contract suite against a broken implementation', () => {
+  it.each([
+    {
+      breakage: 'a field the spec does not have',
+      breakResponse: (status: number, headers: Headers, body: string) => ({
+        headers,
+        body: status === 200 ? JSON.stringify({ ...(JSON.parse(body) as object), total: 12 }) : body,
+      }),
+      want: { id: 'listOwnItems positive example sample', message: 'body/total is not a known field' },
+    },
+    {
+      breakage: 'no WWW-Authenticate on 401',
+      breakResponse: (_status: number, headers: Headers, body: string) => {
+        headers.delete('www-authenticate');
+        return { headers, body };
+      },
+      want: { id: 'listSharedItems negative no-authorization', message: 'required header WWW-Authenticate is missing' },
+    },
+    {
+      breakage: 'items in the wrong order',
+      breakResponse: (status: number, headers: Headers, body: string) => {
+        if (status !== 200) return { headers, body };
+        const page = JSON.parse(body) as { items: unknown[] };
+        return { headers, body: JSON.stringify({ ...page, items: page.items.reverse() }) };
+      },
+      want: { id: 'listOwnItems positive sort desc', message: 'items out of order for sort=desc' },
+    },
+  ])('reports $breakage with a clear message and the request', async ({ breakResponse, want }) => {
+    const proxy = await brokenProxy(server!.url, breakResponse);
+    try {
+      const { key } = await createKey(server!.databasePath, 'demo');
+      const report = await runContractSuite({ baseUrl: proxy.url, token: key });
+      const result = report.results.find((entry) => entry.id === want.id);
+      expect(result?.outcome).toBe('fail');
+      expect(result?.findings.map((finding) => finding.message).join('\n')).toContain(want.message);
+      expect(result?.curl).toMatch(/^curl -i -X (GET|POST) 'http:\/\/127\.0\.0\.1:\d+\/(shared)?/);
+      expect(formatReport(report)).toMatch(/FAILED: \d+ checks? found a contract violation/);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
