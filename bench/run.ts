@@ -6,7 +6,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { projectRoot } from '../src/contract/project.js';
 import { FALLBACK_KEY, FALLBACK_OWNER_ID, fixtureItems, REQUEST_BODY, requestHeaders } from './lib/fixture.js';
@@ -45,8 +45,8 @@ const positive = (name: string) => (value: string) => {
 const program = new Command('bench')
   .description('Throughput, latency and memory of this project next to its peers, in alternating rounds')
   .option('--quick', 'smoke mode: one short round per server, a few seconds in all', false)
-  .option('--rounds <n>', 'measured rounds per server (default 5, quick 1)', positive('--rounds'))
-  .option('--duration <seconds>', 'length of each measured run (default 5, quick 0.4)', positive('--duration'))
+  .option('--rounds <n>', 'measured rounds per server (default 8, quick 1)', positive('--rounds'))
+  .option('--duration <seconds>', 'length of each measured run (default 3, quick 0.4)', positive('--duration'))
   .option('--warmup <seconds>', 'load before the first round, not measured (default 3, quick 0.2)', positive('--warmup'))
   .option('--connections <n>', 'concurrent connections (default 50, quick 10)', positive('--connections'))
   .addOption(
@@ -67,14 +67,16 @@ const program = new Command('bench')
 const options = program.parse().opts<CliOptions>();
 const settings: Settings = {
   quick: options.quick,
-  rounds: Math.round(options.rounds ?? (options.quick ? 1 : 5)),
-  durationSeconds: options.duration ?? (options.quick ? 0.4 : 5),
+  rounds: Math.round(options.rounds ?? (options.quick ? 1 : 8)),
+  durationSeconds: options.duration ?? (options.quick ? 0.4 : 3),
   warmupSeconds: options.warmup ?? (options.quick ? 0.2 : 3),
   connections: Math.round(options.connections ?? (options.quick ? 10 : 50)),
   projectLogLevel: options.logLevel,
 };
 
 const startedAt = new Date();
+// Other work on a shared machine shows up as spread between rounds; the load average says how much there was.
+const loadAtStart = loadavg()[0] ?? 0;
 const pinning = pinLoadGenerator(options.pin);
 const workDirectory = mkdtempSync(join(tmpdir(), 'bench-'));
 const processes = new Map<ServerId, ServerProcess>();
@@ -167,7 +169,12 @@ async function main(): Promise<number> {
       if (run.failure !== undefined) continue;
       const result = await measure(run, `round ${round}/${settings.rounds}`, settings.durationSeconds);
       run.rounds.push(result);
-      if (result.ok === 0) run.failure = `no 2xx answer in round ${round} (${result.non2xx} non-2xx, ${result.errors} errors)`;
+      const server = processes.get(run.id)!;
+      if (server.hasExited()) {
+        run.failure = `the process ended (${server.exitStatus()}) during round ${round}; its last output:\n${server.logTail()}`;
+      } else if (result.ok === 0) {
+        run.failure = `no 2xx answer in round ${round} (${result.non2xx} non-2xx, ${result.errors} errors); its last output:\n${server.logTail()}`;
+      }
     }
   }
   endProgress();
@@ -177,11 +184,12 @@ async function main(): Promise<number> {
   notes.push(
     `load: POST / with ${REQUEST_BODY}, Authorization: Bearer <key>, Content-Type: application/json; ${settings.connections} connections, pipelining 1`,
     `${settings.rounds} round(s) of ${settings.durationSeconds} s per server, alternating servers each round, after ${settings.warmupSeconds} s warm-up each`,
-    'req/s = 2xx answers per second, median of rounds (min-max); p50/p99 = median over rounds of each round\'s percentile; RSS = peak VmRSS of the server process while loaded',
+    'req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds\' percentiles; RSS = peak VmRSS of the server process while loaded',
     `this project runs with its real key check, validation, SQLite store and rate limiter (limit raised so it never trips), LOG_LEVEL=${settings.projectLogLevel}`,
     'the TypeScript servers (this project and the node:http, Hono, Fastify and Express peers) run under `node --import tsx`, as `npm start` does; the loader adds about 30 MiB of RSS to each',
     'the mock is Prism as `npm run mock` starts it, on a copy of openapi.yaml whose first POST / example is the same ten-item page',
     pinning.note,
+    `1-minute load average ${loadAtStart.toFixed(2)} at the start, ${(loadavg()[0] ?? 0).toFixed(2)} at the end (the harness itself keeps about 2 busy)`,
   );
   const report: BenchReport = {
     startedAt: startedAt.toISOString(),

@@ -8,6 +8,8 @@ export interface ServerProcess {
   /** Resolves with the exit code (or signal name) once the process has ended. */
   readonly exited: Promise<number | string>;
   hasExited(): boolean;
+  /** How it ended: an exit code, a signal name, or undefined while it runs. */
+  exitStatus(): number | string | undefined;
   /** The last lines the process wrote, for error messages. */
   logTail(lines?: number): string;
   /** SIGTERM, then SIGKILL if it has not ended within `graceMs`. */
@@ -26,15 +28,15 @@ export function startProcess(argv: string[], options: { env: NodeJS.ProcessEnv; 
   const child: ChildProcess = spawn(command, args, { env: options.env, cwd: options.cwd, stdio: ['ignore', log, log], detached: true });
   closeSync(log);
   let ended = false;
+  let status: number | string | undefined;
   const exited = new Promise<number | string>((resolve) => {
-    child.once('exit', (code, signal) => {
+    const end = (how: number | string) => {
       ended = true;
-      resolve(code ?? signal ?? 'unknown');
-    });
-    child.once('error', (error) => {
-      ended = true;
-      resolve(error.message);
-    });
+      status = how;
+      resolve(how);
+    };
+    child.once('exit', (code, signal) => end(code ?? signal ?? 'unknown'));
+    child.once('error', (error) => end(error.message));
   });
   if (child.pid === undefined) throw new Error(`could not start ${argv.join(' ')}`);
   const pid = child.pid;
@@ -43,6 +45,7 @@ export function startProcess(argv: string[], options: { env: NodeJS.ProcessEnv; 
     logFile: options.logFile,
     exited,
     hasExited: () => ended,
+    exitStatus: () => status,
     logTail(lines = 15) {
       try {
         return readFileSync(options.logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
