@@ -1,0 +1,75 @@
+/**
+ * `npm run bench:profile`: this project's server under the benchmark load with
+ * `node --cpu-prof`, then the functions and modules that took the most self time.
+ * The .cpuprofile is kept (open it in Chrome DevTools or speedscope) under bench/results/.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { projectRoot } from '../src/contract/project.js';
+import { summariseProfile, type SelfTime } from './lib/cpuprofile.js';
+import { REQUEST_BODY, requestHeaders } from './lib/fixture.js';
+import { runLoad } from './lib/load.js';
+import { onServerCore, pinLoadGenerator } from './lib/pin.js';
+import { freePort } from './lib/ports.js';
+import { startProcess, waitForOk } from './lib/process.js';
+import { prepareProjectDatabase, SERVER_ENTRY } from './lib/project.js';
+import { endProgress, progress } from './lib/progress.js';
+
+const number = (value: string) => {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('must be a positive number');
+  return parsed;
+};
+const options = new Command('bench:profile')
+  .description("CPU profile of this project's server under the benchmark load")
+  .option('--duration <seconds>', 'profiled load', number, 15)
+  .option('--connections <n>', 'concurrent connections', number, 50)
+  .option('--top <n>', 'functions to list', number, 25)
+  .option('--log-level <level>', 'LOG_LEVEL of the server', 'warn')
+  .parse()
+  .opts<{ duration: number; connections: number; top: number; logLevel: string }>();
+
+const HOST = '127.0.0.1';
+const pinning = pinLoadGenerator(true);
+const work = mkdtempSync(join(tmpdir(), 'bench-profile-'));
+const profileDirectory = join(projectRoot, 'bench', 'results', `profile-${new Date().toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}`);
+mkdirSync(profileDirectory, { recursive: true });
+
+try {
+  progress('profile: preparing a database with ten items and a key');
+  const { key, databasePath } = await prepareProjectDatabase(work);
+  const port = await freePort(HOST);
+  const argv = [process.execPath, '--cpu-prof', '--cpu-prof-dir', profileDirectory, '--import', 'tsx', SERVER_ENTRY];
+  const server = startProcess(onServerCore(pinning, argv), {
+    env: { ...process.env, PORT: String(port), HOST, DATABASE_PATH: databasePath, LOG_LEVEL: options.logLevel, RATE_LIMIT_REQUESTS: '1000000000', NODE_ENV: 'production' },
+    logFile: join(work, 'server.log'),
+    cwd: projectRoot,
+  });
+  const url = `http://${HOST}:${port}/`;
+  const headers = requestHeaders(key);
+  await waitForOk(server, { url, method: 'POST', headers, body: REQUEST_BODY }, 60_000);
+  progress(`profile: loading the server for ${options.duration} s`);
+  const result = await runLoad({ url, headers, body: REQUEST_BODY, connections: options.connections, durationSeconds: options.duration, pid: server.pid });
+  // The profile is written when the process exits; the server exits 0 on SIGTERM.
+  await server.stop(10_000);
+  endProgress();
+
+  const file = readdirSync(profileDirectory).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no .cpuprofile in ${profileDirectory}; the server ended with ${server.exitStatus()}`);
+  const summary = summariseProfile(join(profileDirectory, file));
+  console.log(`${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms under ${options.connections} connections; ${pinning.note}`);
+  console.log(`profile: ${relative(process.cwd(), join(profileDirectory, file))} (${(summary.totalMs / 1000).toFixed(1)} s sampled, startup included)\n`);
+  console.log(table('self time by module', summary.modules.slice(0, 15)));
+  console.log('');
+  console.log(table('self time by function', summary.functions.slice(0, options.top)));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit();
+
+function table(title: string, rows: SelfTime[]): string {
+  const lines = rows.map((row) => `${(row.share * 100).toFixed(1).padStart(5)}%  ${row.selfMs.toFixed(0).padStart(6)} ms  ${row.name}${row.where ? `  ${row.where}` : ''}`);
+  return [`${title}:`, ...lines].join('\n');
+}
