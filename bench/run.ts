@@ -146,6 +146,7 @@ async function main(): Promise<number> {
           const checked = await probe(url, key);
           run.problems = checked.problems;
           run.responseBytes = checked.bytes;
+          run.responseHeaders = checked.headers;
           urls.set(run.id, url);
         } catch (error) {
           run.failure = `did not start: ${(error as Error).message}`;

@@ -8,6 +8,8 @@ import { specPath } from './spec.js';
 export interface ProbeResult {
   /** Size of the 200 answer's body. */
   bytes: number;
+  /** How many headers came with it (Node's own Date, Connection, Keep-Alive and Content-Length included). */
+  headers: number;
   /** What the server got wrong; empty when it behaves as the contract says. */
   problems: string[];
 }
@@ -31,5 +33,5 @@ export async function probe(url: string, key: string): Promise<ProbeResult> {
   const invalid = await fetch(url, { method: 'POST', headers: requestHeaders(key), body: JSON.stringify({ sort: 'sideways', limit: 10 }) });
   await invalid.arrayBuffer();
   if (invalid.status !== 400 && invalid.status !== 422) problems.push(`sort "sideways" got ${invalid.status}, not 400 or 422`);
-  return { bytes: Buffer.byteLength(text), problems };
+  return { bytes: Buffer.byteLength(text), headers: [...ok.headers.keys()].length, problems };
 }

@@ -11,6 +11,7 @@ export interface ServerRun {
   /** Contract checks it failed before the load (see probe.ts); measured anyway. */
   problems: string[];
   responseBytes?: number;
+  responseHeaders?: number;
   startupMs?: number;
   rounds: LoadResult[];
 }
@@ -21,6 +22,7 @@ export interface ServerSummary {
   failure?: string;
   problems: string[];
   responseBytes?: number;
+  responseHeaders?: number;
   requestsPerSecond: { median: number; min: number; max: number };
   p50Ms: number;
   p99Ms: number;
@@ -96,6 +98,7 @@ export function summarise(runs: ServerRun[]): ServerSummary[] {
     };
     if (run.failure !== undefined) summary.failure = run.failure;
     if (run.responseBytes !== undefined) summary.responseBytes = run.responseBytes;
+    if (run.responseHeaders !== undefined) summary.responseHeaders = run.responseHeaders;
     return summary;
   });
 }
@@ -126,10 +129,10 @@ function mul(value: number | undefined, factor: number): number | undefined {
 }
 
 export function formatTable(servers: ServerSummary[]): string {
-  const header = ['server', 'req/s', 'min-max', 'p50 ms', 'p99 ms', 'RSS MiB', 'x raw', 'x Hono', 'non-2xx', 'bytes'];
+  const header = ['server', 'req/s', 'min-max', 'p50 ms', 'p99 ms', 'RSS MiB', 'x raw', 'x Hono', 'non-2xx', 'body B', 'headers'];
   const rows = servers.map((s) =>
     s.failure !== undefined
-      ? [s.label, 'failed', '', '', '', '', '', '', '', '']
+      ? [s.label, 'failed', '', '', '', '', '', '', '', '', '']
       : [
           s.label + (s.problems.length > 0 ? ' (!)' : ''),
           int(s.requestsPerSecond.median),
@@ -141,6 +144,7 @@ export function formatTable(servers: ServerSummary[]): string {
           fixed(s.vsHono, 2),
           String(s.non2xx + s.errors),
           s.responseBytes === undefined ? '' : String(s.responseBytes),
+          s.responseHeaders === undefined ? '' : String(s.responseHeaders),
         ],
   );
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
