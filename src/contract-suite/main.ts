@@ -23,6 +23,11 @@ function absoluteUrl(value: string): string {
   return value;
 }
 
+function apiKey(value: string): string {
+  if (value.trim() === '' || /\s/.test(value)) throw new InvalidArgumentError('must be a non-empty API key without spaces');
+  return value;
+}
+
 function positiveInteger(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('must be a positive integer');
@@ -32,7 +37,7 @@ function positiveInteger(value: string): number {
 const program = new Command('contract')
   .description('Check a running API against openapi/openapi.yaml with checks derived from the spec. Sends only the three read operations.')
   .requiredOption('--base-url <url>', 'root of the API, e.g. http://127.0.0.1:3000', absoluteUrl)
-  .addOption(new Option('--token <key>', 'a valid API key for that API').env('API_KEY').makeOptionMandatory())
+  .addOption(new Option('--token <key>', 'a valid API key for that API').env('API_KEY').argParser(apiKey).makeOptionMandatory())
   .addOption(
     new Option('--target <target>', 'what the URL serves; "prism" allows the differences listed in src/contract-suite/known-differences.ts')
       .choices(['implementation', 'prism'])

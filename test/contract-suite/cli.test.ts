@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/contract/project.js';
+import type { SuiteReport } from '../../src/contract-suite/run.js';
+import { startMock, type MockProcess } from '../helpers/mock-process.js';
+import { createKey, freePort, startServer, type ServerProcess } from '../helpers/server-process.js';
+
+/** `npm run contract -- ...` without npm in between; API_KEY only when the test sets it. */
+function contract(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { API_KEY: _, ...inherited } = process.env;
+  return new Promise((done) => {
+    execFile(
+      resolve(projectRoot, 'node_modules', '.bin', 'tsx'),
+      ['src/contract-suite/main.ts', ...args],
+      { cwd: projectRoot, env: { ...inherited, ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+let mock: MockProcess | undefined;
+let server: ServerProcess | undefined;
+
+beforeAll(async () => {
+  [mock, server] = await Promise.all([startMock(), startServer({ env: { LOG_LEVEL: 'warn' } })]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([mock?.stop(), server?.stop()]);
+});
+
+describe('npm run contract', () => {
+  it('exits 0 against the implementation, with a report per operation and a progress line on stderr', async () => {
+    const { key } = await createKey(server!.databasePath, 'demo');
+    const result = await contract(['--base-url', server!.url, '--token', key]);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Contract suite: Bearer List API \S+ against http:\/\/127\.0\.0\.1:\d+ \(target: implementation\)$/m);
+    for (const heading of ['listOwnItems  POST /', 'listSharedItems  POST /shared', 'listSharedItemsByQuery  GET /shared']) expect(result.stdout).toContain(`\n${heading}\n`);
+    expect(result.stdout).toMatch(/^ {2}ok {4}negative {2}unknown key \(well-formed\) +401$/m);
+    expect(result.stdout).toMatch(/^\d+ checks: \d+ passed, 0 failed, 0 skipped; \d+ requests in [\d.]+ s\.$/m);
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('PASSED: no contract violations.');
+    expect(result.stderr).toMatch(/^\[ *1\/\d+\] listOwnItems: /m);
+    expect(result.stdout + result.stderr).not.toContain(key);
+  });
+
+  it('exits 0 against the mock with --target prism and names the differences it allowed', async () => {
+    const result = await contract(['--base-url', mock!.url, '--token', 'anything', '--target', 'prism']);
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toMatch(/^ {2}ok\* {3}negative {2}unknown key \(well-formed\) +200 {2}known difference: prism-accepts-any-token$/m);
+    expect(result.stdout).toContain('Known differences for prism (src/contract-suite/known-differences.ts):');
+  });
+
+  it('exits 1 on a violation, with the reason, the offending request and a hint when the target looks like the mock', async () => {
+    const result = await contract(['--base-url', mock!.url, '--token', 'anything']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^ {2}FAIL {2}negative {2}unknown key \(well-formed\) +200$/m);
+    expect(result.stdout).toContain('- [status] expected 401, got 200: the invalid request was accepted');
+    expect(result.stdout).toMatch(/request: {2}curl -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/' -H 'Authorization: Bearer tka_\w+' -H 'Content-Type: application\/json' --data-raw '\{\}'/);
+    expect(result.stdout).toContain('Hint: The answers carry Prism');
+    expect(result.stdout).toMatch(/FAILED: \d+ checks found a contract violation\.\n$/);
+  });
+
+  it('prints the report as JSON with --json, taking the key from API_KEY', async () => {
+    const result = await contract(['--base-url', mock!.url, '--target', 'prism', '--json'], { API_KEY: 'anything' });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as SuiteReport;
+    expect(report).toMatchObject({ target: 'prism', summary: { failed: 0 } });
+    expect(report.results[0]).toMatchObject({ operationId: 'listOwnItems', outcome: 'pass', request: { headers: { Authorization: 'Bearer $API_KEY' } } });
+  });
+
+  it('exits 2 when nothing answers at the URL, without sending the other requests', async () => {
+    const result = await contract(['--base-url', `http://127.0.0.1:${await freePort()}`, '--token', 'anything']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/Could not reach http:\/\/127\.0\.0\.1:\d+: no answer: .*ECONNREFUSED/);
+  });
+
+  it.each([
+    { given: ['--token', 'x'], want: "required option '--base-url <url>' not specified" },
+    { given: ['--base-url', 'http://127.0.0.1:1'], want: "required option '--token <key>' not specified" },
+    { given: ['--base-url', 'localhost:3000', '--token', 'x'], want: 'must be an absolute http(s) URL' },
+    { given: ['--base-url', 'http://127.0.0.1:1', '--token', 'x', '--target', 'staging'], want: "argument 'staging' is invalid. Allowed choices are implementation, prism" },
+    { given: ['--base-url', 'http://127.0.0.1:1', '--token', ''], want: 'must be a non-empty API key' },
+    { given: ['--base-url', 'http://127.0.0.1:1', '--token', 'x', '--max-pages', '0'], want: 'must be a positive integer' },
+    { given: ['--base-url', 'http://127.0.0.1:1', '--token', 'x', '--frobnicate'], want: "unknown option '--frobnicate'" },
+  ])('exits 2 on bad usage: $given', async ({ given, want }) => {
+    const result = await contract(given);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(want);
+  });
+});
