@@ -12,9 +12,10 @@ const app = Fastify({
   ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: true } },
 });
 
+// Returning the reply from an async hook ends the request there (Fastify's documented early answer).
 app.addHook('onRequest', async (request, reply) => {
   if (request.headers.authorization !== config.expectedAuthorization) {
-    await reply
+    return reply
       .code(401)
       .header('www-authenticate', CHALLENGE)
       .type('application/problem+json')

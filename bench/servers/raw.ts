@@ -1,5 +1,5 @@
 // The practical limit of Node on this machine: node:http and nothing else.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { CHALLENGE, checkListRequest, listPage, MAX_BODY_BYTES, problem, readPeerConfig, type ListRequest } from './peer.js';
 
 const config = readPeerConfig();
@@ -10,7 +10,7 @@ function sendProblem(res: ServerResponse, status: number, title: string, detail:
   res.end(body);
 }
 
-function handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
+function answer(res: ServerResponse, raw: string): void {
   let body: unknown;
   try {
     body = JSON.parse(raw);
@@ -26,7 +26,6 @@ function handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
   const json = JSON.stringify(listPage(body as ListRequest));
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
   res.end(json);
-  void req;
 }
 
 const server = createServer((req, res) => {
@@ -50,7 +49,7 @@ const server = createServer((req, res) => {
   });
   req.on('end', () => {
     if (size > MAX_BODY_BYTES) sendProblem(res, 413, 'Content too large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
-    else handle(req, res, Buffer.concat(chunks).toString('utf8'));
+    else answer(res, Buffer.concat(chunks).toString('utf8'));
   });
 });
 
