@@ -24,13 +24,19 @@ export function isJsonContentType(header: string | undefined, mediaTypes: readon
 export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
   const declared = request.headers.get('content-length');
   let bytes: Uint8Array;
-  if (declared !== null) {
-    if (Number(declared) > maxBytes) throw tooLarge(maxBytes);
-    // HTTP framing guarantees no more than Content-Length bytes arrive, so the whole body can be
-    // read in one go (@hono/node-server then reads it straight from Node, without a web stream).
-    bytes = new Uint8Array(await request.arrayBuffer());
-  } else {
-    bytes = await readAtMost(request, maxBytes);
+  try {
+    if (declared !== null) {
+      if (Number(declared) > maxBytes) throw tooLarge(maxBytes);
+      // HTTP framing guarantees no more than Content-Length bytes arrive, so the whole body can be
+      // read in one go (@hono/node-server then reads it straight from Node, without a web stream).
+      bytes = new Uint8Array(await request.arrayBuffer());
+    } else {
+      bytes = await readAtMost(request, maxBytes);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // The client went away, or a server timeout cut it off, mid-body: the client's doing, not a 500 to log as a server fault.
+    throw new ApiError('urn:problem-type:malformed-request', 'The request body ended before it was complete.');
   }
 
   let text: string;
