@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, paginate, ProblemError, type Item, type ItemPage } from 'bearer-list-api/client';
-import { startMock, type MockProcess } from '../helpers/mock-process.js';
-import { createKey, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { startMockAndServer, type MockProcess } from '../helpers/mock-process.js';
+import { createKey, type ServerProcess } from '../helpers/server-process.js';
 
 let mock: MockProcess | undefined;
 let server: ServerProcess | undefined;
 let demoKey: string;
 
 beforeAll(async () => {
-  [mock, server] = await Promise.all([startMock(), startServer({ env: { LOG_LEVEL: 'warn' } })]);
+  ({ mock, server } = await startMockAndServer({ env: { LOG_LEVEL: 'warn' } }));
   demoKey = (await createKey(server.databasePath, 'demo')).key;
 }, 120_000);
 

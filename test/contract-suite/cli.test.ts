@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract/project.js';
 import type { SuiteReport } from '../../src/contract-suite/run.js';
-import { startMock, type MockProcess } from '../helpers/mock-process.js';
-import { createKey, freePort, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { startMockAndServer, type MockProcess } from '../helpers/mock-process.js';
+import { createKey, freePort, type ServerProcess } from '../helpers/server-process.js';
 
 /** `npm run contract -- ...` without npm in between; API_KEY only when the test sets it. */
 function contract(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -23,7 +23,7 @@ let mock: MockProcess | undefined;
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {
-  [mock, server] = await Promise.all([startMock(), startServer({ env: { LOG_LEVEL: 'warn' } })]);
+  ({ mock, server } = await startMockAndServer({ env: { LOG_LEVEL: 'warn' } }));
 }, 120_000);
 
 afterAll(async () => {

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_DIFFERENCES } from '../../src/contract-suite/known-differences.js';
 import { formatReport } from '../../src/contract-suite/report.js';
 import { disagreements, runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
-import { isRunning, startMock, type MockProcess } from '../helpers/mock-process.js';
-import { createKey, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { isRunning, startMockAndServer, type MockProcess } from '../helpers/mock-process.js';
+import { createKey, type ServerProcess } from '../helpers/server-process.js';
 
 /** The report's failures, readable in an assertion message. */
 function failures(report: SuiteReport): string[] {
@@ -19,7 +19,7 @@ let implementationReport: SuiteReport;
 let demoKey: string;
 
 beforeAll(async () => {
-  [mock, server] = await Promise.all([startMock(), startServer({ env: { LOG_LEVEL: 'warn' } })]);
+  ({ mock, server } = await startMockAndServer({ env: { LOG_LEVEL: 'warn' } }));
   // The demo user the server seeds on a fresh database has items and shares, so walks span pages.
   demoKey = (await createKey(server.databasePath, 'demo')).key;
   [mockReport, implementationReport] = await Promise.all([

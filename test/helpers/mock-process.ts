@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { projectRoot } from '../../src/contract/project.js';
 import { MOCK_DEFAULTS, prismCommand, type MockOptions } from '../../src/mock/prism.js';
 import { waitForApi } from '../../src/mock/ready.js';
-import { freePort } from './server-process.js';
+import { freePort, startServer, type ServerProcess } from './server-process.js';
 
 export interface MockProcess {
   url: string;
@@ -69,4 +69,16 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Starts the mock and the server side by side. If either fails to start, the
+ * other is stopped before the error is thrown, so a failed `beforeAll` leaves
+ * no process behind.
+ */
+export async function startMockAndServer(serverOptions: Parameters<typeof startServer>[0] = {}): Promise<{ mock: MockProcess; server: ServerProcess }> {
+  const [mock, server] = await Promise.allSettled([startMock(), startServer(serverOptions)]);
+  if (mock.status === 'fulfilled' && server.status === 'fulfilled') return { mock: mock.value, server: server.value };
+  await Promise.all([mock.status === 'fulfilled' ? mock.value.stop() : undefined, server.status === 'fulfilled' ? server.value.stop() : undefined]);
+  throw mock.status === 'rejected' ? mock.reason : (server as PromiseRejectedResult).reason;
 }
