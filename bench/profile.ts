@@ -1,9 +1,10 @@
 /**
- * `npm run bench:profile`: this project's server under the benchmark load with
- * `node --cpu-prof`, then the functions and modules that took the most self time.
+ * `npm run bench:profile`: this project's server (or, with `--server`, a peer to
+ * compare with) under the benchmark load with `node --cpu-prof`, then the functions
+ * and modules that took the most self time.
  * The .cpuprofile is kept (open it in Chrome DevTools or speedscope) under bench/results/.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -14,8 +15,12 @@ import { runLoad } from './lib/load.js';
 import { onServerCore, pinLoadGenerator } from './lib/pin.js';
 import { freePort } from './lib/ports.js';
 import { startProcess, waitForOk } from './lib/process.js';
-import { prepareProjectDatabase, SERVER_ENTRY } from './lib/project.js';
+import { prepareProjectDatabase } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
+import { SERVERS, type ServerId } from './lib/servers.js';
+
+// Prism ends on SIGTERM without writing a profile, so it is left out.
+const PROFILABLE: ServerId[] = ['project', 'raw', 'hono', 'fastify', 'express'];
 
 const number = (value: string) => {
   const parsed = Number(value);
@@ -23,13 +28,14 @@ const number = (value: string) => {
   return parsed;
 };
 const options = new Command('bench:profile')
-  .description("CPU profile of this project's server under the benchmark load")
+  .description("CPU profile of this project's server (or a peer, to compare) under the benchmark load")
+  .addOption(new Option('--server <id>', 'which server to profile').choices(PROFILABLE).default('project'))
   .option('--duration <seconds>', 'profiled load', number, 15)
   .option('--connections <n>', 'concurrent connections', number, 50)
   .option('--top <n>', 'functions to list', number, 25)
   .option('--log-level <level>', 'LOG_LEVEL of the server', 'warn')
   .parse()
-  .opts<{ duration: number; connections: number; top: number; logLevel: string }>();
+  .opts<{ server: ServerId; duration: number; connections: number; top: number; logLevel: string }>();
 
 const HOST = '127.0.0.1';
 const pinning = pinLoadGenerator(true);
@@ -38,12 +44,14 @@ const profileDirectory = join(projectRoot, 'bench', 'results', `profile-${new Da
 mkdirSync(profileDirectory, { recursive: true });
 
 try {
-  progress('profile: preparing a database with ten items and a key');
-  const { key, databasePath } = await prepareProjectDatabase(work);
+  progress('profile: preparing a database with ten items and a key (the peers take the same key)');
+  const { key, databasePath, userId } = await prepareProjectDatabase(work);
   const port = await freePort(HOST);
-  const argv = [process.execPath, '--cpu-prof', '--cpu-prof-dir', profileDirectory, '--import', 'tsx', SERVER_ENTRY];
+  const launch = SERVERS[options.server].launch({ port, host: HOST, key, ownerId: userId, databasePath, mockSpec: '', logLevel: options.logLevel });
+  const [node = process.execPath, ...rest] = launch.argv;
+  const argv = [node, '--cpu-prof', '--cpu-prof-dir', profileDirectory, ...rest];
   const server = startProcess(onServerCore(pinning, argv), {
-    env: { ...process.env, PORT: String(port), HOST, DATABASE_PATH: databasePath, LOG_LEVEL: options.logLevel, RATE_LIMIT_REQUESTS: '1000000000', NODE_ENV: 'production' },
+    env: { ...process.env, ...launch.env },
     logFile: join(work, 'server.log'),
     cwd: projectRoot,
   });
@@ -51,16 +59,21 @@ try {
   const headers = requestHeaders(key);
   await waitForOk(server, { url, method: 'POST', headers, body: REQUEST_BODY }, 60_000);
   progress(`profile: loading the server for ${options.duration} s`);
+  const loadStarted = performance.now();
   const result = await runLoad({ url, headers, body: REQUEST_BODY, connections: options.connections, durationSeconds: options.duration, pid: server.pid });
-  // The profile is written when the process exits; the server exits 0 on SIGTERM.
+  const loadMs = performance.now() - loadStarted;
+  // The profile is written when the process exits; every profiled server exits 0 on SIGTERM.
   await server.stop(10_000);
   endProgress();
 
   const file = readdirSync(profileDirectory).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no .cpuprofile in ${profileDirectory}; the server ended with ${server.exitStatus()}`);
-  const summary = summariseProfile(join(profileDirectory, file));
-  console.log(`${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms under ${options.connections} connections; ${pinning.note}`);
-  console.log(`profile: ${relative(process.cwd(), join(profileDirectory, file))} (${(summary.totalMs / 1000).toFixed(1)} s sampled, startup included)\n`);
+  // Only the load counts, not the startup before it (nor the short shutdown after it).
+  const summary = summariseProfile(join(profileDirectory, file), loadMs + 200);
+  const cpuPerRequestUs = (summary.busyMs * 1000) / (result.ok + result.non2xx);
+  console.log(`${SERVERS[options.server].label}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms under ${options.connections} connections; ${pinning.note}`);
+  console.log(`CPU per request: ${cpuPerRequestUs.toFixed(1)} µs (busy ${(summary.busyMs / 1000).toFixed(2)} s of ${(summary.totalMs / 1000).toFixed(2)} s sampled under load); a cost that idle time on a shared machine does not blur`);
+  console.log(`profile: ${relative(process.cwd(), join(profileDirectory, file))}\n`);
   console.log(table('self time by module', summary.modules.slice(0, 15)));
   console.log('');
   console.log(table('self time by function', summary.functions.slice(0, options.top)));

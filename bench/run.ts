@@ -18,7 +18,7 @@ import { probe } from './lib/probe.js';
 import { startProcess, waitForOk, type ServerProcess } from './lib/process.js';
 import { prepareProjectDatabase, projectServerMissing } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
-import { checkTargets, formatTable, formatTargets, summarise, type BenchReport, type ServerRun, type Settings } from './lib/report.js';
+import { checkTargets, formatCpuComparison, formatTable, formatTargets, summarise, type BenchReport, type ServerRun, type Settings } from './lib/report.js';
 import { SERVER_IDS, SERVERS, type ServerId } from './lib/servers.js';
 
 const HOST = '127.0.0.1';
@@ -185,7 +185,7 @@ async function main(): Promise<number> {
   notes.push(
     `load: POST / with ${REQUEST_BODY}, Authorization: Bearer <key>, Content-Type: application/json; ${settings.connections} connections, pipelining 1`,
     `${settings.rounds} round(s) of ${settings.durationSeconds} s per server, alternating servers each round, after ${settings.warmupSeconds} s warm-up each`,
-    'req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds\' percentiles; RSS = peak VmRSS of the server process while loaded',
+    'req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds\' percentiles; RSS = peak VmRSS of the server process while loaded; CPU us/req = its user+system CPU time per answer (all threads)',
     `this project runs with its real key check, validation, SQLite store and rate limiter (limit raised so it never trips), LOG_LEVEL=${settings.projectLogLevel}`,
     'the TypeScript servers (this project and the node:http, Hono, Fastify and Express peers) run under `node --import tsx`, as `npm start` does; the loader adds about 30 MiB of RSS to each',
     'the mock is Prism as `npm run mock` starts it, on a copy of openapi.yaml whose first POST / example is the same ten-item page',
@@ -215,6 +215,8 @@ async function main(): Promise<number> {
     if (server.problems.length > 0) console.log(`\n${server.label} (!) does not behave as the contract says: ${server.problems.join('; ')}`);
   }
   console.log(`\nTargets for this project's server (a report; a miss does not fail the run):\n${formatTargets(targets)}`);
+  const cpu = formatCpuComparison(servers);
+  if (cpu !== undefined) console.log(`\n${cpu}`);
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);
   return servers.some((server) => server.failure !== undefined) ? 1 : 0;
 }

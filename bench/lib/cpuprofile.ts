@@ -23,18 +23,33 @@ export interface SelfTime {
 }
 
 export interface ProfileSummary {
+  /** Time covered by the samples counted. */
   totalMs: number;
+  /** The part of it the process was not idle. */
+  busyMs: number;
   functions: SelfTime[];
   modules: SelfTime[];
 }
 
-/** Self time of every function and of every module (a package, a project folder, Node's internals). */
-export function summariseProfile(file: string): ProfileSummary {
+/**
+ * Self time of every function and of every module (a package, a project folder, Node's
+ * internals). With `lastMs`, only the samples of the profile's last `lastMs` count
+ * (the load, without the startup before it).
+ */
+export function summariseProfile(file: string, lastMs = Number.POSITIVE_INFINITY): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const endUs = profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
+  const fromUs = endUs - lastMs * 1000;
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, index) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  let atUs = 0;
+  profile.samples.forEach((id, index) => {
+    const delta = profile.timeDeltas[index] ?? 0;
+    atUs += delta;
+    if (atUs >= fromUs) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
+  });
   const totalUs = [...selfUs.values()].reduce((sum, value) => sum + value, 0);
+  const idleUs = [...selfUs].filter(([id]) => byId.get(id)?.callFrame.functionName === '(idle)').reduce((sum, [, us]) => sum + us, 0);
 
   const functions = new Map<string, SelfTime>();
   const modules = new Map<string, SelfTime>();
@@ -54,7 +69,7 @@ export function summariseProfile(file: string): ProfileSummary {
     add(modules, module, module, '', us);
   }
   const top = (table: Map<string, SelfTime>) => [...table.values()].sort((a, b) => b.selfMs - a.selfMs);
-  return { totalMs: totalUs / 1000, functions: top(functions), modules: top(modules) };
+  return { totalMs: totalUs / 1000, busyMs: (totalUs - idleUs) / 1000, functions: top(functions), modules: top(modules) };
 }
 
 function shortUrl(url: string): string {

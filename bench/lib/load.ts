@@ -1,6 +1,6 @@
 // One measurement: autocannon against one server for a fixed time, with the server's RSS sampled meanwhile.
 import autocannon from 'autocannon';
-import { readRss } from './process.js';
+import { readCpuMs, readRss } from './process.js';
 import { percentileOfSorted, Samples } from './stats.js';
 
 export interface LoadOptions {
@@ -25,6 +25,11 @@ export interface LoadResult {
   timeouts: number;
   /** Largest RSS seen while loaded, in bytes. */
   peakRssBytes: number | undefined;
+  /**
+   * CPU time the server process used per answer, in microseconds. Unlike req/s it hardly
+   * moves when other work on the machine takes turns on the CPU.
+   */
+  cpuPerRequestUs: number | undefined;
 }
 
 const RSS_SAMPLE_MS = 200;
@@ -41,6 +46,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
       if (rss !== undefined && (peakRss === undefined || rss > peakRss)) peakRss = rss;
     };
     const sampler = setInterval(sampleRss, RSS_SAMPLE_MS);
+    const cpuBefore = options.pid === undefined ? undefined : readCpuMs(options.pid);
     const started = performance.now();
     const instance = autocannon(
       {
@@ -58,6 +64,8 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         const elapsedSeconds = (performance.now() - started) / 1000;
         clearInterval(sampler);
         sampleRss();
+        const cpuAfter = options.pid === undefined ? undefined : readCpuMs(options.pid);
+        const answered = latencies.length + non2xx;
         if (error) {
           reject(error);
           return;
@@ -72,6 +80,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
           errors: result.errors,
           timeouts: result.timeouts,
           peakRssBytes: peakRss,
+          cpuPerRequestUs: cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? ((cpuAfter - cpuBefore) * 1000) / answered : undefined,
         });
       },
     );

@@ -27,6 +27,8 @@ export interface ServerSummary {
   p50Ms: number;
   p99Ms: number;
   peakRssMiB: number;
+  /** Median over rounds of the server's CPU time per answer. */
+  cpuPerRequestUs: number;
   vsRaw: number;
   vsHono: number;
   non2xx: number;
@@ -90,6 +92,7 @@ export function summarise(runs: ServerRun[]): ServerSummary[] {
       p50Ms: median(run.rounds.map((r) => r.p50Ms)),
       p99Ms: median(run.rounds.map((r) => r.p99Ms)),
       peakRssMiB: rss.length > 0 ? Math.max(...rss) / MiB : Number.NaN,
+      cpuPerRequestUs: median(run.rounds.map((r) => r.cpuPerRequestUs).filter((value): value is number => value !== undefined)),
       vsRaw: ratioTo(run, raw),
       vsHono: ratioTo(run, hono),
       non2xx: run.rounds.reduce((sum, r) => sum + r.non2xx, 0),
@@ -129,10 +132,10 @@ function mul(value: number | undefined, factor: number): number | undefined {
 }
 
 export function formatTable(servers: ServerSummary[]): string {
-  const header = ['server', 'req/s', 'min-max', 'p50 ms', 'p99 ms', 'RSS MiB', 'x raw', 'x Hono', 'non-2xx', 'body B', 'headers'];
+  const header = ['server', 'req/s', 'min-max', 'p50 ms', 'p99 ms', 'RSS MiB', 'CPU us/req', 'x raw', 'x Hono', 'non-2xx', 'body B', 'headers'];
   const rows = servers.map((s) =>
     s.failure !== undefined
-      ? [s.label, 'failed', '', '', '', '', '', '', '', '', '']
+      ? [s.label, 'failed', '', '', '', '', '', '', '', '', '', '']
       : [
           s.label + (s.problems.length > 0 ? ' (!)' : ''),
           int(s.requestsPerSecond.median),
@@ -140,6 +143,7 @@ export function formatTable(servers: ServerSummary[]): string {
           fixed(s.p50Ms, 2),
           fixed(s.p99Ms, 2),
           fixed(s.peakRssMiB, 1),
+          fixed(s.cpuPerRequestUs, 0),
           fixed(s.vsRaw, 2),
           fixed(s.vsHono, 2),
           String(s.non2xx + s.errors),
@@ -154,6 +158,18 @@ export function formatTable(servers: ServerSummary[]): string {
 
 export function formatTargets(targets: TargetCheck[]): string {
   return targets.map((t) => `${t.pass === undefined ? 'N/A ' : t.pass ? 'PASS' : 'MISS'}  ${t.target.padEnd(42)} ${t.actual}`).join('\n');
+}
+
+/**
+ * The same comparison by CPU time per answer, which other load on a shared machine
+ * disturbs far less than req/s: what the throughput ratio would be on a quiet machine.
+ */
+export function formatCpuComparison(servers: ServerSummary[]): string | undefined {
+  const project = servers.find((s) => s.id === 'project' && s.failure === undefined);
+  const peers = servers.filter((s) => s.id !== 'project' && s.failure === undefined && Number.isFinite(s.cpuPerRequestUs));
+  if (!project || !Number.isFinite(project.cpuPerRequestUs) || peers.length === 0) return undefined;
+  const lines = peers.map((peer) => `  ${peer.label.padEnd(28)} ${peer.cpuPerRequestUs.toFixed(0).padStart(5)} us  -> this project does ${(peer.cpuPerRequestUs / project.cpuPerRequestUs).toFixed(2)}x its req/s per CPU`);
+  return [`CPU per answer: this project ${project.cpuPerRequestUs.toFixed(0)} us; peers:`, ...lines].join('\n');
 }
 
 const int = (value: number) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '-');

@@ -21,7 +21,7 @@ describe('the benchmark harness in --quick mode', () => {
     for (const server of report.servers) {
       expect({ id: server.id, failure: server.failure, problems: server.problems }).toEqual({ id: server.id, failure: undefined, problems: [] });
       expect(server.rounds.length).toBeGreaterThan(0);
-      for (const value of [server.requestsPerSecond.median, server.p50Ms, server.p99Ms, server.peakRssMiB, server.vsRaw, server.vsHono]) {
+      for (const value of [server.requestsPerSecond.median, server.p50Ms, server.p99Ms, server.peakRssMiB, server.cpuPerRequestUs, server.vsRaw, server.vsHono]) {
         expect(value, server.id).toBeGreaterThan(0);
       }
     }
