@@ -185,6 +185,16 @@ describe('the bad-input matrix over the wire', () => {
     await stillServes();
   });
 
+  it('sends secure headers, no X-Powered-By and no CORS headers from the real process', async () => {
+    const response = await fetch(`${server.url}/shared`, { headers: { Authorization: `Bearer ${key}`, Origin: 'https://app.example' } });
+    await response.arrayBuffer();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+    expect(response.headers.get('x-powered-by')).toBeNull();
+    expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  });
+
   it('is still the same process, with nothing on stderr, after all of it', async () => {
     await stillServes();
     expect(server.child.exitCode).toBeNull();
