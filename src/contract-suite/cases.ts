@@ -88,8 +88,16 @@ const UNPROCESSABLE = 422;
 /** A well-formed `Basic` credential that is not the caller's key. */
 const BASIC_CREDENTIALS = `Basic ${btoa('contract-suite:not-a-bearer-token')}`;
 
-/** Reads where the options of an operation live and what their schemas allow. */
+/**
+ * Reads where the options of an operation live and what their schemas allow.
+ * Undefined for anything but a list operation (a 200 answer with `items` and
+ * `nextCursor`): list operations only read, so the suite stays safe to run against
+ * a live service even if the spec gains operations that write.
+ */
 export function listShape(spec: OpenApiDocument, operation: OperationContract): ListShape | undefined {
+  const page = resolve(spec, operation.responses['200']?.content['application/json']?.schema);
+  const pageProperties = isObject(page['properties']) ? page['properties'] : {};
+  if (!('items' in pageProperties) || !('nextCursor' in pageProperties)) return undefined;
   const media = operation.requestBody?.content['application/json'];
   if (media) {
     const schema = resolve(spec, media.schema);

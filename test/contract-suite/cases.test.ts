@@ -62,6 +62,13 @@ describe('deriveCases', () => {
     if (entry!.family !== 'malformed-json') expect(entry!.expectedStatus).toBe(422);
   });
 
+  it('only derives cases for list operations, which only read', () => {
+    const write = { ...operations[0]!, operationId: 'createItem', responses: { '201': { status: '201', description: '', headers: {}, content: {} } } };
+    expect(listShape(spec, write)).toBeUndefined();
+    expect(deriveCases(spec, [...operations, write]).map((entry) => entry.id)).toEqual(cases.map((entry) => entry.id));
+    expect(new Set(cases.map((entry) => `${entry.operation.method} ${entry.operation.path}`))).toEqual(new Set(['POST /', 'GET /shared', 'POST /shared']));
+  });
+
   it('reads the list options of each operation from the spec', () => {
     const shapes = operations.map((operation) => listShape(spec, operation));
     expect(shapes.map((shape) => [shape?.location, Object.keys(shape?.properties ?? {}), shape?.defaultSort, shape?.defaultLimit, shape?.maxLimit])).toEqual([
