@@ -191,7 +191,7 @@ async function runWalk(context: Context, entry: SuiteCase): Promise<CaseResult> 
       if (broken) findings.push({ category: 'semantics', message: `page ${pages} does not continue page ${pages - 1}: ${broken}` });
     }
     for (const item of page.items) {
-      const id = isObject(item) ? String(item['id']) : JSON.stringify(item);
+      const id = idOf(item);
       const seenOn = pageOfId.get(id);
       if (seenOn !== undefined) findings.push({ category: 'semantics', message: `item ${describeItem(item)} is on page ${seenOn} and again on page ${pages}` });
       else pageOfId.set(id, pages);
@@ -218,10 +218,12 @@ async function runWalk(context: Context, entry: SuiteCase): Promise<CaseResult> 
     const exchange = await tally.send(options);
     const findings = checkExchange(context.checker, entry, list, exchange, options);
     const whole = pageOf(exchange);
+    let same = false;
     if (whole) {
       const walkedIds = items.map(idOf);
       const wholeIds = whole.items.map(idOf);
-      if (walkedIds.join() !== wholeIds.join()) {
+      same = walkedIds.join() === wholeIds.join();
+      if (!same) {
         findings.push({
           category: 'semantics',
           message: `the pages together (${walkedIds.length} items: ${summarise(walkedIds)}) differ from one page of limit ${list.maxLimit} (${wholeIds.length} items: ${summarise(wholeIds)})`,
@@ -229,7 +231,7 @@ async function runWalk(context: Context, entry: SuiteCase): Promise<CaseResult> 
       }
     }
     tally.record(exchange, findings);
-    return tally.result(`${walked}; the same as one page of limit ${list.maxLimit}`);
+    return tally.result(`${walked}; ${same ? 'the same as' : 'compared with'} one page of limit ${list.maxLimit}`);
   }
   return tally.result(walked);
 }
