@@ -26,6 +26,8 @@ export interface StartServerOptions {
   env?: Record<string, string>;
   /** How long to wait for the `listening` log line. */
   timeoutMs?: number;
+  /** Keep only the last this many characters of each output stream (a long soak logs a line per request). */
+  maxOutputChars?: number;
 }
 
 /**
@@ -42,8 +44,10 @@ export function startServer(options: StartServerOptions): Promise<ServerProcess>
   });
   let out = '';
   let err = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const cap = options.maxOutputChars ?? Number.POSITIVE_INFINITY;
+  const keep = (text: string) => (text.length > 2 * cap ? text.slice(-cap) : text);
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out = keep(out + chunk)));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err = keep(err + chunk)));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });

@@ -1,0 +1,94 @@
+/**
+ * A short `npm run soak` (a few seconds) inside `npm test`, both ways it runs:
+ * starting its own server, and targeting a running one with --url/--token/--pid.
+ * The long run is `npm run soak` (60 s by default).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import type { SoakReport } from '../../src/soak/soak.js';
+import { createKeyWithCli, startServer, tempDatabase } from '../../src/soak/server-process.js';
+import { run } from '../helpers/run.js';
+
+const soak = (args: string[]) => run('node', ['--import', 'tsx', 'src/soak/main.ts', ...args], { timeoutMs: 60_000 });
+
+function expectClean(report: SoakReport): void {
+  expect(report.requests).toBeGreaterThan(100);
+  expect(report.serverErrors).toBe(0);
+  expect(report.socketErrorCount).toBe(0);
+  expect(report.socketErrors).toEqual({});
+  expect(report.contractViolations).toBe(0);
+  expect(report.ok).toBe(true);
+  // The mix reaches every answer it is built to provoke.
+  expect(Object.keys(report.statuses).sort()).toEqual(['200', '400', '401', '404', '405', '413', '415', '422']);
+  expect(report.latencyMs.p99).toBeGreaterThan(0);
+  expect(report.rssMiB?.start).toBeGreaterThan(0);
+  expect(report.rssMiB?.end).toBeGreaterThan(0);
+}
+
+describe('npm run soak, short', () => {
+  it('starts its own server with a fresh key, drives it, reports, and stops it cleanly', { timeout: 60_000 }, async () => {
+    const { code, stdout, stderr } = await soak(['--duration', '3', '--connections', '4', '--json']);
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout) as SoakReport & { serverExit: { code: number; stderr: string } };
+    expectClean(report);
+    expect(report.serverExit).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('targets a running server with --url, --token and --pid', { timeout: 60_000 }, async () => {
+    const database = tempDatabase('soak-target-');
+    const server = await startServer({ databasePath: database.path, env: { RATE_LIMIT_REQUESTS: '1000000' } });
+    try {
+      const { key } = await createKeyWithCli(database.path, 'demo');
+      const { code, stdout, stderr } = await soak(['--url', server.url, '--token', key, '--pid', String(server.pid), '--duration', '2', '--connections', '2']);
+      expect(code, stderr).toBe(0);
+      expect(stdout).toMatch(/requests\s+\d+/);
+      expect(stdout).toMatch(/5xx\s+0\n/);
+      expect(stdout).toMatch(/socket errors\s+0,/);
+      expect(stdout).toMatch(/p99 [\d.]+ ms/);
+      expect(stdout).toMatch(/server RSS\s+start [\d.]+ MiB/);
+      expect(stdout).toMatch(/result\s+ok/);
+      expect(server.child.exitCode).toBeNull();
+    } finally {
+      await server.stop();
+      database.remove();
+    }
+  });
+
+  it('exits 1 and counts them when the server answers 5xx or drops connections', { timeout: 60_000 }, async () => {
+    // A broken server: 500 for every GET, the connection dropped for every DELETE, 200 otherwise.
+    const broken = createServer((request, response) => {
+      if (request.method === 'DELETE') {
+        request.socket.destroy();
+        return;
+      }
+      response.writeHead(request.method === 'GET' ? 500 : 200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = broken.address() as AddressInfo;
+      const { code, stdout } = await soak(['--url', `http://127.0.0.1:${port}`, '--token', 'tka_x', '--duration', '1', '--connections', '2', '--json']);
+      expect(code).toBe(1);
+      const report = JSON.parse(stdout) as SoakReport;
+      expect(report.ok).toBe(false);
+      expect(report.serverErrors).toBeGreaterThan(0);
+      expect(report.socketErrorCount).toBeGreaterThan(0);
+      expect(report.contractViolations).toBeGreaterThan(0);
+    } finally {
+      broken.closeAllConnections();
+      await new Promise((resolve) => broken.close(resolve));
+    }
+  });
+
+  it.each([
+    [['--url', 'http://127.0.0.1:1']],
+    [['--token', 'tka_x']],
+    [['--pid', '1']],
+    [['--duration', '0']],
+    [['--bogus']],
+  ])('exits 2 on bad usage: %j', async (args) => {
+    const { code, stderr } = await soak(args);
+    expect(code).toBe(2);
+    expect(stderr).not.toBe('');
+  });
+});
