@@ -77,6 +77,10 @@ try {
   console.log(table('self time by module', summary.modules.slice(0, 15)));
   console.log('');
   console.log(table('self time by function', summary.functions.slice(0, options.top)));
+  if (summary.inclusive.length > 0) {
+    console.log('');
+    console.log(table('time including callees, project code and Hono middleware (share of busy time)', summary.inclusive.slice(0, options.top)));
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

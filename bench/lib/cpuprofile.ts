@@ -7,6 +7,7 @@ interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   hitCount?: number;
+  children?: number[];
 }
 
 interface CpuProfile {
@@ -29,6 +30,12 @@ export interface ProfileSummary {
   busyMs: number;
   functions: SelfTime[];
   modules: SelfTime[];
+  /**
+   * Time in a function and everything it calls (`selfMs` holds that total here), for the
+   * project's own code and Hono's middleware: where the project's extra cost per request
+   * starts. An async function's part after its first `await` is counted where it resumes.
+   */
+  inclusive: SelfTime[];
 }
 
 /**
@@ -69,7 +76,41 @@ export function summariseProfile(file: string, lastMs = Number.POSITIVE_INFINITY
     add(modules, module, module, '', us);
   }
   const top = (table: Map<string, SelfTime>) => [...table.values()].sort((a, b) => b.selfMs - a.selfMs);
-  return { totalMs: totalUs / 1000, busyMs: (totalUs - idleUs) / 1000, functions: top(functions), modules: top(modules) };
+  const busyUs = totalUs - idleUs;
+  const inclusive = inclusiveTimes(profile, byId, selfUs, busyUs, (url) => /\/src\/|hono\/dist\/middleware\//.test(url));
+  return { totalMs: totalUs / 1000, busyMs: busyUs / 1000, functions: top(functions), modules: top(modules), inclusive: top(inclusive) };
+}
+
+/** Total time under each matching function, counted once where a function calls itself further down. */
+function inclusiveTimes(
+  profile: CpuProfile,
+  byId: Map<number, ProfileNode>,
+  selfUs: Map<number, number>,
+  busyUs: number,
+  wanted: (url: string) => boolean,
+): Map<string, SelfTime> {
+  const childIds = new Set(profile.nodes.flatMap((node) => node.children ?? []));
+  const totals = new Map<string, SelfTime>();
+  const visit = (id: number, open: Set<string>): number => {
+    const node = byId.get(id);
+    if (!node) return 0;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const key = wanted(url) ? `${functionName || '(anonymous)'}@${shortUrl(url)}:${lineNumber + 1}` : undefined;
+    const counts = key !== undefined && !open.has(key);
+    if (counts) open.add(key);
+    let us = selfUs.get(id) ?? 0;
+    for (const child of node.children ?? []) us += visit(child, open);
+    if (counts) {
+      open.delete(key);
+      const entry = totals.get(key) ?? { name: functionName || '(anonymous)', where: `${shortUrl(url)}:${lineNumber + 1}`, selfMs: 0, share: 0 };
+      entry.selfMs += us / 1000;
+      entry.share = (entry.selfMs * 1000) / busyUs;
+      totals.set(key, entry);
+    }
+    return us;
+  };
+  for (const node of profile.nodes) if (!childIds.has(node.id)) visit(node.id, new Set());
+  return totals;
 }
 
 function shortUrl(url: string): string {
