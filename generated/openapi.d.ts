@@ -118,7 +118,7 @@ export interface components {
          *     or `detail`.
          * @enum {string}
          */
-        ProblemType: "urn:problem-type:malformed-request" | "urn:problem-type:unauthorized" | "urn:problem-type:not-found" | "urn:problem-type:method-not-allowed" | "urn:problem-type:header-fields-too-large" | "urn:problem-type:content-too-large" | "urn:problem-type:unsupported-media-type" | "urn:problem-type:validation-failed" | "urn:problem-type:rate-limited" | "urn:problem-type:internal-error";
+        ProblemType: "urn:problem-type:malformed-request" | "urn:problem-type:unauthorized" | "urn:problem-type:not-found" | "urn:problem-type:method-not-allowed" | "urn:problem-type:header-fields-too-large" | "urn:problem-type:request-timeout" | "urn:problem-type:content-too-large" | "urn:problem-type:unsupported-media-type" | "urn:problem-type:validation-failed" | "urn:problem-type:rate-limited" | "urn:problem-type:internal-error";
         /** @description One way in which the request broke the contract. */
         Violation: {
             /**
@@ -212,7 +212,11 @@ export interface components {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                /**
+                 * @description Requests left for this key in the current window; 0 on this answer.
+                 * @example 0
+                 */
+                "RateLimit-Remaining": number;
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };

@@ -30,6 +30,8 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
       // HTTP framing guarantees no more than Content-Length bytes arrive, so the whole body can be
       // read in one go (@hono/node-server then reads it straight from Node, without a web stream).
       bytes = new Uint8Array(await request.arrayBuffer());
+      // Node's parser holds a body to its Content-Length; another runtime might not.
+      if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
     } else {
       bytes = await readAtMost(request, maxBytes);
     }

@@ -11,6 +11,7 @@ export const PROBLEM_TYPES = {
   'urn:problem-type:not-found': { status: 404, title: 'Not found' },
   'urn:problem-type:method-not-allowed': { status: 405, title: 'Method not allowed' },
   'urn:problem-type:header-fields-too-large': { status: 431, title: 'Request header fields too large' },
+  'urn:problem-type:request-timeout': { status: 408, title: 'Request timeout' },
   'urn:problem-type:content-too-large': { status: 413, title: 'Content too large' },
   'urn:problem-type:unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'urn:problem-type:validation-failed': { status: 422, title: 'Validation failed' },

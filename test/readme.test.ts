@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../src/contract/project.js';
+import { loadSpec } from '../src/contract/spec.js';
+
+/** The rows of the first Markdown table whose header starts with `| Topic |`. */
+function decisionsTable(markdown: string): string[] {
+  const lines = markdown.split('\n').map((line) => line.trim());
+  const start = lines.findIndex((line) => line.startsWith('| Topic |'));
+  if (start === -1) return [];
+  const rows: string[] = [];
+  for (const line of lines.slice(start)) {
+    if (!line.startsWith('|')) break;
+    rows.push(line);
+  }
+  return rows;
+}
+
+describe('the README', () => {
+  it('shows the same "specified vs decided" table as the spec', () => {
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+    const description = String((loadSpec()['info'] as { description: string }).description);
+    const fromSpec = decisionsTable(description);
+    expect(fromSpec.length).toBeGreaterThan(5);
+    expect(decisionsTable(readme)).toEqual(fromSpec);
+  });
+
+  it('documents every npm script', () => {
+    const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
+    const scripts = Object.keys((JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+    const missing = scripts.filter((name) => !readme.includes(name === 'start' || name === 'test' ? `npm ${name}` : `npm run ${name}`));
+    expect(missing).toEqual([]);
+  });
+});
