@@ -185,7 +185,7 @@ async function main(): Promise<number> {
   notes.push(
     `load: POST / with ${REQUEST_BODY}, Authorization: Bearer <key>, Content-Type: application/json; ${settings.connections} connections, pipelining 1`,
     `${settings.rounds} round(s) of ${settings.durationSeconds} s per server, alternating servers each round, after ${settings.warmupSeconds} s warm-up each`,
-    'req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds\' percentiles; RSS = peak VmRSS of the server process while loaded; CPU us/req = its user+system CPU time per answer (all threads)',
+    'req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds\' percentiles; RSS = peak VmRSS of the server process while loaded; CPU us/req = its user+system CPU time per answer (all threads); gen CPU = how much of its core the load generator used (near 100%, the generator set the pace)',
     `this project runs with its real key check, validation, SQLite store and rate limiter (limit raised so it never trips), LOG_LEVEL=${settings.projectLogLevel}`,
     'the TypeScript servers (this project and the node:http, Hono, Fastify and Express peers) run under `node --import tsx`, as `npm start` does; the loader adds about 30 MiB of RSS to each',
     'the mock is Prism as `npm run mock` starts it, on a copy of openapi.yaml whose first POST / example is the same ten-item page',

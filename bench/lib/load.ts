@@ -30,6 +30,11 @@ export interface LoadResult {
    * moves when other work on the machine takes turns on the CPU.
    */
   cpuPerRequestUs: number | undefined;
+  /**
+   * Share of one core the load generator (this process) used. Near 1 it, not the
+   * server, set the pace, and req/s says little about the server.
+   */
+  generatorCpuShare: number;
 }
 
 const RSS_SAMPLE_MS = 200;
@@ -48,6 +53,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
     const sampler = setInterval(sampleRss, RSS_SAMPLE_MS);
     const cpuBefore = options.pid === undefined ? undefined : readCpuMs(options.pid);
     const started = performance.now();
+    const generatorBefore = process.cpuUsage();
     const instance = autocannon(
       {
         url: options.url,
@@ -62,6 +68,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
       },
       (error, result) => {
         const elapsedSeconds = (performance.now() - started) / 1000;
+        const generator = process.cpuUsage(generatorBefore);
         clearInterval(sampler);
         sampleRss();
         const cpuAfter = options.pid === undefined ? undefined : readCpuMs(options.pid);
@@ -80,6 +87,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
           errors: result.errors,
           timeouts: result.timeouts,
           peakRssBytes: peakRss,
+          generatorCpuShare: (generator.user + generator.system) / 1e6 / elapsedSeconds,
           cpuPerRequestUs: cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? ((cpuAfter - cpuBefore) * 1000) / answered : undefined,
         });
       },

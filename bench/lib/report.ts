@@ -29,6 +29,8 @@ export interface ServerSummary {
   peakRssMiB: number;
   /** Median over rounds of the server's CPU time per answer. */
   cpuPerRequestUs: number;
+  /** Median over rounds of the load generator's share of its core (see LoadResult). */
+  generatorCpuShare: number;
   vsRaw: number;
   vsHono: number;
   non2xx: number;
@@ -92,6 +94,7 @@ export function summarise(runs: ServerRun[]): ServerSummary[] {
       p50Ms: median(run.rounds.map((r) => r.p50Ms)),
       p99Ms: median(run.rounds.map((r) => r.p99Ms)),
       peakRssMiB: rss.length > 0 ? Math.max(...rss) / MiB : Number.NaN,
+      generatorCpuShare: median(run.rounds.map((r) => r.generatorCpuShare)),
       cpuPerRequestUs: median(run.rounds.map((r) => r.cpuPerRequestUs).filter((value): value is number => value !== undefined)),
       vsRaw: ratioTo(run, raw),
       vsHono: ratioTo(run, hono),
@@ -132,10 +135,10 @@ function mul(value: number | undefined, factor: number): number | undefined {
 }
 
 export function formatTable(servers: ServerSummary[]): string {
-  const header = ['server', 'req/s', 'min-max', 'p50 ms', 'p99 ms', 'RSS MiB', 'CPU us/req', 'x raw', 'x Hono', 'non-2xx', 'body B', 'headers'];
+  const header = ['server', 'req/s', 'min-max', 'p50 ms', 'p99 ms', 'RSS MiB', 'CPU us/req', 'gen CPU', 'x raw', 'x Hono', 'non-2xx', 'body B', 'headers'];
   const rows = servers.map((s) =>
     s.failure !== undefined
-      ? [s.label, 'failed', '', '', '', '', '', '', '', '', '', '']
+      ? [s.label, 'failed', '', '', '', '', '', '', '', '', '', '', '']
       : [
           s.label + (s.problems.length > 0 ? ' (!)' : ''),
           int(s.requestsPerSecond.median),
@@ -144,6 +147,7 @@ export function formatTable(servers: ServerSummary[]): string {
           fixed(s.p99Ms, 2),
           fixed(s.peakRssMiB, 1),
           fixed(s.cpuPerRequestUs, 0),
+          `${fixed(s.generatorCpuShare * 100, 0)}%`,
           fixed(s.vsRaw, 2),
           fixed(s.vsHono, 2),
           String(s.non2xx + s.errors),
