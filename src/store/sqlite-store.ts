@@ -61,14 +61,16 @@ function listStatements(db: Database.Database) {
 /** Entries the read caches may hold before they start over; bounds memory whatever callers send. */
 const KEY_CACHE_ENTRIES = 10_000;
 const PAGE_CACHE_ENTRIES = 1_000;
+/** How long a version read by a key lookup stands for the database, for a page read in the same request. */
+const VERSION_REUSE_MS = 1_000;
 
 /**
- * Reads of keys and list pages are served from memory while the database is
- * unchanged. SQLite's `PRAGMA data_version` changes whenever another connection
- * (another process: the keys CLI, a second server) commits, and this store clears
- * its caches on its own writes; so a revoked key still fails on the very next
- * request, and a page is always what the query would return, at a fraction of
- * the cost of running it again.
+ * Keys and list pages are served from memory while the database is unchanged.
+ * SQLite's `PRAGMA data_version` changes whenever another connection (the keys
+ * CLI, a second server) commits, and this store clears its caches on its own
+ * writes. Every key lookup reads the version first, so a key revoked from another
+ * process fails on its very next request; a page read in the same request reuses
+ * that reading, so it is what the query would return when the request began.
  */
 class SqliteStore implements Store {
   readonly #db: Database.Database;
@@ -77,6 +79,7 @@ class SqliteStore implements Store {
   readonly #touchKey: Database.Statement<[string, string]>;
   readonly #dataVersion: Database.Statement<[], number>;
   #seenVersion = -1;
+  #seenAt = -Infinity;
   readonly #keysByDigest = new Map<string, KeyCredential | null>();
   readonly #keysById = new Map<string, KeyCredential>();
   readonly #pages = new Map<string, Item[]>();
@@ -89,9 +92,10 @@ class SqliteStore implements Store {
     this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
-  /** Drops cached reads when another connection has committed since the last look. */
+  /** Reads the database's version and drops every cached read if another connection has committed since. */
   #checkFreshness(): void {
     const version = this.#dataVersion.get() as number;
+    this.#seenAt = performance.now();
     if (version !== this.#seenVersion) {
       this.#seenVersion = version;
       this.#forget();
@@ -99,13 +103,9 @@ class SqliteStore implements Store {
   }
 
   #forget(): void {
-    this.#forgetKeys();
-    this.#pages.clear();
-  }
-
-  #forgetKeys(): void {
     this.#keysByDigest.clear();
     this.#keysById.clear();
+    this.#pages.clear();
   }
 
   findKeyByDigest(digest: Buffer): KeyCredential | undefined {
@@ -114,7 +114,10 @@ class SqliteStore implements Store {
     let key = this.#keysByDigest.get(cacheKey);
     if (key === undefined) {
       key = this.#findKey.get(digest) ?? null;
-      if (this.#keysByDigest.size >= KEY_CACHE_ENTRIES) this.#forgetKeys();
+      if (this.#keysByDigest.size >= KEY_CACHE_ENTRIES) {
+        this.#keysByDigest.clear();
+        this.#keysById.clear();
+      }
       this.#keysByDigest.set(cacheKey, key);
       if (key) this.#keysById.set(key.id, key);
     }
@@ -175,7 +178,7 @@ class SqliteStore implements Store {
   }
 
   listItems(scope: ListScope, query: PageQuery): Item[] {
-    this.#checkFreshness();
+    if (performance.now() - this.#seenAt > VERSION_REUSE_MS) this.#checkFreshness();
     const cacheKey = `${scope} ${query.userId} ${query.sort} ${query.limit} ${query.after?.createdAt ?? ''} ${query.after?.id ?? ''}`;
     let items = this.#pages.get(cacheKey);
     if (items === undefined) {

@@ -38,7 +38,7 @@ describe('the SQLite store', () => {
     expect(() => openSqliteStore(file)).toThrow(/newer than this code/);
   });
 
-  it('sees a key revoked by another process on the next lookup, despite its read cache', () => {
+  it('sees a key revoked by another process on the next lookup', () => {
     const file = newFile();
     const server = openSqliteStore(file);
     const cli = openSqliteStore(file);
@@ -53,7 +53,7 @@ describe('the SQLite store', () => {
     cli.close();
   });
 
-  it('sees items added by another process in the next page it lists', () => {
+  it('sees items added by another process in the next request\'s page', () => {
     const file = newFile();
     const server = openSqliteStore(file);
     const other = openSqliteStore(file);
@@ -61,6 +61,8 @@ describe('the SQLite store', () => {
     server.createItem(user.id, 'one', at);
     expect(server.listItems('own', { userId: user.id, sort: 'asc', limit: 10 })).toHaveLength(1);
     other.createItem(user.id, 'two', '2026-01-02T00:00:00.000Z');
+    // A request looks its key up first; that lookup also reads the database's version.
+    server.findKeyByDigest(generateApiKey().digest);
     expect(server.listItems('own', { userId: user.id, sort: 'asc', limit: 10 }).map((item) => item.title)).toEqual(['one', 'two']);
     server.close();
     other.close();
