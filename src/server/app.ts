@@ -1,7 +1,5 @@
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
-import { requestId, type RequestIdVariables } from 'hono/request-id';
-import { secureHeaders } from 'hono/secure-headers';
 import type { Problem } from '../contract/types.js';
 import { API_KEY_LIKE } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';
@@ -11,6 +9,7 @@ import { isJsonContentType, readJsonObject } from './json-body.js';
 import { operationHandlers, type OperationContext } from './operations.js';
 import { ApiError } from './problems.js';
 import { FixedWindowRateLimiter, type Quota } from './rate-limit.js';
+import { requestIdFor, responseHeaders } from './response-headers.js';
 import { clip, toViolations, type CompiledOperation, type Limits, type RequestContract } from './request-contract.js';
 
 /** The part of a pino logger the app uses, so tests can pass a recorder. */
@@ -34,7 +33,7 @@ export interface AppOptions {
   corsOrigins?: string[];
 }
 
-type Env = { Variables: RequestIdVariables };
+type Env = { Variables: { requestId: string; quota?: Quota } };
 
 /**
  * Builds the Hono app for the contract. Runtime-agnostic: everything it needs
@@ -52,11 +51,9 @@ export function createApp(options: AppOptions): Hono<Env> {
 
   const app = new Hono<Env>();
 
-  app.use(requestId({ limitLength: bounds.requestId }));
   app.use(async (c, next) => {
     const started = performance.now();
-    // Answers depend on the key; no shared cache may keep them.
-    c.header('Cache-Control', 'no-store');
+    c.set('requestId', requestIdFor(c.req.header('x-request-id'), bounds.requestId));
     await next();
     logger.info({
       requestId: c.get('requestId'),
@@ -67,21 +64,6 @@ export function createApp(options: AppOptions): Hono<Env> {
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     });
   });
-  // The headers the OWASP REST Security Cheat Sheet asks of a JSON API. Hono's browser-page
-  // extras (X-XSS-Protection, X-Download-Options, Origin-Agent-Cluster, ...) protect HTML
-  // documents this service never serves, and each costs a header on every answer.
-  app.use(
-    secureHeaders({
-      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-      xFrameOptions: 'DENY',
-      crossOriginOpenerPolicy: false,
-      originAgentCluster: false,
-      xDnsPrefetchControl: false,
-      xDownloadOptions: false,
-      xPermittedCrossDomainPolicies: false,
-      xXssProtection: false,
-    }),
-  );
   if (options.corsOrigins?.length) {
     app.use(
       cors({
@@ -105,7 +87,8 @@ export function createApp(options: AppOptions): Hono<Env> {
       const caller = authenticate(c.req.header('authorization'), store, now());
       applyQuota(c, limiter.take(caller.keyId), limits);
       const input = await readInput(c, operation, limits.maxBodyBytes, bounds);
-      return c.json(handler(input, caller, { store, cursors, source }) as object, 200);
+      const body = JSON.stringify(handler(input, caller, { store, cursors, source }));
+      return new Response(body, { status: 200, headers: responseHeaders('application/json', c.get('requestId'), c.get('quota')) });
     };
     for (const path of routePaths(basePath, operation.path)) app.on(operation.method, path, route);
   }
@@ -134,10 +117,9 @@ function routePaths(basePath: string, path: string): string[] {
   return basePath ? [basePath, `${basePath}/`] : ['/'];
 }
 
-function applyQuota(c: Context, quota: Quota, limits: Limits): void {
-  c.header('RateLimit-Limit', String(quota.limit));
-  c.header('RateLimit-Remaining', String(quota.remaining));
-  c.header('RateLimit-Reset', String(quota.resetSeconds));
+/** Remembers the quota for the answer's RateLimit-* headers, and refuses the request when it is used up. */
+function applyQuota(c: Context<Env>, quota: Quota, limits: Limits): void {
+  c.set('quota', quota);
   if (!quota.allowed) {
     const { requests, windowSeconds } = limits.rateLimit;
     throw new ApiError(
@@ -184,6 +166,5 @@ function problem(c: Context<Env>, error: ApiError, bounds: RequestContract['prob
     requestId: c.get('requestId'),
     ...(error.errors && { errors: error.errors }),
   };
-  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  return c.body(JSON.stringify(body), error.status, { 'Content-Type': 'application/problem+json' });
+  return new Response(JSON.stringify(body), { status: error.status, headers: responseHeaders('application/problem+json', c.get('requestId'), c.get('quota'), error.headers) });
 }
