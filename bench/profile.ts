@@ -47,7 +47,7 @@ try {
   progress('profile: preparing a database with ten items and a key (the peers take the same key)');
   const { key, databasePath, userId } = await prepareProjectDatabase(work);
   const port = await freePort(HOST);
-  const launch = SERVERS[options.server].launch({ port, host: HOST, key, ownerId: userId, databasePath, mockSpec: '', logLevel: options.logLevel });
+  const launch = SERVERS[options.server].launch({ port, host: HOST, key, ownerId: userId, databasePath, mockSpec: '', logLevel: options.logLevel, compiled: false });
   const [node = process.execPath, ...rest] = launch.argv;
   const argv = [node, '--cpu-prof', '--cpu-prof-dir', profileDirectory, ...rest];
   const server = startProcess(onServerCore(pinning, argv), {

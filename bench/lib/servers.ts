@@ -1,5 +1,5 @@
 // The servers under test, in the order they are loaded in each round.
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { projectRoot } from '../../src/contract/project.js';
 import { SERVER_ENTRY } from './project.js';
 
@@ -16,6 +16,8 @@ export interface LaunchContext {
   /** The spec copy the mock serves. */
   mockSpec: string;
   logLevel: string;
+  /** Run the TypeScript servers from the build in dist/ (as `npm run start:prod` does) rather than under tsx. */
+  compiled: boolean;
 }
 
 export interface ServerDefinition {
@@ -26,8 +28,15 @@ export interface ServerDefinition {
 }
 
 const node = process.execPath;
+
+/** The command line for a TypeScript entry: its compiled JavaScript, or the source under the tsx loader in one process. */
+export function nodeArgv(sourceFile: string, compiled: boolean): string[] {
+  if (!compiled) return [node, '--import', 'tsx', sourceFile];
+  return [node, join(projectRoot, 'dist', relative(projectRoot, sourceFile)).replace(/\.ts$/, '.js')];
+}
+
 const peer = (file: string) => (context: LaunchContext) => ({
-  argv: [node, '--import', 'tsx', join(projectRoot, 'bench', 'servers', file)],
+  argv: nodeArgv(join(projectRoot, 'bench', 'servers', file), context.compiled),
   env: { PORT: String(context.port), HOST: context.host, BENCH_KEY: context.key, BENCH_OWNER_ID: context.ownerId, NODE_ENV: 'production' },
 });
 
@@ -37,10 +46,10 @@ export const SERVERS: Record<ServerId, ServerDefinition> = {
   project: {
     id: 'project',
     label: 'this project',
-    // `npm start` runs `tsx src/server/main.ts`; `node --import tsx` is the same loader
-    // in one process, so the RSS read is the server's and not a launcher's.
+    // As `npm run start:prod` runs it (compiled), or as `npm start` does (`node --import tsx` is the
+    // same loader as `tsx`, in one process, so the RSS read is the server's and not a launcher's).
     launch: (context) => ({
-      argv: [node, '--import', 'tsx', SERVER_ENTRY],
+      argv: nodeArgv(SERVER_ENTRY, context.compiled),
       env: {
         PORT: String(context.port),
         HOST: context.host,

@@ -1,10 +1,17 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-/** Absolute path of the repository root (this file lives in `src/contract/`). */
-export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Absolute path of the repository root: the nearest folder above this file with a `redocly.yaml` (works from `src/` and from the build in `dist/`). */
+export const projectRoot = findRoot(dirname(fileURLToPath(import.meta.url)));
+
+function findRoot(start: string): string {
+  for (let folder = start; ; folder = dirname(folder)) {
+    if (existsSync(resolve(folder, 'redocly.yaml')) && existsSync(resolve(folder, 'package.json'))) return folder;
+    if (dirname(folder) === folder) throw new Error(`no redocly.yaml above ${start}`);
+  }
+}
 
 export interface ContractPaths {
   /** The hand-written OpenAPI document. */
