@@ -16,6 +16,8 @@ import { clip, toViolations, type CompiledOperation, type Limits, type RequestCo
 export interface AppLogger {
   info(fields: object, message?: string): void;
   error(fields: object, message?: string): void;
+  /** pino's level check; when `info` is off, the request line is not even assembled. */
+  isLevelEnabled?(level: string): boolean;
 }
 
 export interface AppOptions {
@@ -51,10 +53,12 @@ export function createApp(options: AppOptions): Hono<Env> {
 
   const app = new Hono<Env>();
 
+  const logRequests = logger.isLevelEnabled?.('info') ?? true;
   app.use(async (c, next) => {
     const started = performance.now();
     c.set('requestId', requestIdFor(c.req.header('x-request-id'), bounds.requestId));
     await next();
+    if (!logRequests) return;
     logger.info({
       requestId: c.get('requestId'),
       method: c.req.method,
