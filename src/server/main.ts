@@ -70,8 +70,10 @@ server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
 });
 
 function announce(url: string): void {
+  // Printed whatever LOG_LEVEL says: scripts and tests wait for this line to learn the URL (PORT=0 picks a free port).
   const lines = firstRun
     ? [
+        `Listening on ${url}`,
         '',
         `First run: created ${config.databasePath} with a demo user "${firstRun.userName}", sample items and shares.`,
         'Demo API key (shown once, only its SHA-256 digest is stored):',
@@ -83,7 +85,7 @@ function announce(url: string): void {
         `  curl -s -X POST ${url}/ -H 'Authorization: Bearer ${firstRun.key}' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
         '',
       ]
-    : ['', `Serving ${url} from ${config.databasePath}.`, 'Make a key with: npm run keys -- create --user demo', ''];
+    : [`Listening on ${url}`, '', `Serving ${config.databasePath}.`, 'Make a key with: npm run keys -- create --user demo', ''];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -24,15 +24,15 @@ export interface StartServerOptions {
   databasePath: string;
   /** Extra environment (HEADERS_TIMEOUT_MS, RATE_LIMIT_REQUESTS, ...). */
   env?: Record<string, string>;
-  /** How long to wait for the `listening` log line. */
+  /** How long to wait for the `Listening on` line. */
   timeoutMs?: number;
   /** Keep only the last this many characters of each output stream (a long soak logs a line per request). */
   maxOutputChars?: number;
 }
 
 /**
- * Starts the server on a free loopback port (PORT=0) and resolves once it logs
- * `listening`. It runs as `node --import tsx src/server/main.ts`, which is what the
+ * Starts the server on a free loopback port (PORT=0) and resolves once it prints
+ * `Listening on <url>`. It runs as `node --import tsx src/server/main.ts`, which is what the
  * `tsx` command does, but in one process, so `pid` is the server itself (its RSS,
  * its signals) rather than a wrapper.
  */
@@ -88,18 +88,9 @@ export function startServer(options: StartServerOptions): Promise<ServerProcess>
   });
 }
 
-/** The URL from the server's `listening` log line (pino JSON), once it has been written. */
+/** The URL from the `Listening on <url>` line the server prints at any LOG_LEVEL, once it has been written. */
 function listeningUrl(stdout: string): string | undefined {
-  for (const line of stdout.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    try {
-      const entry = JSON.parse(line) as { msg?: unknown; url?: unknown };
-      if (entry.msg === 'listening' && typeof entry.url === 'string') return entry.url;
-    } catch {
-      // A partial line: wait for the rest.
-    }
-  }
-  return undefined;
+  return /^Listening on (\S+)$/m.exec(stdout)?.[1];
 }
 
 /** Makes a key with the keys CLI (`src/cli/keys.ts create --json`) against DATABASE_PATH, as an operator would. */

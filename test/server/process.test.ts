@@ -15,9 +15,11 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/** Starts the server and waits until it has printed its whole greeting. */
 async function start(): Promise<ServerProcess> {
   const server = await startServer({ databasePath });
   started.push(server);
+  for (let waited = 0; !/Try it:[\s\S]*curl|Make a key with/.test(server.output()) && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
   return server;
 }
 
