@@ -14,8 +14,9 @@ export interface ServerConfig {
   rateLimitWindowSeconds: number | undefined;
   maxBodyBytes: number | undefined;
   /** Node server timeouts, so a slow client cannot hold a connection forever. */
-  headersTimeoutMs: number;
-  requestTimeoutMs: number;
+  /** Overrides of the spec's `x-limits` timeouts; unset means the spec's values. */
+  headersTimeoutMs: number | undefined;
+  requestTimeoutMs: number | undefined;
   keepAliveTimeoutMs: number;
   /** How long shutdown waits for in-flight requests before cutting connections. */
   shutdownGraceMs: number;
@@ -42,8 +43,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     rateLimitRequests: optionalInteger(env, 'RATE_LIMIT_REQUESTS', 1, 1_000_000_000),
     rateLimitWindowSeconds: optionalInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 1, 86_400),
     maxBodyBytes: optionalInteger(env, 'MAX_BODY_BYTES', 2, 1_048_576),
-    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
-    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
+    headersTimeoutMs: optionalInteger(env, 'HEADERS_TIMEOUT_MS', 100, 600_000),
+    requestTimeoutMs: optionalInteger(env, 'REQUEST_TIMEOUT_MS', 100, 600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
   };

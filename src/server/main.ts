@@ -38,6 +38,8 @@ const limits = {
     windowSeconds: config.rateLimitWindowSeconds ?? contract.limits.rateLimit.windowSeconds,
   },
 };
+const headersTimeoutMs = config.headersTimeoutMs ?? contract.connectionLimits.headersTimeoutSeconds * 1000;
+const requestTimeoutMs = config.requestTimeoutMs ?? contract.connectionLimits.requestTimeoutSeconds * 1000;
 const app = createApp({ store, contract, logger, basePath: config.basePath, limits, corsOrigins: config.corsOrigins });
 
 const firstRun = store.countUsers() === 0 ? seedDemo(store, Date.now()) : undefined;
@@ -48,11 +50,11 @@ const server = serve(
     port: config.port,
     hostname: config.host,
     serverOptions: {
-      headersTimeout: config.headersTimeoutMs,
-      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
       keepAliveTimeout: config.keepAliveTimeoutMs,
       // Node checks the two timeouts above only every 30 s by default, so a 1 s headers timeout would hold a slow client for up to 30 s.
-      connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs, requestTimeoutMs),
     },
   },
   (info) => {

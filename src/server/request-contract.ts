@@ -29,12 +29,19 @@ export interface Limits {
   rateLimit: { requests: number; windowSeconds: number };
 }
 
+/** Limits the Node entry applies to connections, outside the app. */
+export interface ConnectionLimits {
+  headersTimeoutSeconds: number;
+  requestTimeoutSeconds: number;
+}
+
 /** Everything the server reads from the spec at startup. */
 export interface RequestContract {
   operations: CompiledOperation[];
   /** Methods the spec allows per path, for `405` and `Allow`. */
   methodsByPath: Map<string, string[]>;
   limits: Limits;
+  connectionLimits: ConnectionLimits;
   problemBounds: ProblemBounds;
 }
 
@@ -59,7 +66,7 @@ export function compileRequestContract(spec: OpenApiDocument): RequestContract {
     if (operation.method === 'GET') methods.push('HEAD');
     methodsByPath.set(operation.path, methods.sort());
   }
-  return { operations, methodsByPath, limits: readLimits(spec), problemBounds: readProblemBounds(spec) };
+  return { operations, methodsByPath, limits: readLimits(spec), connectionLimits: readConnectionLimits(spec), problemBounds: readProblemBounds(spec) };
 }
 
 /** The query parameters of an operation as one object schema that admits nothing else. */
@@ -94,6 +101,16 @@ function readLimits(spec: OpenApiDocument): Limits {
     throw new Error('the spec must declare x-limits.maxBodyBytes and x-limits.rateLimit.{requests,windowSeconds}');
   }
   return { maxBodyBytes, rateLimit: { requests, windowSeconds } };
+}
+
+function readConnectionLimits(spec: OpenApiDocument): ConnectionLimits {
+  const limits = spec['x-limits'];
+  const headersTimeoutSeconds = isObject(limits) ? limits['headersTimeoutSeconds'] : undefined;
+  const requestTimeoutSeconds = isObject(limits) ? limits['requestTimeoutSeconds'] : undefined;
+  if (typeof headersTimeoutSeconds !== 'number' || typeof requestTimeoutSeconds !== 'number') {
+    throw new Error('the spec must declare x-limits.headersTimeoutSeconds and x-limits.requestTimeoutSeconds');
+  }
+  return { headersTimeoutSeconds, requestTimeoutSeconds };
 }
 
 function readProblemBounds(spec: OpenApiDocument): ProblemBounds {
