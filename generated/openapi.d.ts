@@ -122,14 +122,16 @@ export interface components {
         /** @description One way in which the request broke the contract. */
         Violation: {
             /**
-             * @description The part of the request the pointer refers to.
+             * @description The part of the request the pointer refers to: the JSON body, the
+             *     query string, the path parameters or the request headers.
              * @enum {string}
              */
-            in: "body" | "query";
+            in: "body" | "query" | "path" | "header";
             /**
-             * @description JSON pointer (RFC 6901) to the offending value inside the body, or
-             *     inside the query string read as an object (`/limit`). An empty string
-             *     points at the whole body.
+             * @description JSON pointer (RFC 6901) to the offending value inside that part, each
+             *     part read as an object: `/sort` in the body, `/limit` in the query
+             *     string, `/id` among the path parameters, `/x-example` among the headers
+             *     (header names in lower case). An empty string points at the whole body.
              */
             pointer: string;
             /** @description What is wrong with the value. */

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { projectRoot } from '../../src/contract/project.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import { fixtureItems } from './fixture.js';
 
 const run = promisify(execFile);
@@ -39,11 +39,11 @@ export async function prepareProjectDatabase(directory: string): Promise<Project
   if (typeof created.key !== 'string' || typeof created.userId !== 'string') {
     throw new Error(`keys create --json printed no key and userId: ${stdout}`);
   }
-  const store = openSqliteStore(databasePath);
+  const store = await openStore({ databasePath });
   try {
-    for (const item of fixtureItems(created.userId)) store.createItem(created.userId, item.title, item.createdAt);
+    for (const item of fixtureItems(created.userId)) await store.createItem(created.userId, item.title, item.createdAt);
   } finally {
-    store.close();
+    await store.close();
   }
   return { databasePath, key: created.key, userId: created.userId };
 }

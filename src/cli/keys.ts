@@ -5,19 +5,19 @@
  */
 import { Command, CommanderError } from 'commander';
 import { generateApiKey } from '../keys/api-key.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { ConfigError, readStoreConfig } from '../config/env.js';
+import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
-import { ConfigError, readServerConfig } from '../server/config.js';
 
 class UsageError extends Error {}
 class NotFoundError extends Error {}
 
-function withStore<T>(work: (store: Store) => T): T {
-  const store = openSqliteStore(readServerConfig().databasePath);
+async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(readStoreConfig());
   try {
-    return work(store);
+    return await work(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -36,14 +36,14 @@ program
   .description('create a key for a user (the user is created if new); the key is printed once')
   .requiredOption('--user <name>', 'user the key belongs to')
   .option('--json', 'print JSON: {"id","userId","key","hint","createdAt"}')
-  .action((options: { user: string; json?: boolean }) => {
+  .action(async (options: { user: string; json?: boolean }) => {
     const name = options.user.trim();
     if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) throw new UsageError(`--user must be 1-64 letters, digits, ".", "_" or "-", not ${JSON.stringify(options.user)}`);
-    const created = withStore((store) => {
+    const created = await withStore(async (store) => {
       const now = new Date().toISOString();
-      const user = store.findUserByName(name) ?? store.createUser(name, now);
+      const user = (await store.findUserByName(name)) ?? (await store.createUser(name, now));
       const { key, digest, hint } = generateApiKey();
-      return { ...store.createKey(user.id, digest, hint, now), key };
+      return { ...(await store.createKey(user.id, digest, hint, now)), key };
     });
     print(
       options.json ?? false,
@@ -57,9 +57,9 @@ program
   .description("list a user's keys (hint, created, last used, revoked); never the keys themselves")
   .requiredOption('--user <name>', 'whose keys to list')
   .option('--json', 'print JSON')
-  .action((options: { user: string; json?: boolean }) => {
-    const keys = withStore((store) => {
-      const user = store.findUserByName(options.user);
+  .action(async (options: { user: string; json?: boolean }) => {
+    const keys = await withStore(async (store) => {
+      const user = await store.findUserByName(options.user);
       if (!user) throw new NotFoundError(`no user named ${JSON.stringify(options.user)}`);
       return store.listKeys(user.id);
     });
@@ -72,14 +72,14 @@ program
   .description('revoke a key by id; it stops working on the next request')
   .argument('<id>', 'key id, as `list` shows it')
   .option('--json', 'print JSON')
-  .action((id: string, options: { json?: boolean }) => {
-    const revoked = withStore((store) => store.revokeKey(id, new Date().toISOString()));
+  .action(async (id: string, options: { json?: boolean }) => {
+    const revoked = await withStore((store) => store.revokeKey(id, new Date().toISOString()));
     if (!revoked) throw new NotFoundError(`no active key with id ${JSON.stringify(id)}`);
     print(options.json ?? false, { id, revoked: true }, `Revoked ${id}.`);
   });
 
 try {
-  program.parse();
+  await program.parseAsync();
 } catch (error) {
   if (error instanceof CommanderError) {
     // Help and version exit 0; any other parse problem is bad usage.

@@ -2,6 +2,9 @@
  * Compile-time view of the contract: every type here is taken from the generated
  * `paths` / `operations` / `components`, never written by hand, so a spec change
  * that the code does not follow fails `npm run typecheck`.
+ *
+ * The operation types are generic over an `operations` interface as
+ * openapi-typescript writes it, so a second contract gets the same seam.
  */
 import type { components, operations } from '../../generated/openapi.js';
 
@@ -15,6 +18,57 @@ export type Problem = Schemas['Problem'];
 export type ProblemType = Schemas['ProblemType'];
 export type Violation = Schemas['Violation'];
 
+/** The shape openapi-typescript gives each entry of `operations`. */
+export interface OperationShape {
+  parameters: { query?: unknown; header?: unknown; path?: unknown; cookie?: unknown };
+  requestBody?: unknown;
+  responses: Record<number | string, unknown>;
+}
+
+/** `never` (the generator's "no such parameters") read as an empty object, so handlers can always destructure. */
+type OrEmpty<T> = [T] extends [never] ? Record<string, never> : T;
+
+type ParametersIn<Operation extends OperationShape, In extends keyof OperationShape['parameters']> = OrEmpty<NonNullable<Operation['parameters'][In]>>;
+
+type JsonBodyOf<Operation extends OperationShape> = [NonNullable<Operation['requestBody']>] extends [never]
+  ? undefined
+  : NonNullable<Operation['requestBody']> extends { content: { 'application/json': infer Body } }
+    ? Body
+    : undefined;
+
+/**
+ * What a handler receives: every part of the request the spec declares for the
+ * operation, read, coerced and validated against the spec's schemas (defaults
+ * filled in). Parts the operation does not declare are empty objects (`body`:
+ * `undefined`).
+ */
+export type InputOf<Operation extends OperationShape> = {
+  path: ParametersIn<Operation, 'path'>;
+  query: ParametersIn<Operation, 'query'>;
+  headers: ParametersIn<Operation, 'header'>;
+  body: JsonBodyOf<Operation>;
+};
+
+/**
+ * What a handler may answer: one of the statuses the spec documents for the
+ * operation with a JSON body (or no body), that status's body type, and extra
+ * headers. Problems (`application/problem+json`) are not returned but thrown as
+ * `ApiError`, so one writer puts every error in the one envelope.
+ */
+export type ResultOf<Operation extends OperationShape> = {
+  [Status in keyof Operation['responses'] & number]: Operation['responses'][Status] extends { content: { 'application/json': infer Body } }
+    ? { status: Status; body: Body; headers?: Record<string, string> }
+    : Operation['responses'][Status] extends { content?: never }
+      ? { status: Status; body?: undefined; headers?: Record<string, string> }
+      : never;
+}[keyof Operation['responses'] & number];
+
+/** The input of one operation of this API's contract. */
+export type OperationInput<Id extends OperationId> = InputOf<operations[Id]>;
+
+/** The answers one operation of this API's contract may give from its handler. */
+export type OperationResult<Id extends OperationId> = ResultOf<operations[Id]>;
+
 type Responses<Id extends OperationId> = operations[Id]['responses'];
 
 /** The JSON body an operation answers with for a given status. */
@@ -23,10 +77,3 @@ export type ResponseBody<Id extends OperationId, Status extends keyof Responses<
 }
   ? Body
   : never;
-
-/** The options an operation takes: its JSON body for POSTs, its query string for GET. */
-export type OperationInput<Id extends OperationId> = operations[Id] extends { requestBody: { content: { 'application/json': infer Body } } }
-  ? Body
-  : operations[Id] extends { parameters: { query?: infer Query } }
-    ? NonNullable<Query>
-    : never;

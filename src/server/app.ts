@@ -3,14 +3,15 @@ import { cors } from 'hono/cors';
 import type { Problem } from '../contract/types.js';
 import { API_KEY_LIKE } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';
-import { authenticate, type Caller } from './authenticate.js';
+import { authenticate } from './authenticate.js';
+import { bindOperations, type HandlerResult } from './bind-operations.js';
 import { CursorCodec } from './cursor.js';
-import { isJsonContentType, readJsonObject } from './json-body.js';
-import { operationHandlers, type OperationContext } from './operations.js';
+import { operationHandlers, type ApiContext, type OperationHandlers } from './operations.js';
 import { ApiError } from './problems.js';
 import { FixedWindowRateLimiter, type Quota } from './rate-limit.js';
+import { clip, type CompiledOperation, type Limits, type RequestContract } from './request-contract.js';
 import { requestIdFor, responseHeaders } from './response-headers.js';
-import { clip, toViolations, type CompiledOperation, type Limits, type RequestContract } from './request-contract.js';
+import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
 
 /** The part of a pino logger the app uses, so tests can pass a recorder. */
 export interface AppLogger {
@@ -33,9 +34,15 @@ export interface AppOptions {
   limits?: Partial<Limits>;
   /** Origins allowed by CORS; CORS is off when empty. Credentials are never allowed. */
   corsOrigins?: string[];
+  /** What each operation does; by default the project's own (`src/server/operations.ts`). */
+  handlers?: OperationHandlers;
+  /** Whether answers are checked against the spec before they are sent. Default `strict`. */
+  responseValidation?: ResponseValidationMode;
 }
 
-type Env = { Variables: { requestId: string; quota?: Quota } };
+type Env = { Variables: { requestId: string; quota?: Quota; operation?: CompiledOperation } };
+
+const HANDLERS_NAME = 'operationHandlers (src/server/operations.ts)';
 
 /**
  * Builds the Hono app for the contract. Runtime-agnostic: everything it needs
@@ -48,7 +55,9 @@ export function createApp(options: AppOptions): Hono<Env> {
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const limits: Limits = { ...contract.limits, ...options.limits };
   const limiter = new FixedWindowRateLimiter({ ...limits.rateLimit, now });
-  const cursors = new CursorCodec(store.secret('cursor'));
+  // Read once; every request awaits the same settled promise.
+  const cursors = store.secret('cursor').then((secret) => new CursorCodec(secret));
+  cursors.catch(() => undefined); // a failure surfaces on the first request that needs it, as a logged 500
   const bounds = contract.problemBounds;
 
   const app = new Hono<Env>();
@@ -81,44 +90,70 @@ export function createApp(options: AppOptions): Hono<Env> {
     );
   }
 
+  const validator = createResponseValidator(contract.spec, options.responseValidation ?? 'strict', {
+    handler: HANDLERS_NAME,
+    report: (breach) => logger.error({ operationId: breach.operationId, violations: breach.violations }, breach.message),
+  });
+
   for (const operation of contract.operations) {
-    const handler = operationHandlers[operation.operationId as keyof typeof operationHandlers] as
-      | ((input: unknown, caller: Caller, context: OperationContext) => unknown)
-      | undefined;
-    if (!handler) throw new Error(`the spec declares ${operation.operationId}, which the server does not implement`);
-    const source = operation.validateBody ? 'body' : 'query';
-    const route = async (c: Context<Env>) => {
-      const caller = authenticate(c.req.header('authorization'), store, now());
+    if (!operation.security.includes('bearerAuth')) throw new Error(`every operation of this API takes bearerAuth, but ${operation.operationId} declares ${operation.security.join(', ') || 'none'}`);
+  }
+  bindOperations(app, {
+    contract,
+    handlers: options.handlers ?? operationHandlers,
+    basePath,
+    maxBodyBytes: limits.maxBodyBytes,
+    async prepare(c, operation): Promise<ApiContext> {
+      c.set('operation', operation);
+      const at = now();
+      const caller = await authenticate(c.req.header('authorization'), store, at);
       applyQuota(c, limiter.take(caller.keyId), limits);
-      const input = await readInput(c, operation, limits.maxBodyBytes, bounds);
-      const body = JSON.stringify(handler(input, caller, { store, cursors, source }));
-      return new Response(body, { status: 200, headers: responseHeaders('application/json', c.get('requestId'), c.get('quota')) });
-    };
-    for (const path of routePaths(basePath, operation.path)) app.on(operation.method, path, route);
+      return { caller, store, cursors: await cursors, now: at };
+    },
+    write(c, operation, result) {
+      const response = answer(c, result);
+      if (validator.mode !== 'off') validate(operation, response, result);
+      return response;
+    },
+  });
+
+  /** Checks what the handler answered, as it will go on the wire. */
+  function validate(operation: CompiledOperation, response: Response, result: HandlerResult): void {
+    validator.check(operation.operationId, {
+      status: response.status,
+      headers: response.headers,
+      body: result.body === undefined ? '' : JSON.stringify(result.body),
+    });
   }
 
-  app.notFound((c) => {
-    const path = basePath && c.req.path.startsWith(basePath) ? c.req.path.slice(basePath.length) || '/' : c.req.path;
-    const methods = contract.methodsByPath.get(path);
-    if (methods) {
-      return problem(c, new ApiError('urn:problem-type:method-not-allowed', `${c.req.method} is not allowed here; use ${methods.join(', ')}.`, { headers: { Allow: methods.join(', ') } }), bounds);
-    }
-    return problem(c, new ApiError('urn:problem-type:not-found', 'No operation of this API has this path.'), bounds);
-  });
+  app.notFound((c) => problem(c, new ApiError('urn:problem-type:not-found', 'No operation of this API has this path.'), bounds));
 
   app.onError((error, c) => {
-    if (error instanceof ApiError) return problem(c, error, bounds);
-    logger.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
-    return problem(c, new ApiError('urn:problem-type:internal-error', 'The server failed to answer this request. It has been logged under the request id.'), bounds);
+    if (error instanceof ApiError) {
+      const response = problem(c, error, bounds);
+      const operation = c.get('operation');
+      if (!operation || validator.mode === 'off') return response;
+      try {
+        validator.check(operation.operationId, { status: response.status, headers: response.headers, body: problemText(c, error, bounds) });
+        return response;
+      } catch (breach) {
+        return internalError(c, breach);
+      }
+    }
+    return internalError(c, error);
   });
 
-  return app;
-}
+  function internalError(c: Context<Env>, error: unknown): Response {
+    if (error instanceof ContractBreach) logger.error({ requestId: c.get('requestId'), operationId: error.operationId, violations: error.violations }, error.message);
+    else logger.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
+    const detail =
+      error instanceof ContractBreach
+        ? `The answer of ${error.operationId} broke the API contract, so it was not sent. It has been logged under the request id.`
+        : 'The server failed to answer this request. It has been logged under the request id.';
+    return problem(c, new ApiError('urn:problem-type:internal-error', detail), bounds);
+  }
 
-/** `POST {base_url}/` answers at the mount point with and without its trailing slash. */
-function routePaths(basePath: string, path: string): string[] {
-  if (path !== '/') return [basePath + path];
-  return basePath ? [basePath, `${basePath}/`] : ['/'];
+  return app;
 }
 
 /** Remembers the quota for the answer's RateLimit-* headers, and refuses the request when it is used up. */
@@ -134,33 +169,17 @@ function applyQuota(c: Context<Env>, quota: Quota, limits: Limits): void {
   }
 }
 
-/** Reads, parses and validates the operation's options against the spec, in the order the contract documents. */
-async function readInput(c: Context, operation: CompiledOperation, maxBodyBytes: number, bounds: RequestContract['problemBounds']): Promise<unknown> {
-  let body: Record<string, unknown> | undefined;
-  if (operation.validateBody) {
-    if (!isJsonContentType(c.req.header('content-type'), operation.bodyMediaTypes)) {
-      throw new ApiError('urn:problem-type:unsupported-media-type', 'Send the body as `Content-Type: application/json`.');
-    }
-    body = await readJsonObject(c.req.raw, maxBodyBytes);
-  }
-  const query = readQuery(c);
-  const violations = [];
-  if (body && !operation.validateBody?.(body)) violations.push(...toViolations('body', operation.validateBody!, bounds));
-  if (!operation.validateQuery(query)) violations.push(...toViolations('query', operation.validateQuery, bounds));
-  if (violations.length > 0) {
-    const count = violations.length === 1 ? '1 place' : `${violations.length} places`;
-    throw new ApiError('urn:problem-type:validation-failed', `The request breaks the contract in ${count}.`, { errors: violations.slice(0, bounds.errors) });
-  }
-  return body ?? query;
-}
-
-/** The query string as an object: one value stays a string, a repeated name becomes an array (which the schema then rejects). */
-function readQuery(c: Context): Record<string, unknown> {
-  if (!c.req.url.includes('?')) return {};
-  return Object.fromEntries(Object.entries(c.req.queries()).map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
+/** A handler's answer as a response: JSON with the contract's headers, or no body. */
+function answer(c: Context<Env>, result: HandlerResult): Response {
+  const headers = responseHeaders(result.body === undefined ? undefined : 'application/json', c.get('requestId'), c.get('quota'), result.headers);
+  return new Response(result.body === undefined ? null : JSON.stringify(result.body), { status: result.status, headers });
 }
 
 function problem(c: Context<Env>, error: ApiError, bounds: RequestContract['problemBounds']): Response {
+  return new Response(problemText(c, error, bounds), { status: error.status, headers: responseHeaders('application/problem+json', c.get('requestId'), c.get('quota'), error.headers) });
+}
+
+function problemText(c: Context<Env>, error: ApiError, bounds: RequestContract['problemBounds']): string {
   const body: Problem = {
     type: error.type,
     title: error.title,
@@ -170,5 +189,5 @@ function problem(c: Context<Env>, error: ApiError, bounds: RequestContract['prob
     requestId: c.get('requestId'),
     ...(error.errors && { errors: error.errors }),
   };
-  return new Response(JSON.stringify(body), { status: error.status, headers: responseHeaders('application/problem+json', c.get('requestId'), c.get('quota'), error.headers) });
+  return JSON.stringify(body);
 }

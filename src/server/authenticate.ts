@@ -12,13 +12,14 @@ const REALM = 'Bearer realm="api"';
 const TOUCH_INTERVAL_MS = 60_000;
 
 /**
- * Checks the `Authorization` header synchronously: format and checksum first (no
- * lookup for a made-up key), then one indexed lookup by SHA-256 digest. Nothing is
- * cached, so a key revoked from another process stops working on its next request.
+ * Checks the `Authorization` header: format and checksum first (no lookup for a
+ * made-up key), then one lookup by SHA-256 digest. The store's cache asks its
+ * change signal on every lookup, so a key revoked from another process stops
+ * working on its next request.
  * Failures are `401` with the RFC 6750 §3 challenge; `error="invalid_token"` only
  * when a bearer token was actually presented.
  */
-export function authenticate(header: string | undefined, store: Store, now: number): Caller {
+export async function authenticate(header: string | undefined, store: Store, now: number): Promise<Caller> {
   if (header === undefined || header.trim() === '') {
     throw unauthorized(REALM, 'Send an API key as `Authorization: Bearer <API_KEY>`.');
   }
@@ -29,10 +30,10 @@ export function authenticate(header: string | undefined, store: Store, now: numb
   const token = match[2]?.trim() ?? '';
   if (token === '') throw invalidToken('The bearer token is empty.');
   if (!isWellFormedApiKey(token)) throw invalidToken('The bearer token is not an API key of this service.');
-  const key = store.findKeyByDigest(digestApiKey(token));
+  const key = await store.findKeyByDigest(digestApiKey(token));
   if (!key || key.revokedAt !== null) throw invalidToken('The API key is unknown or revoked.');
   if (key.lastUsedAt === null || now - Date.parse(key.lastUsedAt) >= TOUCH_INTERVAL_MS) {
-    store.touchKey(key.id, new Date(now).toISOString());
+    await store.touchKey(key.id, new Date(now).toISOString());
   }
   return { userId: key.userId, keyId: key.id };
 }

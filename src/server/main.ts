@@ -7,9 +7,10 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import pino from 'pino';
 import { loadSpec } from '../contract/spec.js';
-import { openSqliteStore } from '../store/sqlite-store.js';
+import { ConfigError, readServerConfig, type ServerConfig } from '../config/env.js';
+import { resolveLimits } from '../config/limits.js';
+import { openStore } from '../store/open-store.js';
 import { createApp } from './app.js';
-import { ConfigError, readServerConfig, type ServerConfig } from './config.js';
 import { clientErrorResponse } from './client-error.js';
 import { compileRequestContract } from './request-contract.js';
 import { seedDemo } from './seed.js';
@@ -29,20 +30,20 @@ const logger = pino(
   pino.destination({ dest: 1, sync: false, minLength: 4096 }),
 );
 
-const store = openSqliteStore(config.databasePath);
+const store = await openStore(config);
 const contract = compileRequestContract(loadSpec());
-const limits = {
-  maxBodyBytes: config.maxBodyBytes ?? contract.limits.maxBodyBytes,
-  rateLimit: {
-    requests: config.rateLimitRequests ?? contract.limits.rateLimit.requests,
-    windowSeconds: config.rateLimitWindowSeconds ?? contract.limits.rateLimit.windowSeconds,
-  },
-};
-const headersTimeoutMs = config.headersTimeoutMs ?? contract.connectionLimits.headersTimeoutSeconds * 1000;
-const requestTimeoutMs = config.requestTimeoutMs ?? contract.connectionLimits.requestTimeoutSeconds * 1000;
-const app = createApp({ store, contract, logger, basePath: config.basePath, limits, corsOrigins: config.corsOrigins });
+const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolveLimits(contract, config);
+const app = createApp({
+  store,
+  contract,
+  logger,
+  basePath: config.basePath,
+  limits,
+  corsOrigins: config.corsOrigins,
+  responseValidation: config.responseValidation,
+});
 
-const firstRun = store.countUsers() === 0 ? seedDemo(store, Date.now()) : undefined;
+const firstRun = (await store.countUsers()) === 0 ? await seedDemo(store, Date.now()) : undefined;
 
 const server = serve(
   {
@@ -100,9 +101,10 @@ function shutdown(signal: string): void {
   server.close(() => {
     clearTimeout(deadline);
     clearInterval(sweep);
-    store.close();
-    logger.info('stopped');
-    logger.flush(() => process.exit(0));
+    void store.close().finally(() => {
+      logger.info('stopped');
+      logger.flush(() => process.exit(0));
+    });
   });
   server.closeIdleConnections();
   // close() only closes the connections idle at this moment; a busy keep-alive connection would otherwise stay open until its keep-alive timeout after its response.

@@ -1,17 +1,28 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { readOperations, type OperationContract } from '../contract/operations.js';
+import { readOperations, type OperationContract, type ParameterContract } from '../contract/operations.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
 import { deref, isObject, type Json, type OpenApiDocument } from '../contract/spec.js';
 import type { Violation } from '../contract/types.js';
 
+/** Where a part of a request is read from; the contract's `Violation.in`. */
+export type InputPart = Violation['in'];
+
 /** One operation, with its request validators compiled from the spec's own schemas. */
 export interface CompiledOperation extends OperationContract {
+  /** The path as Hono's router writes it: `{id}` becomes `:id`. */
+  routePath: string;
   /** Media types the request body may be sent as (empty when the operation takes no body). */
   bodyMediaTypes: string[];
-  /** Validates the parsed body and fills in the schema's defaults. */
+  /** Validates the parsed body and fills in the schema's defaults; undefined when the operation takes no JSON body. */
   validateBody: ValidateFunction | undefined;
   /** Validates the query string read as an object; unknown parameters are violations. */
   validateQuery: ValidateFunction;
+  /** Validates the path parameters read as an object; undefined when the path has none. */
+  validatePath: ValidateFunction | undefined;
+  /** Validates the declared headers (lower-case names) read as an object; undefined when none are declared. */
+  validateHeaders: ValidateFunction | undefined;
+  /** Lower-case names of the header parameters the operation declares. */
+  headerNames: string[];
 }
 
 /** Bounds the spec puts on what the server writes in a problem, so a problem always validates. */
@@ -37,6 +48,8 @@ export interface ConnectionLimits {
 
 /** Everything the server reads from the spec at startup. */
 export interface RequestContract {
+  /** The document it was compiled from (the response validation compiles its own checks from it). */
+  spec: OpenApiDocument;
   operations: CompiledOperation[];
   /** Methods the spec allows per path, for `405` and `Allow`. */
   methodsByPath: Map<string, string[]>;
@@ -47,16 +60,23 @@ export interface RequestContract {
 
 /** Compiles the spec into request validators once, at startup. */
 export function compileRequestContract(spec: OpenApiDocument): RequestContract {
-  // Bodies are JSON, so their types are exact; query values arrive as strings and are coerced.
+  // Path, query and header values arrive as strings and are coerced to the schema's type.
   const bodyAjv = createSpecAjv(spec, { useDefaults: true });
-  const queryAjv = createSpecAjv(spec, { useDefaults: true, coerceTypes: true });
+  const textAjv = createSpecAjv(spec, { useDefaults: true, coerceTypes: true });
   const operations = readOperations(spec).map((operation): CompiledOperation => {
     const json = operation.requestBody?.content['application/json'];
+    const pathParameters = parametersIn(operation, 'path');
+    const headerParameters = parametersIn(operation, 'header');
     return {
       ...operation,
+      routePath: toRoutePath(operation.path),
       bodyMediaTypes: Object.keys(operation.requestBody?.content ?? {}),
       validateBody: json ? compileSpecSchema(bodyAjv, json.schema) : undefined,
-      validateQuery: compileSpecSchema(queryAjv, querySchema(operation)),
+      validateQuery: compileSpecSchema(textAjv, objectSchema(parametersIn(operation, 'query'), { closed: true })),
+      validatePath: pathParameters.length > 0 ? compileSpecSchema(textAjv, objectSchema(pathParameters, { closed: true })) : undefined,
+      // Any request carries headers the spec does not list (Host, User-Agent...), so only the declared ones are checked.
+      validateHeaders: headerParameters.length > 0 ? compileSpecSchema(textAjv, objectSchema(headerParameters, { closed: false, lowerCase: true })) : undefined,
+      headerNames: headerParameters.map((parameter) => parameter.name.toLowerCase()),
     };
   });
   const methodsByPath = new Map<string, string[]>();
@@ -66,22 +86,31 @@ export function compileRequestContract(spec: OpenApiDocument): RequestContract {
     if (operation.method === 'GET') methods.push('HEAD');
     methodsByPath.set(operation.path, methods.sort());
   }
-  return { operations, methodsByPath, limits: readLimits(spec), connectionLimits: readConnectionLimits(spec), problemBounds: readProblemBounds(spec) };
+  return { spec, operations, methodsByPath, limits: readLimits(spec), connectionLimits: readConnectionLimits(spec), problemBounds: readProblemBounds(spec) };
 }
 
-/** The query parameters of an operation as one object schema that admits nothing else. */
-function querySchema(operation: OperationContract): Json {
-  const query = operation.parameters.filter((parameter) => parameter.in === 'query');
+/** A spec path template as Hono's router writes it: `/items/{id}` becomes `/items/:id`. */
+export function toRoutePath(specPath: string): string {
+  return specPath.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+function parametersIn(operation: OperationContract, where: InputPart): ParameterContract[] {
+  return operation.parameters.filter((parameter) => parameter.in === where);
+}
+
+/** Parameters of one part of a request as one object schema; a closed one admits nothing else. */
+function objectSchema(parameters: ParameterContract[], options: { closed: boolean; lowerCase?: boolean }): Json {
+  const name = (parameter: ParameterContract) => (options.lowerCase ? parameter.name.toLowerCase() : parameter.name);
   return {
     type: 'object',
-    additionalProperties: false,
-    properties: Object.fromEntries(query.map((parameter) => [parameter.name, parameter.schema])),
-    required: query.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+    ...(options.closed && { additionalProperties: false }),
+    properties: Object.fromEntries(parameters.map((parameter) => [name(parameter), parameter.schema])),
+    required: parameters.filter((parameter) => parameter.required).map(name),
   };
 }
 
 /** Ajv's errors as the contract's violations, bounded as the Problem schema bounds them. */
-export function toViolations(where: Violation['in'], validate: ValidateFunction, bounds: ProblemBounds): Violation[] {
+export function toViolations(where: InputPart, validate: ValidateFunction, bounds: ProblemBounds): Violation[] {
   return describeErrors(validate.errors)
     .slice(0, bounds.errors)
     .map((error) => ({ in: where, pointer: clip(error.pointer, bounds.pointer), detail: clip(error.detail, bounds.violationDetail) }));

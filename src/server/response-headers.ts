@@ -28,8 +28,9 @@ export function requestIdFor(incoming: string | undefined, maxLength: number): s
  * than setting headers one by one on a web `Headers`, keeps @hono/node-server on
  * its fast path (measured: about a third of this server's CPU per request).
  */
-export function responseHeaders(contentType: string, requestId: string, quota: Quota | undefined, extra?: Readonly<Record<string, string>>): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': contentType, 'x-request-id': requestId, ...SECURITY_HEADERS };
+export function responseHeaders(contentType: string | undefined, requestId: string, quota: Quota | undefined, extra?: Readonly<Record<string, string>>): Record<string, string> {
+  const headers: Record<string, string> = { 'x-request-id': requestId, ...SECURITY_HEADERS };
+  if (contentType !== undefined) headers['content-type'] = contentType;
   if (quota) {
     headers['ratelimit-limit'] = String(quota.limit);
     headers['ratelimit-remaining'] = String(quota.remaining);

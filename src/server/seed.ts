@@ -21,22 +21,22 @@ const DEMO_TITLES = [
  * users who share items with them, then makes a demo key. Returns the key, which
  * is shown once and never stored.
  */
-export function seedDemo(store: Store, now: number): { userName: string; key: string } {
+export async function seedDemo(store: Store, now: number): Promise<{ userName: string; key: string }> {
   const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
-  const demo = store.createUser('demo', at(10_000));
-  DEMO_TITLES.forEach((title, index) => store.createItem(demo.id, title, at(9_000 - index * 60)));
+  const demo = await store.createUser('demo', at(10_000));
+  for (const [index, title] of DEMO_TITLES.entries()) await store.createItem(demo.id, title, at(9_000 - index * 60));
   for (const [name, titles] of [
     ['alice', ['Team roadmap', 'Shared reading list', 'Holiday rota']],
     ['bob', ['Architecture sketch', 'Incident review', 'Private drafts']],
   ] as const) {
-    const user = store.createUser(name, at(10_000));
-    titles.forEach((title, index) => {
-      const item = store.createItem(user.id, title, at(8_000 - index * 45 - name.length));
+    const user = await store.createUser(name, at(10_000));
+    for (const [index, title] of titles.entries()) {
+      const item = await store.createItem(user.id, title, at(8_000 - index * 45 - name.length));
       // Each other user keeps one item to themselves: the demo user must never see it.
-      if (index < titles.length - 1) store.shareItem(item.id, demo.id, at(7_000));
-    });
+      if (index < titles.length - 1) await store.shareItem(item.id, demo.id, at(7_000));
+    }
   }
   const { key, digest, hint } = generateApiKey();
-  store.createKey(demo.id, digest, hint, new Date(now).toISOString());
+  await store.createKey(demo.id, digest, hint, new Date(now).toISOString());
   return { userName: demo.name, key };
 }

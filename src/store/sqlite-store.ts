@@ -5,13 +5,40 @@ import { dirname } from 'node:path';
 import type { Item, Sort } from '../contract/types.js';
 import { newId } from './ids.js';
 import { MIGRATIONS } from './migrations.js';
-import type { KeyCredential, KeySummary, ListScope, PageQuery, Store, User } from './store.js';
+import type { ChangeSignal, KeyCredential, KeySummary, ListScope, PageQuery, Store, User } from './store.js';
 
-const ITEM_COLUMNS = 'i.id, i.title, i.owner_id AS ownerId, i.created_at AS createdAt';
-const KEY_COLUMNS = 'id, user_id AS userId, hint, created_at AS createdAt, last_used_at AS lastUsedAt, revoked_at AS revokedAt';
+/**
+ * Where each field of the spec's `Item` lives. Typed against the generated
+ * `Item`, so a field renamed or added in the spec breaks the build here, where
+ * the SQL is, rather than at run time.
+ */
+const ITEM_COLUMNS = { id: 'i.id', title: 'i.title', ownerId: 'i.owner_id', createdAt: 'i.created_at' } as const satisfies Record<keyof Item, string>;
+const KEY_SUMMARY_COLUMNS = {
+  id: 'id',
+  userId: 'user_id',
+  hint: 'hint',
+  createdAt: 'created_at',
+  lastUsedAt: 'last_used_at',
+  revokedAt: 'revoked_at',
+} as const satisfies Record<keyof KeySummary, string>;
+const KEY_CREDENTIAL_COLUMNS = { id: 'id', userId: 'user_id', revokedAt: 'revoked_at', lastUsedAt: 'last_used_at' } as const satisfies Record<keyof KeyCredential, string>;
+const USER_COLUMNS = { id: 'id', name: 'name', createdAt: 'created_at' } as const satisfies Record<keyof User, string>;
+
+/** `column AS "field", ...`: rows come back shaped as the type the columns were checked against. */
+function selectList(columns: Readonly<Record<string, string>>): string {
+  return Object.entries(columns)
+    .map(([field, column]) => `${column} AS "${field}"`)
+    .join(', ');
+}
+
+/** An opened SQLite database: the store's queries, and the signal that another connection has written. */
+export interface SqliteEngine {
+  store: Store;
+  changes: ChangeSignal;
+}
 
 /** Opens (creating if needed) an SQLite database and applies pending migrations. */
-export function openSqliteStore(location: string): Store {
+export function openSqliteStore(location: string): SqliteEngine {
   if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
   const db = new Database(location);
   db.pragma('journal_mode = WAL');
@@ -20,7 +47,25 @@ export function openSqliteStore(location: string): Store {
   // The key CLI writes while the server runs; wait for the lock instead of failing.
   db.pragma('busy_timeout = 5000');
   migrate(db);
-  return new SqliteStore(db);
+  return { store: new SqliteStore(db), changes: dataVersionSignal(db) };
+}
+
+/**
+ * SQLite's `PRAGMA data_version` changes whenever another connection (the keys
+ * CLI, a second server process) commits; this connection's own writes do not
+ * change it, which is why the cache also forgets on its own writes.
+ */
+function dataVersionSignal(db: Database.Database): ChangeSignal {
+  const read = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let seen: number | undefined;
+  return {
+    changed() {
+      const version = read.get() as number;
+      if (version === seen) return false;
+      seen = version;
+      return true;
+    },
+  };
 }
 
 function migrate(db: Database.Database): void {
@@ -44,9 +89,9 @@ function listStatements(db: Database.Database) {
     const start = after ? `AND (i.created_at, i.id) ${comparison} (@createdAt, @id)` : '';
     const sql =
       scope === 'own'
-        ? `SELECT ${ITEM_COLUMNS} FROM items i WHERE i.owner_id = @userId ${start}
+        ? `SELECT ${selectList(ITEM_COLUMNS)} FROM items i WHERE i.owner_id = @userId ${start}
            ORDER BY i.created_at ${direction}, i.id ${direction} LIMIT @limit`
-        : `SELECT ${ITEM_COLUMNS} FROM shares s JOIN items i ON i.id = s.item_id
+        : `SELECT ${selectList(ITEM_COLUMNS)} FROM shares s JOIN items i ON i.id = s.item_id
            WHERE s.user_id = @userId AND i.owner_id <> s.user_id ${start}
            ORDER BY i.created_at ${direction}, i.id ${direction} LIMIT @limit`;
     return db.prepare<Record<string, unknown>, Item>(sql);
@@ -58,148 +103,83 @@ function listStatements(db: Database.Database) {
   return { own: byScope('own'), shared: byScope('shared') };
 }
 
-/** Entries the read caches may hold before they start over; bounds memory whatever callers send. */
-const KEY_CACHE_ENTRIES = 10_000;
-const PAGE_CACHE_ENTRIES = 1_000;
-/** How long a version read by a key lookup stands for the database, for a page read in the same request. */
-const VERSION_REUSE_MS = 1_000;
-
-/**
- * Keys and list pages are served from memory while the database is unchanged.
- * SQLite's `PRAGMA data_version` changes whenever another connection (the keys
- * CLI, a second server) commits, and this store clears its caches on its own
- * writes. Every key lookup reads the version first, so a key revoked from another
- * process fails on its very next request; a page read in the same request reuses
- * that reading, so it is what the query would return when the request began.
- */
+/** The store's queries, prepared once. No caching here: see `cached-store.ts`. */
 class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #list: ReturnType<typeof listStatements>;
   readonly #findKey: Database.Statement<[Buffer], KeyCredential>;
   readonly #touchKey: Database.Statement<[string, string]>;
-  readonly #dataVersion: Database.Statement<[], number>;
-  #seenVersion = -1;
-  #seenAt = -Infinity;
-  readonly #keysByDigest = new Map<string, KeyCredential | null>();
-  readonly #keysById = new Map<string, KeyCredential>();
-  readonly #pages = new Map<string, Item[]>();
 
   constructor(db: Database.Database) {
     this.#db = db;
     this.#list = listStatements(db);
-    this.#findKey = db.prepare('SELECT id, user_id AS userId, revoked_at AS revokedAt, last_used_at AS lastUsedAt FROM api_keys WHERE digest = ?');
+    this.#findKey = db.prepare(`SELECT ${selectList(KEY_CREDENTIAL_COLUMNS)} FROM api_keys WHERE digest = ?`);
     this.#touchKey = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
-    this.#dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
   }
 
-  /** Reads the database's version and drops every cached read if another connection has committed since. */
-  #checkFreshness(): void {
-    const version = this.#dataVersion.get() as number;
-    this.#seenAt = performance.now();
-    if (version !== this.#seenVersion) {
-      this.#seenVersion = version;
-      this.#forget();
-    }
+  async findKeyByDigest(digest: Buffer): Promise<KeyCredential | undefined> {
+    return this.#findKey.get(digest);
   }
 
-  #forget(): void {
-    this.#keysByDigest.clear();
-    this.#keysById.clear();
-    this.#pages.clear();
-  }
-
-  findKeyByDigest(digest: Buffer): KeyCredential | undefined {
-    this.#checkFreshness();
-    const cacheKey = digest.toString('base64');
-    let key = this.#keysByDigest.get(cacheKey);
-    if (key === undefined) {
-      key = this.#findKey.get(digest) ?? null;
-      if (this.#keysByDigest.size >= KEY_CACHE_ENTRIES) {
-        this.#keysByDigest.clear();
-        this.#keysById.clear();
-      }
-      this.#keysByDigest.set(cacheKey, key);
-      if (key) this.#keysById.set(key.id, key);
-    }
-    return key ?? undefined;
-  }
-
-  touchKey(keyId: string, at: string): void {
+  async touchKey(keyId: string, at: string): Promise<void> {
     this.#touchKey.run(at, keyId);
-    // Our own write does not change data_version for us; keep the cached record in step.
-    const cached = this.#keysById.get(keyId);
-    if (cached) cached.lastUsedAt = at;
   }
 
-  createKey(userId: string, digest: Buffer, hint: string, at: string): KeySummary {
+  async createKey(userId: string, digest: Buffer, hint: string, at: string): Promise<KeySummary> {
     const id = newId('key');
     this.#db.prepare('INSERT INTO api_keys (id, user_id, digest, hint, created_at) VALUES (?, ?, ?, ?, ?)').run(id, userId, digest, hint, at);
-    this.#forget();
     return { id, userId, hint, createdAt: at, lastUsedAt: null, revokedAt: null };
   }
 
-  listKeys(userId: string): KeySummary[] {
-    return this.#db.prepare<[string], KeySummary>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = ? ORDER BY created_at, id`).all(userId);
+  async listKeys(userId: string): Promise<KeySummary[]> {
+    return this.#db.prepare<[string], KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE user_id = ? ORDER BY created_at, id`).all(userId);
   }
 
-  revokeKey(keyId: string, at: string): boolean {
-    const revoked = this.#db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, keyId).changes === 1;
-    this.#forget();
-    return revoked;
+  async revokeKey(keyId: string, at: string): Promise<boolean> {
+    return this.#db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, keyId).changes === 1;
   }
 
-  createUser(name: string, at: string): User {
+  async createUser(name: string, at: string): Promise<User> {
     const id = newId('usr');
     this.#db.prepare('INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)').run(id, name, at);
     return { id, name, createdAt: at };
   }
 
-  findUserByName(name: string): User | undefined {
-    return this.#db.prepare<[string], User>('SELECT id, name, created_at AS createdAt FROM users WHERE name = ?').get(name);
+  async findUserByName(name: string): Promise<User | undefined> {
+    return this.#db.prepare<[string], User>(`SELECT ${selectList(USER_COLUMNS)} FROM users WHERE name = ?`).get(name);
   }
 
-  countUsers(): number {
+  async countUsers(): Promise<number> {
     return (this.#db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
   }
 
-  createItem(ownerId: string, title: string, createdAt: string): Item {
+  async createItem(ownerId: string, title: string, createdAt: string): Promise<Item> {
     const id = newId('itm');
     this.#db.prepare('INSERT INTO items (id, owner_id, title, created_at) VALUES (?, ?, ?, ?)').run(id, ownerId, title, createdAt);
-    this.#forget();
     return { id, title, ownerId, createdAt };
   }
 
-  shareItem(itemId: string, withUserId: string, at: string): void {
+  async shareItem(itemId: string, withUserId: string, at: string): Promise<void> {
     const item = this.#db.prepare<[string], { ownerId: string }>('SELECT owner_id AS ownerId FROM items WHERE id = ?').get(itemId);
     if (!item) throw new Error(`no item ${itemId}`);
     if (item.ownerId === withUserId) throw new Error('an item cannot be shared with its owner');
     this.#db.prepare('INSERT OR IGNORE INTO shares (user_id, item_id, created_at) VALUES (?, ?, ?)').run(withUserId, itemId, at);
-    this.#forget();
   }
 
-  listItems(scope: ListScope, query: PageQuery): Item[] {
-    if (performance.now() - this.#seenAt > VERSION_REUSE_MS) this.#checkFreshness();
-    const cacheKey = `${scope} ${query.userId} ${query.sort} ${query.limit} ${query.after?.createdAt ?? ''} ${query.after?.id ?? ''}`;
-    let items = this.#pages.get(cacheKey);
-    if (items === undefined) {
-      const statements = this.#list[scope][query.sort];
-      items = query.after
-        ? statements.after.all({ userId: query.userId, limit: query.limit, createdAt: query.after.createdAt, id: query.after.id })
-        : statements.first.all({ userId: query.userId, limit: query.limit });
-      if (this.#pages.size >= PAGE_CACHE_ENTRIES) this.#pages.clear();
-      this.#pages.set(cacheKey, items);
-    }
-    // Callers get their own array: a cached page must not change under them.
-    return items.slice();
+  async listItems(scope: ListScope, query: PageQuery): Promise<Item[]> {
+    const statements = this.#list[scope][query.sort];
+    return query.after
+      ? statements.after.all({ userId: query.userId, limit: query.limit, createdAt: query.after.createdAt, id: query.after.id })
+      : statements.first.all({ userId: query.userId, limit: query.limit });
   }
 
-  secret(name: string): Buffer {
+  async secret(name: string): Promise<Buffer> {
     // INSERT OR IGNORE then SELECT: two processes starting at once agree on one secret.
     this.#db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(`secret:${name}`, randomBytes(32));
     return (this.#db.prepare('SELECT value FROM meta WHERE key = ?').get(`secret:${name}`) as { value: Buffer }).value;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.#db.open) this.#db.close();
   }
 }

@@ -41,28 +41,41 @@ export interface PageQuery {
 export type ListScope = 'own' | 'shared';
 
 /**
- * The storage the service needs, small enough that another engine can be added
- * behind it. Calls are synchronous because the embedded SQLite driver is; an
- * engine over the network would make these return promises.
+ * The storage the service needs: a port that any engine can stand behind
+ * (SQLite today, PostgreSQL next). Every call is asynchronous so that an engine
+ * over the network fits without changing a caller; an embedded engine simply
+ * answers at once. Engines keep only their queries here: caching is a decorator
+ * over any store (`cached-store.ts`).
  */
 export interface Store {
-  findKeyByDigest(digest: Buffer): KeyCredential | undefined;
+  findKeyByDigest(digest: Buffer): Promise<KeyCredential | undefined>;
   /** Records that a key was used; the server calls it at most once a minute per key. */
-  touchKey(keyId: string, at: string): void;
-  createKey(userId: string, digest: Buffer, hint: string, at: string): KeySummary;
-  listKeys(userId: string): KeySummary[];
+  touchKey(keyId: string, at: string): Promise<void>;
+  createKey(userId: string, digest: Buffer, hint: string, at: string): Promise<KeySummary>;
+  listKeys(userId: string): Promise<KeySummary[]>;
   /** Returns false when no key has that id or it was already revoked. */
-  revokeKey(keyId: string, at: string): boolean;
+  revokeKey(keyId: string, at: string): Promise<boolean>;
 
-  createUser(name: string, at: string): User;
-  findUserByName(name: string): User | undefined;
-  countUsers(): number;
+  createUser(name: string, at: string): Promise<User>;
+  findUserByName(name: string): Promise<User | undefined>;
+  countUsers(): Promise<number>;
 
-  createItem(ownerId: string, title: string, createdAt: string): Item;
-  shareItem(itemId: string, withUserId: string, at: string): void;
-  listItems(scope: ListScope, query: PageQuery): Item[];
+  createItem(ownerId: string, title: string, createdAt: string): Promise<Item>;
+  shareItem(itemId: string, withUserId: string, at: string): Promise<void>;
+  listItems(scope: ListScope, query: PageQuery): Promise<Item[]>;
 
   /** A named secret that lives as long as the database (e.g. the cursor signing key). */
-  secret(name: string): Buffer;
-  close(): void;
+  secret(name: string): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+/**
+ * Tells a cache that another writer (another process, another instance) may
+ * have changed the data. Called on every key check, so it must be cheap: a
+ * counter read for SQLite (`PRAGMA data_version`), a flag set by LISTEN/NOTIFY
+ * for a networked engine.
+ */
+export interface ChangeSignal {
+  /** True when the data may have changed since the previous call. */
+  changed(): boolean;
 }

@@ -1,6 +1,6 @@
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { createApp, type AppOptions } from '../../src/server/app.js';
-import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { openStore } from '../../src/store/open-store.js';
 import type { Store, User } from '../../src/store/store.js';
 import { expectHonoursContract, operationIdFor, requestContract } from './contract.js';
 
@@ -17,8 +17,8 @@ export interface TestResponse {
  * An app on an in-memory database with a fake clock and a log recorder. Every
  * response that `send` returns has already been checked against the spec.
  */
-export function createTestApp(options: Partial<Omit<AppOptions, 'store' | 'contract' | 'logger' | 'now'>> = {}) {
-  const store: Store = openSqliteStore(':memory:');
+export async function createTestApp(options: Partial<Omit<AppOptions, 'store' | 'contract' | 'logger' | 'now'>> = {}) {
+  const store: Store = await openStore({ databasePath: ':memory:' });
   const logs: Array<Record<string, unknown>> = [];
   const clock = { now: START };
   const app = createApp({
@@ -30,19 +30,21 @@ export function createTestApp(options: Partial<Omit<AppOptions, 'store' | 'contr
   });
   const basePath = options.basePath ?? '';
 
-  function addUser(name: string): { user: User; key: string; keyId: string } {
+  async function addUser(name: string): Promise<{ user: User; key: string; keyId: string }> {
     const at = new Date(clock.now).toISOString();
-    const user = store.findUserByName(name) ?? store.createUser(name, at);
+    const user = (await store.findUserByName(name)) ?? (await store.createUser(name, at));
     const { key, digest, hint } = generateApiKey();
-    const summary = store.createKey(user.id, digest, hint, at);
+    const summary = await store.createKey(user.id, digest, hint, at);
     return { user, key, keyId: summary.id };
   }
 
   /** Items created a second apart, so the order is known; `sameTime` gives them one timestamp to test the tie-break. */
-  function addItems(ownerId: string, count: number, { sameTime = false } = {}) {
-    return Array.from({ length: count }, (_, index) =>
-      store.createItem(ownerId, `Item ${index + 1}`, new Date(START - (sameTime ? 0 : (count - index) * 1000)).toISOString()),
-    );
+  async function addItems(ownerId: string, count: number, { sameTime = false } = {}) {
+    const items = [];
+    for (let index = 0; index < count; index++) {
+      items.push(await store.createItem(ownerId, `Item ${index + 1}`, new Date(START - (sameTime ? 0 : (count - index) * 1000)).toISOString()));
+    }
+    return items;
   }
 
   async function send(method: string, path: string, init: { key?: string; headers?: Record<string, string>; body?: unknown; rawBody?: BodyInit; expectServerError?: boolean } = {}): Promise<TestResponse> {

@@ -177,18 +177,18 @@ afterEach(() => {
   handlerCalls = [];
 });
 
-function world(limits?: Partial<Limits>) {
-  const t = createTestApp({ ...(limits && { limits }) });
-  const ann = t.addUser('ann');
-  const revoked = t.addUser('ann');
-  t.store.revokeKey(revoked.keyId, new Date(START).toISOString());
-  t.addItems(ann.user.id, 5);
+async function world(limits?: Partial<Limits>) {
+  const t = await createTestApp({ ...(limits && { limits }) });
+  const ann = await t.addUser('ann');
+  const revoked = await t.addUser('ann');
+  await t.store.revokeKey(revoked.keyId, new Date(START).toISOString());
+  await t.addItems(ann.user.id, 5);
   return { t, keys: { valid: ann.key, revoked: revoked.key, unknown: generateApiKey().key } };
 }
 
 describe('the bad-input matrix', () => {
   it.each(rows)('$given: $want.status', async (row) => {
-    const { t, keys } = world(row.limits);
+    const { t, keys } = await world(row.limits);
     const method = row.method ?? 'POST';
     const fill = (text: string) => text.replaceAll('{key}', keys.valid);
     const headers: Record<string, string> = {};
@@ -226,16 +226,16 @@ describe('the bad-input matrix', () => {
   });
 
   it('hands a handler only plain objects with the contract\'s fields and their defaults', async () => {
-    const { t, keys } = world();
+    const { t, keys } = await world();
     await t.send('POST', '/', { key: keys.valid, rawBody: new TextEncoder().encode('{"sort":"desc","sort":"asc"}'), headers: { 'Content-Type': 'application/json' } });
     expect(handlerCalls).toHaveLength(1);
-    const [input] = handlerCalls[0] as [Record<string, unknown>];
-    expect(Object.getPrototypeOf(input)).toBe(Object.prototype);
-    expect(input).toEqual({ sort: 'asc', limit: 20 });
+    const [input] = handlerCalls[0] as [{ body: Record<string, unknown> }];
+    expect(Object.getPrototypeOf(input.body)).toBe(Object.prototype);
+    expect(input).toEqual({ path: {}, query: {}, headers: {}, body: { sort: 'asc', limit: 20 } });
   });
 
   it('answers HEAD /shared like GET, without a body', async () => {
-    const { t, keys } = world();
+    const { t, keys } = await world();
     const response = await t.app.request('/shared', { method: 'HEAD', headers: { Authorization: `Bearer ${keys.valid}` } });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('');

@@ -46,13 +46,13 @@ const queryValidators = new Map(
 
 // ---------------------------------------------------------------- the world
 
-const t = createTestApp({ limits: { rateLimit: { requests: 1_000_000_000, windowSeconds: 60 } } });
-const fuzzer = t.addUser('fuzzer');
-const other = t.addUser('other');
-const revoked = t.addUser('fuzzer');
-t.store.revokeKey(revoked.keyId, new Date(START).toISOString());
-t.addItems(fuzzer.user.id, 23);
-for (const item of t.addItems(other.user.id, 17, { sameTime: true })) t.store.shareItem(item.id, fuzzer.user.id, new Date(START).toISOString());
+const t = await createTestApp({ limits: { rateLimit: { requests: 1_000_000_000, windowSeconds: 60 } } });
+const fuzzer = await t.addUser('fuzzer');
+const other = await t.addUser('other');
+const revoked = await t.addUser('fuzzer');
+await t.store.revokeKey(revoked.keyId, new Date(START).toISOString());
+await t.addItems(fuzzer.user.id, 23);
+for (const item of await t.addItems(other.user.id, 17, { sameTime: true })) await t.store.shareItem(item.id, fuzzer.user.id, new Date(START).toISOString());
 
 /** Genuine cursors of the fuzzer's lists, by spec path and sort, collected from real pages. */
 const cursors: Array<{ path: string; sort: string; cursor: string }> = [];

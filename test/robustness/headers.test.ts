@@ -22,33 +22,33 @@ const BROWSER_PAGE_HEADERS = ['x-xss-protection', 'x-download-options', 'origin-
 
 const ALLOWED = 'https://app.example';
 
-function world(corsOrigins?: string[]) {
-  const t = createTestApp({ limits: { rateLimit: { requests: 1, windowSeconds: 60 } }, ...(corsOrigins && { corsOrigins }) });
-  const { key } = t.addUser('ann');
+async function world(corsOrigins?: string[]) {
+  const t = await createTestApp({ limits: { rateLimit: { requests: 1, windowSeconds: 60 } }, ...(corsOrigins && { corsOrigins }) });
+  const { key } = await t.addUser('ann');
   // The quota is one request per key, so each refusal after authentication gets a key of its own.
-  const fresh = () => t.addUser('bob').key;
+  const fresh = async () => (await t.addUser('bob')).key;
   return { t, key, fresh };
 }
 
 /** One request of each kind of answer: success, and each problem the app writes. */
-async function everyKindOfAnswer({ t, key, fresh }: ReturnType<typeof world>, headers: Record<string, string> = {}) {
+async function everyKindOfAnswer({ t, key, fresh }: Awaited<ReturnType<typeof world>>, headers: Record<string, string> = {}) {
   const json = { 'Content-Type': 'application/json', ...headers };
   return {
     200: await t.send('POST', '/', { key, body: {}, headers }),
     429: await t.send('POST', '/', { key, body: {}, headers }),
-    400: await t.send('POST', '/', { key: fresh(), headers: json, rawBody: new TextEncoder().encode('{') }),
+    400: await t.send('POST', '/', { key: await fresh(), headers: json, rawBody: new TextEncoder().encode('{') }),
     401: await t.send('GET', '/shared', { headers }),
     404: await t.send('GET', '/nowhere', { headers }),
     405: await t.send('DELETE', '/shared', { headers }),
-    413: await t.send('POST', '/shared', { key: fresh(), headers: json, rawBody: new TextEncoder().encode(`{"sort":"${'a'.repeat(9000)}"}`) }),
-    415: await t.send('POST', '/shared', { key: fresh(), headers: { ...headers, 'Content-Type': 'text/plain' }, rawBody: new TextEncoder().encode('{}') }),
-    422: await t.send('GET', '/shared?sort=up', { key: fresh(), headers }),
+    413: await t.send('POST', '/shared', { key: await fresh(), headers: json, rawBody: new TextEncoder().encode(`{"sort":"${'a'.repeat(9000)}"}`) }),
+    415: await t.send('POST', '/shared', { key: await fresh(), headers: { ...headers, 'Content-Type': 'text/plain' }, rawBody: new TextEncoder().encode('{}') }),
+    422: await t.send('GET', '/shared?sort=up', { key: await fresh(), headers }),
   };
 }
 
 describe('secure response headers', () => {
   it('are on every answer, success or problem, and X-Powered-By is not', async () => {
-    for (const [status, response] of Object.entries(await everyKindOfAnswer(world()))) {
+    for (const [status, response] of Object.entries(await everyKindOfAnswer(await world()))) {
       expect(response.status).toBe(Number(status));
       for (const [name, value] of Object.entries(SECURE_HEADERS)) expect(response.headers.get(name), `${name} on ${status}`).toBe(value);
       for (const name of BROWSER_PAGE_HEADERS) expect(response.headers.get(name), `${name} on ${status}`).toBeNull();
@@ -61,8 +61,8 @@ describe('secure response headers', () => {
 
 describe('CORS', () => {
   it('is off by default: no Access-Control-* header for any origin, and a preflight is a 405', async () => {
-    const { t } = world();
-    for (const response of Object.values(await everyKindOfAnswer(world(), { Origin: ALLOWED }))) {
+    const { t } = await world();
+    for (const response of Object.values(await everyKindOfAnswer(await world(), { Origin: ALLOWED }))) {
       expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
     }
     const preflight = await t.send('OPTIONS', '/', { headers: { Origin: ALLOWED, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
@@ -72,7 +72,7 @@ describe('CORS', () => {
   });
 
   it('when configured, echoes only a listed origin, on success and on problems, and never allows credentials', async () => {
-    for (const [status, response] of Object.entries(await everyKindOfAnswer(world([ALLOWED, 'https://admin.example']), { Origin: ALLOWED }))) {
+    for (const [status, response] of Object.entries(await everyKindOfAnswer(await world([ALLOWED, 'https://admin.example']), { Origin: ALLOWED }))) {
       expect(response.headers.get('access-control-allow-origin'), `on ${status}`).toBe(ALLOWED);
       expect(response.headers.get('access-control-allow-credentials'), `on ${status}`).toBeNull();
       expect(response.headers.get('vary'), `on ${status}`).toMatch(/\bOrigin\b/i);
@@ -81,7 +81,7 @@ describe('CORS', () => {
   });
 
   it.each(['https://evil.example', 'null', 'https://app.example.evil.example', 'http://app.example', 'HTTPS://APP.EXAMPLE', ''])('does not echo the origin %j', async (origin) => {
-    const { t, key } = world([ALLOWED]);
+    const { t, key } = await world([ALLOWED]);
     const response = await t.send('POST', '/', { key, body: {}, headers: { Origin: origin } });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
@@ -89,7 +89,7 @@ describe('CORS', () => {
   });
 
   it('answers a preflight from a listed origin with the contract\'s methods and headers, without credentials', async () => {
-    const { t } = world([ALLOWED]);
+    const { t } = await world([ALLOWED]);
     const response = await t.app.request('/shared', { method: 'OPTIONS', headers: { Origin: ALLOWED, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);

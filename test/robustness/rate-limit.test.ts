@@ -18,15 +18,15 @@ const quota = (response: TestResponse) => ({
   retryAfter: response.headers.get('retry-after'),
 });
 
-function limited(requests: number, windowSeconds: number) {
-  const t = createTestApp({ limits: { rateLimit: { requests, windowSeconds } } });
-  const ann = t.addUser('ann');
+async function limited(requests: number, windowSeconds: number) {
+  const t = await createTestApp({ limits: { rateLimit: { requests, windowSeconds } } });
+  const ann = await t.addUser('ann');
   return { t, ann, call: (key = ann.key) => t.send('POST', '/', { key, body: {} }) };
 }
 
 describe('rate limiting per key', () => {
   it('counts down on every answer, then answers 429 with Retry-After and the same headers', async () => {
-    const { t, call } = limited(3, 60);
+    const { t, call } = await limited(3, 60);
     expect(quota(await call())).toEqual({ status: 200, limit: '3', remaining: '2', reset: '60', retryAfter: null });
     t.clock.now += 1_000;
     expect(quota(await call())).toEqual({ status: 200, limit: '3', remaining: '1', reset: '59', retryAfter: null });
@@ -39,7 +39,7 @@ describe('rate limiting per key', () => {
   });
 
   it('keeps refusing until the window ends, counting Retry-After down, and never says 0 while refusing', async () => {
-    const { t, call } = limited(1, 60);
+    const { t, call } = await limited(1, 60);
     const start = t.clock.now;
     await call();
     for (const [elapsedMs, retryAfter] of [[10_000, '50'], [30_500, '30'], [59_000, '1'], [59_999, '1']] as const) {
@@ -49,7 +49,7 @@ describe('rate limiting per key', () => {
   });
 
   it('restores the full quota when the window ends', async () => {
-    const { t, call } = limited(2, 10);
+    const { t, call } = await limited(2, 10);
     const start = t.clock.now;
     await call();
     await call();
@@ -61,9 +61,9 @@ describe('rate limiting per key', () => {
   });
 
   it('counts each key on its own: another key of the same user, and another user, are not affected', async () => {
-    const { t, ann, call } = limited(2, 60);
-    const annSecond = t.addUser('ann');
-    const bob = t.addUser('bob');
+    const { t, ann, call } = await limited(2, 60);
+    const annSecond = await t.addUser('ann');
+    const bob = await t.addUser('bob');
     await call();
     await call();
     expect((await call()).status).toBe(429);
@@ -73,7 +73,7 @@ describe('rate limiting per key', () => {
   });
 
   it('shares one quota across the operations of a key', async () => {
-    const { t, ann } = limited(3, 60);
+    const { t, ann } = await limited(3, 60);
     expect(quota(await t.send('POST', '/', { key: ann.key, body: {} })).remaining).toBe('2');
     expect(quota(await t.send('POST', '/shared', { key: ann.key, body: {} })).remaining).toBe('1');
     expect(quota(await t.send('GET', '/shared', { key: ann.key })).remaining).toBe('0');
@@ -81,7 +81,7 @@ describe('rate limiting per key', () => {
   });
 
   it('counts requests the contract refuses after authentication, and answers 429 before reading the body', async () => {
-    const { t, ann, call } = limited(2, 60);
+    const { t, ann, call } = await limited(2, 60);
     const invalid = await t.send('POST', '/', { key: ann.key, body: { sort: 'sideways' } });
     expect(quota(invalid)).toMatchObject({ status: 422, remaining: '1' });
     await call();
@@ -90,7 +90,7 @@ describe('rate limiting per key', () => {
   });
 
   it('does not spend anyone\'s quota on requests without a valid key, and sends them no quota headers', async () => {
-    const { t, call } = limited(1, 60);
+    const { t, call } = await limited(1, 60);
     for (let index = 0; index < 5; index++) {
       const refused = await t.send('POST', '/', { headers: { Authorization: 'Bearer nope' }, body: {} });
       expect(quota(refused)).toEqual({ status: 401, limit: null, remaining: null, reset: null, retryAfter: null });
@@ -99,8 +99,8 @@ describe('rate limiting per key', () => {
   });
 
   it('takes its default from the spec\'s x-limits', async () => {
-    const t = createTestApp();
-    const { key } = t.addUser('ann');
+    const t = await createTestApp();
+    const { key } = await t.addUser('ann');
     const { requests, windowSeconds } = requestContract.limits.rateLimit;
     expect(quota(await t.send('POST', '/', { key, body: {} }))).toEqual({ status: 200, limit: String(requests), remaining: String(requests - 1), reset: String(windowSeconds), retryAfter: null });
   });

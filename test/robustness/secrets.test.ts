@@ -54,8 +54,8 @@ function logText(entries: unknown[]): string {
 
 describe('secrets never reach the logs', () => {
   it('in-process: the log recorder holds no key, whatever the request carried, also when a request fails', async () => {
-    const t = createTestApp();
-    const { key } = t.addUser('ann');
+    const t = await createTestApp();
+    const { key } = await t.addUser('ann');
     const unknown = generateApiKey().key;
     for (const [method, path, headers, body] of [...requestsCarrying(key), ...requestsCarrying(unknown)]) {
       await t.send(method, path, { headers, ...(body !== undefined && { rawBody: new TextEncoder().encode(body) }) });

@@ -16,7 +16,7 @@ describe('authentication', () => {
   ];
 
   it.each(cases)('answers $given with 401 and the RFC 6750 challenge', async ({ header, challenge }) => {
-    const t = createTestApp();
+    const t = await createTestApp();
     for (const [method, path] of [['POST', '/'], ['POST', '/shared'], ['GET', '/shared']] as const) {
       const response = await t.send(method, path, { headers: header === undefined ? {} : { Authorization: header }, ...(method === 'POST' && { body: {} }) });
       expect(response.status).toBe(401);
@@ -27,48 +27,48 @@ describe('authentication', () => {
   });
 
   it('accepts the scheme in any case and extra spaces before the token', async () => {
-    const t = createTestApp();
-    const { key } = t.addUser('ann');
+    const t = await createTestApp();
+    const { key } = await t.addUser('ann');
     for (const header of [`bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`]) {
       expect((await t.send('GET', '/shared', { headers: { Authorization: header } })).status, header).toBe(200);
     }
   });
 
   it('ignores a key in the query string', async () => {
-    const t = createTestApp();
-    const { key } = t.addUser('ann');
+    const t = await createTestApp();
+    const { key } = await t.addUser('ann');
     const response = await t.send('GET', `/shared?access_token=${key}`);
     expect(response.status).toBe(401);
   });
 
   it('stops accepting a revoked key on the next request', async () => {
-    const t = createTestApp();
-    const { key, keyId } = t.addUser('ann');
+    const t = await createTestApp();
+    const { key, keyId } = await t.addUser('ann');
     expect((await t.send('POST', '/', { key, body: {} })).status).toBe(200);
-    expect(t.store.revokeKey(keyId, new Date(t.clock.now).toISOString())).toBe(true);
+    expect(await t.store.revokeKey(keyId, new Date(t.clock.now).toISOString())).toBe(true);
     const response = await t.send('POST', '/', { key, body: {} });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
   });
 
   it('records last use at most once a minute per key, not on every request', async () => {
-    const t = createTestApp();
-    const { key, keyId, user } = t.addUser('ann');
-    const lastUsed = () => t.store.listKeys(user.id).find((summary) => summary.id === keyId)?.lastUsedAt;
-    expect(lastUsed()).toBeNull();
+    const t = await createTestApp();
+    const { key, keyId, user } = await t.addUser('ann');
+    const lastUsed = async () => (await t.store.listKeys(user.id)).find((summary) => summary.id === keyId)?.lastUsedAt;
+    expect(await lastUsed()).toBeNull();
     await t.send('POST', '/', { key, body: {} });
-    const first = lastUsed();
+    const first = await lastUsed();
     expect(first).toBe(new Date(t.clock.now).toISOString());
     t.clock.now += 30_000;
     await t.send('POST', '/', { key, body: {} });
-    expect(lastUsed()).toBe(first);
+    expect(await lastUsed()).toBe(first);
     t.clock.now += 30_000;
     await t.send('POST', '/', { key, body: {} });
-    expect(lastUsed()).toBe(new Date(t.clock.now).toISOString());
+    expect(await lastUsed()).toBe(new Date(t.clock.now).toISOString());
   });
 
   it('checks authentication before the body, so a stranger learns nothing about validation', async () => {
-    const t = createTestApp();
+    const t = await createTestApp();
     const response = await t.send('POST', '/', { headers: { 'Content-Type': 'text/plain' }, rawBody: 'not json' });
     expect(response.status).toBe(401);
   });

@@ -21,8 +21,8 @@ const cases: Array<{ given: string; method: string; path: string; headers?: Reco
 
 describe('every error is the contract\'s problem+json', () => {
   it.each(cases)('$given: $status', async ({ method, path, headers, rawBody, body, status, type }) => {
-    const t = createTestApp();
-    const { key } = t.addUser('ann');
+    const t = await createTestApp();
+    const { key } = await t.addUser('ann');
     const response = await t.send(method, path, {
       key,
       headers: { ...(rawBody !== undefined && { 'Content-Type': 'application/json' }), ...headers },
@@ -35,16 +35,16 @@ describe('every error is the contract\'s problem+json', () => {
   });
 
   it('answers a body sent without a content type with 415', async () => {
-    const t = createTestApp();
-    const { key } = t.addUser('ann');
+    const t = await createTestApp();
+    const { key } = await t.addUser('ann');
     // A byte body: a string body would get text/plain from the Request constructor.
     const response = await t.send('POST', '/shared', { key, rawBody: new TextEncoder().encode('{}') });
     expect(response.status).toBe(415);
   });
 
   it('lists each violation with its own pointer', async () => {
-    const t = createTestApp();
-    const { key } = t.addUser('ann');
+    const t = await createTestApp();
+    const { key } = await t.addUser('ann');
     const response = await t.send('POST', '/', { key, body: { sort: 1, limit: 0, srot: 'asc' } });
     expect(response.json.errors).toEqual(
       expect.arrayContaining([
@@ -56,14 +56,14 @@ describe('every error is the contract\'s problem+json', () => {
   });
 
   it('answers 405 with Allow listing the methods the spec declares for the path', async () => {
-    const t = createTestApp();
+    const t = await createTestApp();
     expect((await t.send('GET', '/')).headers.get('allow')).toBe('POST');
     expect((await t.send('DELETE', '/shared')).headers.get('allow')).toBe('GET, HEAD, POST');
   });
 
   it('turns an unexpected failure into a 500 problem without a stack trace, and logs it', async () => {
-    const t = createTestApp();
-    const { key } = t.addUser('ann');
+    const t = await createTestApp();
+    const { key } = await t.addUser('ann');
     t.store.listItems = () => {
       throw new Error('disk on fire at /secret/path');
     };
@@ -77,8 +77,8 @@ describe('every error is the contract\'s problem+json', () => {
 
 describe('mounting under a base path', () => {
   it('serves the operations under BASE_PATH, with and without the trailing slash for the root', async () => {
-    const t = createTestApp({ basePath: '/api' });
-    const { key } = t.addUser('ann');
+    const t = await createTestApp({ basePath: '/api' });
+    const { key } = await t.addUser('ann');
     expect((await t.send('POST', '/', { key, body: {} })).status).toBe(200);
     expect((await t.send('POST', '', { key, body: {} })).status).toBe(200);
     expect((await t.send('GET', '/shared', { key })).status).toBe(200);
@@ -89,8 +89,8 @@ describe('mounting under a base path', () => {
 
 describe('logging', () => {
   it('writes one line per request with method, path, status, duration and request id, and never the key', async () => {
-    const t = createTestApp();
-    const { key } = t.addUser('ann');
+    const t = await createTestApp();
+    const { key } = await t.addUser('ann');
     await t.send('POST', '/', { key, body: {} });
     await t.send('GET', `/${key}`, { key });
     expect(t.logs).toHaveLength(2);

@@ -5,14 +5,14 @@ type Page = { items: Array<{ id: string; title: string; ownerId: string; created
 
 /** The three operations, each as a function from options to a request. */
 const operations = {
-  listOwnItems: (t: ReturnType<typeof createTestApp>, key: string, options: Record<string, unknown>) => t.send('POST', '/', { key, body: options }),
-  listSharedItems: (t: ReturnType<typeof createTestApp>, key: string, options: Record<string, unknown>) => t.send('POST', '/shared', { key, body: options }),
-  listSharedItemsByQuery: (t: ReturnType<typeof createTestApp>, key: string, options: Record<string, unknown>) =>
+  listOwnItems: (t: Awaited<ReturnType<typeof createTestApp>>, key: string, options: Record<string, unknown>) => t.send('POST', '/', { key, body: options }),
+  listSharedItems: (t: Awaited<ReturnType<typeof createTestApp>>, key: string, options: Record<string, unknown>) => t.send('POST', '/shared', { key, body: options }),
+  listSharedItemsByQuery: (t: Awaited<ReturnType<typeof createTestApp>>, key: string, options: Record<string, unknown>) =>
     t.send('GET', `/shared?${new URLSearchParams(Object.entries(options).map(([name, value]) => [name, String(value)]))}`, { key }),
 };
 
 /** Walks every page and returns the ids in the order they came. */
-async function walk(t: ReturnType<typeof createTestApp>, call: (typeof operations)[keyof typeof operations], key: string, options: Record<string, unknown>) {
+async function walk(t: Awaited<ReturnType<typeof createTestApp>>, call: (typeof operations)[keyof typeof operations], key: string, options: Record<string, unknown>) {
   const ids: string[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 100; pages++) {
@@ -28,21 +28,21 @@ async function walk(t: ReturnType<typeof createTestApp>, call: (typeof operation
 }
 
 /** Two users who share some items with each other, and keep some to themselves. */
-function twoUsers() {
-  const t = createTestApp();
-  const alice = t.addUser('alice');
-  const bob = t.addUser('bob');
-  const aliceItems = t.addItems(alice.user.id, 7);
-  const bobItems = t.addItems(bob.user.id, 9, { sameTime: true });
+async function twoUsers() {
+  const t = await createTestApp();
+  const alice = await t.addUser('alice');
+  const bob = await t.addUser('bob');
+  const aliceItems = await t.addItems(alice.user.id, 7);
+  const bobItems = await t.addItems(bob.user.id, 9, { sameTime: true });
   // Bob shares 6 of his 9 items with Alice (all with one timestamp: the tie-break decides the order).
-  for (const item of bobItems.slice(0, 6)) t.store.shareItem(item.id, alice.user.id, new Date(START).toISOString());
-  t.store.shareItem(aliceItems[0]!.id, bob.user.id, new Date(START).toISOString());
+  for (const item of bobItems.slice(0, 6)) await t.store.shareItem(item.id, alice.user.id, new Date(START).toISOString());
+  await t.store.shareItem(aliceItems[0]!.id, bob.user.id, new Date(START).toISOString());
   return { t, alice, bob, aliceItems, bobItems };
 }
 
 describe('POST / lists the caller\'s own items', () => {
   it('answers the source\'s sample request with the first page, oldest first', async () => {
-    const { t, alice, aliceItems } = twoUsers();
+    const { t, alice, aliceItems } = await twoUsers();
     const response = await t.send('POST', '/', { key: alice.key, body: { sort: 'asc' } });
     expect(response.status).toBe(200);
     expect((response.json as Page).items.map((item) => item.id)).toEqual(aliceItems.map((item) => item.id));
@@ -50,16 +50,16 @@ describe('POST / lists the caller\'s own items', () => {
   });
 
   it('takes {} as all defaults: ascending, 20 per page', async () => {
-    const t = createTestApp();
-    const { user, key } = t.addUser('carol');
-    const items = t.addItems(user.id, 25);
+    const t = await createTestApp();
+    const { user, key } = await t.addUser('carol');
+    const items = await t.addItems(user.id, 25);
     const response = await t.send('POST', '/', { key, body: {} });
     expect((response.json as Page).items.map((item) => item.id)).toEqual(items.slice(0, 20).map((item) => item.id));
     expect(response.json.nextCursor).toEqual(expect.any(String));
   });
 
   it('orders newest first with sort=desc', async () => {
-    const { t, alice, aliceItems } = twoUsers();
+    const { t, alice, aliceItems } = await twoUsers();
     const response = await t.send('POST', '/', { key: alice.key, body: { sort: 'desc' } });
     expect((response.json as Page).items.map((item) => item.id)).toEqual(aliceItems.map((item) => item.id).reverse());
   });
@@ -67,13 +67,13 @@ describe('POST / lists the caller\'s own items', () => {
 
 describe('the /shared operations list what others shared with the caller', () => {
   it.each(['listSharedItems', 'listSharedItemsByQuery'] as const)('%s returns exactly the shared items, not the caller\'s own', async (name) => {
-    const { t, alice, bobItems } = twoUsers();
+    const { t, alice, bobItems } = await twoUsers();
     const ids = await walk(t, operations[name], alice.key, { limit: 4 });
     expect(new Set(ids)).toEqual(new Set(bobItems.slice(0, 6).map((item) => item.id)));
   });
 
   it('POST /shared and GET /shared give the same answer and accept each other\'s cursors', async () => {
-    const { t, alice } = twoUsers();
+    const { t, alice } = await twoUsers();
     const post = await t.send('POST', '/shared', { key: alice.key, body: { limit: 2 } });
     const get = await t.send('GET', '/shared?limit=2', { key: alice.key });
     expect(get.json).toEqual(post.json);
@@ -82,7 +82,7 @@ describe('the /shared operations list what others shared with the caller', () =>
   });
 
   it('accepts a Content-Type header on the body-less GET, as the source\'s example sends it', async () => {
-    const { t, alice } = twoUsers();
+    const { t, alice } = await twoUsers();
     const response = await t.send('GET', '/shared', { key: alice.key, headers: { 'Content-Type': 'application/json' } });
     expect(response.status).toBe(200);
   });
@@ -90,14 +90,15 @@ describe('the /shared operations list what others shared with the caller', () =>
 
 describe('pagination', () => {
   it.each(Object.keys(operations) as Array<keyof typeof operations>)('%s walks every page in both orders without missing or repeating an item', async (name) => {
-    const t = createTestApp();
-    const reader = t.addUser('reader');
-    const owner = t.addUser('owner');
+    const t = await createTestApp();
+    const reader = await t.addUser('reader');
+    const owner = await t.addUser('owner');
     // 23 items, with runs of equal timestamps so the id tie-break is exercised across page boundaries.
-    const items = Array.from({ length: 23 }, (_, index) =>
-      t.store.createItem(name === 'listOwnItems' ? reader.user.id : owner.user.id, `Item ${index}`, new Date(START + Math.floor(index / 4) * 1000).toISOString()),
-    );
-    if (name !== 'listOwnItems') for (const item of items) t.store.shareItem(item.id, reader.user.id, new Date(START).toISOString());
+    const items = [];
+    for (let index = 0; index < 23; index++) {
+      items.push(await t.store.createItem(name === 'listOwnItems' ? reader.user.id : owner.user.id, `Item ${index}`, new Date(START + Math.floor(index / 4) * 1000).toISOString()));
+    }
+    if (name !== 'listOwnItems') for (const item of items) await t.store.shareItem(item.id, reader.user.id, new Date(START).toISOString());
     const expected = [...items].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1)).map((item) => item.id);
 
     for (const limit of [1, 3, 5, 23, 100]) {
@@ -107,16 +108,16 @@ describe('pagination', () => {
   });
 
   it('answers an empty list with no cursor', async () => {
-    const t = createTestApp();
-    const { key } = t.addUser('nobody');
+    const t = await createTestApp();
+    const { key } = await t.addUser('nobody');
     const response = await t.send('POST', '/', { key, body: {} });
     expect(response.json).toEqual({ items: [], nextCursor: null });
   });
 
   it('refuses a tampered cursor with 422 pointing at /cursor', async () => {
-    const t = createTestApp();
-    const { user, key } = t.addUser('pager');
-    t.addItems(user.id, 5);
+    const t = await createTestApp();
+    const { user, key } = await t.addUser('pager');
+    await t.addItems(user.id, 5);
     const first = await t.send('POST', '/', { key, body: { limit: 2 } });
     const cursor = first.json.nextCursor as string;
     const [body, signature] = cursor.split('.');
@@ -129,7 +130,7 @@ describe('pagination', () => {
   });
 
   it('refuses a cursor from another list, another user or another order', async () => {
-    const { t, alice, bob } = twoUsers();
+    const { t, alice, bob } = await twoUsers();
     const aliceOwn = (await t.send('POST', '/', { key: alice.key, body: { limit: 2 } })).json.nextCursor as string;
     const cases = [
       { key: alice.key, path: '/shared', body: { limit: 2, cursor: aliceOwn }, detail: 'belongs to another list' },
@@ -148,7 +149,7 @@ describe('pagination', () => {
 
 describe('object-level authorisation (OWASP API1)', () => {
   it('never shows a user another user\'s item that was not shared with them', async () => {
-    const { t, alice, bob, aliceItems, bobItems } = twoUsers();
+    const { t, alice, bob, aliceItems, bobItems } = await twoUsers();
     const seenByAlice = [
       ...(await walk(t, operations.listOwnItems, alice.key, { limit: 3 })),
       ...(await walk(t, operations.listSharedItems, alice.key, { limit: 3 })),

@@ -1,39 +1,57 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { components, OperationInput, ResponseBody } from '../../src/contract/types.js';
+import type { components, OperationInput, OperationResult, ResponseBody } from '../../src/contract/types.js';
 import type { OperationHandlers } from '../../src/server/operations.js';
 
 type ItemPage = components['schemas']['ItemPage'];
+type ListRequest = components['schemas']['ListRequest'];
 const item = { id: 'itm_0a1b2c3d4e5f6g7h', title: 'x', ownerId: 'usr_4k2m9q8r1t5v7x3z', createdAt: '2026-01-01T00:00:00.000Z' };
 
 describe('handlers are bound to the generated types', () => {
-  it('take their input and result types from the spec', () => {
+  it('take every part of their input from the spec: path, query, headers and body', () => {
     expectTypeOf<ResponseBody<'listOwnItems', 200>>().toEqualTypeOf<ItemPage>();
-    expectTypeOf<OperationInput<'listOwnItems'>>().toEqualTypeOf<components['schemas']['ListRequest']>();
-    expectTypeOf<NonNullable<OperationInput<'listSharedItemsByQuery'>['sort']>>().toEqualTypeOf<'asc' | 'desc'>();
+    expectTypeOf<OperationInput<'listOwnItems'>['body']>().toEqualTypeOf<ListRequest>();
+    expectTypeOf<NonNullable<OperationInput<'listSharedItemsByQuery'>['query']['sort']>>().toEqualTypeOf<'asc' | 'desc'>();
+    // GET takes no body; POST / takes no query parameters.
+    expectTypeOf<OperationInput<'listSharedItemsByQuery'>['body']>().toEqualTypeOf<undefined>();
+    expectTypeOf<keyof OperationInput<'listOwnItems'>['query']>().toEqualTypeOf<string>();
+    expectTypeOf<OperationInput<'listOwnItems'>['query'][string]>().toEqualTypeOf<never>();
+  });
+
+  it('answer only the statuses the spec documents with a JSON body', () => {
+    expectTypeOf<OperationResult<'listOwnItems'>['status']>().toEqualTypeOf<200>();
+    // @ts-expect-error 201 is not a status of listOwnItems
+    const created: OperationResult<'listOwnItems'> = { status: 201, body: { items: [], nextCursor: null } };
+    expectTypeOf(created).toBeObject();
   });
 
   it('reject a result with a field the spec does not have, when the result type is declared as the handlers declare it', () => {
-    // TypeScript checks excess properties only against a declared return type, which is why
+    // TypeScript checks excess properties only against a declared type, which is why
     // listPage in src/server/operations.ts declares its own.
     // @ts-expect-error `total` is not a field of ItemPage
-    const handler: OperationHandlers['listOwnItems'] = (): ResponseBody<'listOwnItems', 200> => ({ items: [], nextCursor: null, total: 3 });
+    const handler: OperationHandlers['listOwnItems'] = async (): Promise<OperationResult<'listOwnItems'>> => ({ status: 200, body: { items: [], nextCursor: null, total: 3 } });
     expectTypeOf(handler).toBeFunction();
   });
 
   it('reject a result missing a required field', () => {
     // @ts-expect-error `nextCursor` is required
-    const handler: OperationHandlers['listSharedItems'] = () => ({ items: [item] });
+    const handler: OperationHandlers['listSharedItems'] = async () => ({ status: 200, body: { items: [item] } });
     expectTypeOf(handler).toBeFunction();
   });
 
   it('reject an item of the wrong shape', () => {
     // @ts-expect-error `id` is a string in the spec
-    const handler: OperationHandlers['listSharedItemsByQuery'] = () => ({ items: [{ ...item, id: 1 }], nextCursor: null });
+    const handler: OperationHandlers['listSharedItemsByQuery'] = async () => ({ status: 200, body: { items: [{ ...item, id: 1 }], nextCursor: null } });
+    expectTypeOf(handler).toBeFunction();
+  });
+
+  it('reject reading a part of the input the operation does not declare', () => {
+    // @ts-expect-error listSharedItemsByQuery declares no body, so there is no body.sort to read
+    const handler: OperationHandlers['listSharedItemsByQuery'] = async ({ body }) => ({ status: 200, body: { items: [], nextCursor: body.sort } });
     expectTypeOf(handler).toBeFunction();
   });
 
   it('require a handler for every operation of the spec', () => {
-    const page = (): ItemPage => ({ items: [], nextCursor: null });
+    const page: OperationHandlers['listOwnItems'] = async () => ({ status: 200, body: { items: [], nextCursor: null } });
     // @ts-expect-error listSharedItemsByQuery has no handler
     const handlers: OperationHandlers = { listOwnItems: page, listSharedItems: page };
     expectTypeOf(handlers).toBeObject();

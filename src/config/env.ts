@@ -1,11 +1,25 @@
 import { isAbsolute, resolve } from 'node:path';
 import { projectRoot } from '../contract/project.js';
 
-export interface ServerConfig {
-  port: number;
-  host: string;
+/**
+ * What the server does with its own answers: `strict` checks each one against
+ * the spec and refuses to send one that breaks it (the default outside
+ * production), `log` checks and logs but sends, `off` does not check (the
+ * production default: the check costs CPU on every answer).
+ */
+export const RESPONSE_VALIDATION_MODES = ['strict', 'log', 'off'] as const;
+export type ResponseValidationMode = (typeof RESPONSE_VALIDATION_MODES)[number];
+
+/** Where the data lives; what `openStore` needs. */
+export interface StoreConfig {
   /** SQLite file, or `:memory:`. */
   databasePath: string;
+}
+
+/** The server's configuration; the store's is part of it. */
+export interface ServerConfig extends StoreConfig {
+  port: number;
+  host: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   basePath: string;
   corsOrigins: string[];
@@ -13,30 +27,40 @@ export interface ServerConfig {
   rateLimitRequests: number | undefined;
   rateLimitWindowSeconds: number | undefined;
   maxBodyBytes: number | undefined;
-  /** Node server timeouts, so a slow client cannot hold a connection forever. */
-  /** Overrides of the spec's `x-limits` timeouts; unset means the spec's values. */
+  /** Overrides of the spec's `x-limits` timeouts (Node's, so a slow client cannot hold a connection); unset means the spec's values. */
   headersTimeoutMs: number | undefined;
   requestTimeoutMs: number | undefined;
   keepAliveTimeoutMs: number;
   /** How long shutdown waits for in-flight requests before cutting connections. */
   shutdownGraceMs: number;
+  /** Whether answers are checked against the spec before they are sent (see `response-validation.ts`). */
+  responseValidation: ResponseValidationMode;
 }
 
 /** Thrown for a bad environment variable; the entry point prints it and exits 2. */
 export class ConfigError extends Error {}
 
+/** The store's configuration, from environment variables; the keys CLI needs no more than this. */
+export function readStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConfig {
+  const databasePath = env['DATABASE_PATH'] ?? 'data/api.sqlite';
+  return { databasePath: databasePath === ':memory:' || isAbsolute(databasePath) ? databasePath : resolve(projectRoot, databasePath) };
+}
+
 /** The server's configuration, from environment variables (documented in the README). */
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const databasePath = env['DATABASE_PATH'] ?? 'data/api.sqlite';
   const logLevel = env['LOG_LEVEL'] ?? 'info';
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
   if (!levels.includes(logLevel as ServerConfig['logLevel'])) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}, not ${JSON.stringify(logLevel)}`);
   const basePath = env['BASE_PATH'] ?? '';
   if (basePath !== '' && !/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath)) throw new ConfigError(`BASE_PATH must look like /api or /v1/lists, not ${JSON.stringify(basePath)}`);
+  const responseValidation = env['RESPONSE_VALIDATION'] || (env['NODE_ENV'] === 'production' ? 'off' : 'strict');
+  if (!RESPONSE_VALIDATION_MODES.includes(responseValidation as ResponseValidationMode)) {
+    throw new ConfigError(`RESPONSE_VALIDATION must be one of ${RESPONSE_VALIDATION_MODES.join(', ')}, not ${JSON.stringify(responseValidation)}`);
+  }
   return {
+    ...readStoreConfig(env),
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env['HOST'] ?? '127.0.0.1',
-    databasePath: databasePath === ':memory:' || isAbsolute(databasePath) ? databasePath : resolve(projectRoot, databasePath),
     logLevel: logLevel as ServerConfig['logLevel'],
     basePath: basePath.replace(/\/$/, ''),
     corsOrigins: (env['CORS_ORIGINS'] ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
@@ -47,6 +71,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     requestTimeoutMs: optionalInteger(env, 'REQUEST_TIMEOUT_MS', 100, 600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    responseValidation: responseValidation as ResponseValidationMode,
   };
 }
 

@@ -1,0 +1,28 @@
+import type { ServerConfig } from './env.js';
+
+/** Every limit the server enforces, as it will run: the spec's `x-limits`, overridden where the environment says so. */
+export interface ResolvedLimits {
+  maxBodyBytes: number;
+  rateLimit: { requests: number; windowSeconds: number };
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+/** What the spec says (`compileRequestContract` reads it from `x-limits`). */
+export interface SpecLimits {
+  limits: { maxBodyBytes: number; rateLimit: { requests: number; windowSeconds: number } };
+  connectionLimits: { headersTimeoutSeconds: number; requestTimeoutSeconds: number };
+}
+
+/** The one place a limit is chosen: an environment override, else the spec's value. */
+export function resolveLimits(spec: SpecLimits, config: ServerConfig): ResolvedLimits {
+  return {
+    maxBodyBytes: config.maxBodyBytes ?? spec.limits.maxBodyBytes,
+    rateLimit: {
+      requests: config.rateLimitRequests ?? spec.limits.rateLimit.requests,
+      windowSeconds: config.rateLimitWindowSeconds ?? spec.limits.rateLimit.windowSeconds,
+    },
+    headersTimeoutMs: config.headersTimeoutMs ?? spec.connectionLimits.headersTimeoutSeconds * 1000,
+    requestTimeoutMs: config.requestTimeoutMs ?? spec.connectionLimits.requestTimeoutSeconds * 1000,
+  };
+}

@@ -1,0 +1,88 @@
+import type { Context, Env, Hono } from 'hono';
+import type { InputOf, OperationShape, ResultOf } from '../contract/types.js';
+import { ApiError } from './problems.js';
+import { InputViolation, locateViolation, readInput, type RequestInput } from './read-input.js';
+import { toRoutePath, type CompiledOperation, type RequestContract } from './request-contract.js';
+
+/** One operation's handler: the spec's input for it in, one of the spec's answers for it out. */
+export type Handler<Operation extends OperationShape, HandlerContext> = (input: InputOf<Operation>, context: HandlerContext) => Promise<ResultOf<Operation>>;
+
+/**
+ * A handler for every operation of a contract, typed from its generated
+ * `operations`: an operation without a handler, an input field read with the
+ * wrong type, or an answer the spec does not document does not compile.
+ */
+export type HandlerMap<Operations extends { [Id in keyof Operations]: OperationShape }, HandlerContext> = {
+  [Id in keyof Operations]: Handler<Operations[Id], HandlerContext>;
+};
+
+/** What the seam writes: the status, JSON body (if any) and headers a handler answered with. */
+export interface HandlerResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface BindOptions<Operations extends { [Id in keyof Operations]: OperationShape }, HandlerContext, E extends Env> {
+  contract: RequestContract;
+  handlers: HandlerMap<Operations, HandlerContext>;
+  /** Mount point, e.g. `/api`; empty for the root. */
+  basePath: string;
+  maxBodyBytes: number;
+  /**
+   * Runs before the input is read: authenticates the caller, applies quotas, and
+   * builds what the handler works with. Throws an `ApiError` to refuse.
+   */
+  prepare: (c: Context<E>, operation: CompiledOperation) => HandlerContext | Promise<HandlerContext>;
+  /** Turns a handler's answer into the response (headers, serialisation, validation). */
+  write: (c: Context<E>, operation: CompiledOperation, result: HandlerResult) => Response;
+}
+
+/**
+ * The operation seam: registers every operation the spec declares on the
+ * router, whatever its shape (path templates, query, headers, body, any
+ * documented status). A path with no route for the request's method answers
+ * `405` with the `Allow` list the spec gives that path; a path the router does
+ * not know falls through to the app's `404`.
+ */
+export function bindOperations<Operations extends { [Id in keyof Operations]: OperationShape }, HandlerContext, E extends Env>(
+  app: Hono<E>,
+  options: BindOptions<Operations, HandlerContext, E>,
+): void {
+  const { contract, basePath } = options;
+  const bounds = contract.problemBounds;
+  for (const operation of contract.operations) {
+    // The one dynamic step: the spec names the operation at run time. The map's type above
+    // guarantees an entry per operationId and the right input and result for each.
+    const handler = options.handlers[operation.operationId as keyof Operations] as unknown as
+      | ((input: RequestInput, context: HandlerContext) => Promise<HandlerResult>)
+      | undefined;
+    if (typeof handler !== 'function') throw new Error(`the spec declares ${operation.operationId}, which has no handler`);
+    const route = async (c: Context<E>): Promise<Response> => {
+      const context = await options.prepare(c, operation);
+      const input = await readInput(c, operation, options.maxBodyBytes, bounds);
+      let result: HandlerResult;
+      try {
+        result = await handler(input, context);
+      } catch (error) {
+        if (error instanceof InputViolation) throw locateViolation(error, input, bounds);
+        throw error;
+      }
+      return options.write(c, operation, result);
+    };
+    for (const path of routePaths(basePath, operation.routePath)) app.on(operation.method, path, route);
+  }
+  for (const [specPath, methods] of contract.methodsByPath) {
+    const allow = methods.join(', ');
+    const refuse = (c: Context<E>) => {
+      throw new ApiError('urn:problem-type:method-not-allowed', `${c.req.method} is not allowed here; use ${allow}.`, { headers: { Allow: allow } });
+    };
+    for (const path of routePaths(basePath, toRoutePath(specPath))) app.all(path, refuse);
+  }
+}
+
+/** `{base_url}/` answers at the mount point with and without its trailing slash. */
+function routePaths(basePath: string, path: string): string[] {
+  if (path !== '/') return [basePath + path];
+  return basePath ? [basePath, `${basePath}/`] : ['/'];
+}

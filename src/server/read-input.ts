@@ -1,0 +1,95 @@
+import type { Context } from 'hono';
+import type { Violation } from '../contract/types.js';
+import { isJsonContentType, readJsonObject } from './json-body.js';
+import { ApiError } from './problems.js';
+import { clip, toViolations, type CompiledOperation, type InputPart, type ProblemBounds } from './request-contract.js';
+
+/** Every part of a request the spec declares, read as objects and validated (defaults filled in). */
+export interface RequestInput {
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  body: Record<string, unknown> | undefined;
+}
+
+/**
+ * A value that passed its schema but not a check that needs more than the
+ * schema (a cursor signed for another list, say). Thrown while the input is
+ * turned into what a handler works with; the seam answers it as a `422` and
+ * says itself which part of the request held the field, so no handler needs
+ * to know how its input travelled.
+ */
+export class InputViolation extends Error {
+  /** JSON pointer to the field inside its part (`/cursor`). */
+  readonly pointer: string;
+
+  constructor(pointer: string, detail: string) {
+    super(detail);
+    this.name = 'InputViolation';
+    this.pointer = pointer;
+  }
+}
+
+/**
+ * Reads, parses and validates every part of the request against the operation's
+ * contract, in the order the contract documents: the media type (415), the size
+ * (413) and syntax (400) of the body, then every schema at once (422, one entry
+ * per violation, each naming its part).
+ */
+export async function readInput(c: Context, operation: CompiledOperation, maxBodyBytes: number, bounds: ProblemBounds): Promise<RequestInput> {
+  let body: Record<string, unknown> | undefined;
+  if (operation.validateBody && (operation.requestBody?.required || hasBody(c.req.raw))) {
+    if (!isJsonContentType(c.req.header('content-type'), operation.bodyMediaTypes)) {
+      throw new ApiError('urn:problem-type:unsupported-media-type', 'Send the body as `Content-Type: application/json`.');
+    }
+    body = await readJsonObject(c.req.raw, maxBodyBytes);
+  }
+  const input: RequestInput = { path: operation.validatePath ? c.req.param() : {}, query: readQuery(c), headers: readHeaders(c, operation.headerNames), body };
+
+  const violations: Violation[] = [];
+  if (operation.validatePath && !operation.validatePath(input.path)) violations.push(...toViolations('path', operation.validatePath, bounds));
+  if (!operation.validateQuery(input.query)) violations.push(...toViolations('query', operation.validateQuery, bounds));
+  if (operation.validateHeaders && !operation.validateHeaders(input.headers)) violations.push(...toViolations('header', operation.validateHeaders, bounds));
+  if (body && operation.validateBody && !operation.validateBody(body)) violations.push(...toViolations('body', operation.validateBody, bounds));
+  if (violations.length > 0) throw validationFailed(violations, bounds);
+  return input;
+}
+
+/** The `422` for a violation found after the schemas passed, located in the part of the input that holds its field. */
+export function locateViolation(violation: InputViolation, input: RequestInput, bounds: ProblemBounds): ApiError {
+  const field = decodeURIComponent(violation.pointer.split('/')[1] ?? '').replaceAll('~1', '/').replaceAll('~0', '~');
+  const parts: InputPart[] = ['path', 'query', 'header', 'body'];
+  const where = parts.find((part) => {
+    const values = part === 'header' ? input.headers : input[part];
+    return values !== undefined && Object.hasOwn(values, field);
+  });
+  if (!where) throw new Error(`an InputViolation names ${violation.pointer}, which is in no part of the request`);
+  return validationFailed([{ in: where, pointer: clip(violation.pointer, bounds.pointer), detail: clip(violation.message, bounds.violationDetail) }], bounds);
+}
+
+function validationFailed(violations: Violation[], bounds: ProblemBounds): ApiError {
+  const count = violations.length === 1 ? '1 place' : `${violations.length} places`;
+  return new ApiError('urn:problem-type:validation-failed', `The request breaks the contract in ${count}.`, { errors: violations.slice(0, bounds.errors) });
+}
+
+/** Whether the request announces a body: HTTP/1.1 frames one by Content-Length or Transfer-Encoding. */
+function hasBody(request: Request): boolean {
+  const length = request.headers.get('content-length');
+  return (length !== null && length !== '0') || request.headers.has('transfer-encoding');
+}
+
+/** The query string as an object: one value stays a string, a repeated name becomes an array (which the schema then rejects). */
+function readQuery(c: Context): Record<string, unknown> {
+  if (!c.req.url.includes('?')) return {};
+  return Object.fromEntries(Object.entries(c.req.queries()).map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
+}
+
+/** The declared headers only, by lower-case name; an absent header is left out so `required` can catch it. */
+function readHeaders(c: Context, names: readonly string[]): Record<string, unknown> {
+  const headers: Record<string, unknown> = {};
+  for (const name of names) {
+    const value = c.req.header(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}

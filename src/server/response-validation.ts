@@ -1,0 +1,55 @@
+import type { ResponseValidationMode } from '../config/env.js';
+import { ResponseChecker, type ObservedResponse } from '../contract/response-checker.js';
+import type { OpenApiDocument } from '../contract/spec.js';
+
+export type { ResponseValidationMode };
+
+/** An answer the server was about to send that breaks the contract: a bug in a handler, never the client's fault. */
+export class ContractBreach extends Error {
+  readonly operationId: string;
+  readonly violations: string[];
+
+  constructor(operationId: string, handler: string, status: number, violations: string[]) {
+    super(`the ${status} answer of ${operationId} (handler ${handler}) breaks the contract: ${violations.join('; ')}`);
+    this.name = 'ContractBreach';
+    this.operationId = operationId;
+    this.violations = violations;
+  }
+}
+
+export interface ResponseValidator {
+  readonly mode: ResponseValidationMode;
+  /** Checks one answer; in `strict` mode throws a `ContractBreach`, in `log` mode reports it. */
+  check(operationId: string, response: ObservedResponse): void;
+}
+
+/**
+ * Builds the check once at startup from the same `ResponseChecker` the tests
+ * and the contract suite use, so the server holds itself to exactly their rules.
+ */
+export function createResponseValidator(
+  spec: OpenApiDocument,
+  mode: ResponseValidationMode,
+  options: { handler: string; report: (breach: ContractBreach) => void },
+): ResponseValidator {
+  if (mode === 'off') return { mode, check: () => undefined };
+  const checker = checkerFor(spec);
+  return {
+    mode,
+    check(operationId, response) {
+      const violations = checker.check(operationId, response).filter((violation) => !violation.startsWith('server error'));
+      if (violations.length === 0) return;
+      const breach = new ContractBreach(operationId, `${options.handler}.${operationId}`, response.status, violations);
+      if (mode === 'strict') throw breach;
+      options.report(breach);
+    },
+  };
+}
+
+/** Compiling every response schema takes a while; apps built from one spec (tests build many) share one checker. */
+const checkers = new WeakMap<OpenApiDocument, ResponseChecker>();
+function checkerFor(spec: OpenApiDocument): ResponseChecker {
+  let checker = checkers.get(spec);
+  if (!checker) checkers.set(spec, (checker = new ResponseChecker(spec)));
+  return checker;
+}

@@ -1,0 +1,134 @@
+import type { Item } from '../contract/types.js';
+import type { ChangeSignal, KeyCredential, KeySummary, ListScope, PageQuery, Store, User } from './store.js';
+
+/** Entries the read caches may hold before they start over; bounds memory whatever callers send. */
+const KEY_CACHE_ENTRIES = 10_000;
+const PAGE_CACHE_ENTRIES = 1_000;
+/** How long a change check made by a key lookup stands for the data, for a page read in the same request. */
+const CHECK_REUSE_MS = 1_000;
+
+/**
+ * Serves key lookups and list pages from memory while the data is unchanged,
+ * over any store. It forgets everything when the change signal says another
+ * writer has committed, and on its own writes. Every key lookup asks the signal
+ * first, so a key revoked elsewhere fails on its very next request; a page read
+ * in the same request reuses that answer, so it is what the query would return
+ * when the request began.
+ */
+export class CachedStore implements Store {
+  readonly #inner: Store;
+  readonly #changes: ChangeSignal;
+  readonly #now: () => number;
+  #checkedAt = -Infinity;
+  /** Bumped on every forget, so a read that started before it cannot refill the cache with old data. */
+  #generation = 0;
+  readonly #keysByDigest = new Map<string, KeyCredential | null>();
+  readonly #keysById = new Map<string, KeyCredential>();
+  readonly #pages = new Map<string, Item[]>();
+
+  constructor(inner: Store, changes: ChangeSignal, now: () => number = () => performance.now()) {
+    this.#inner = inner;
+    this.#changes = changes;
+    this.#now = now;
+  }
+
+  #checkForChanges(): void {
+    this.#checkedAt = this.#now();
+    if (this.#changes.changed()) this.#forget();
+  }
+
+  #forget(): void {
+    this.#generation++;
+    this.#keysByDigest.clear();
+    this.#keysById.clear();
+    this.#pages.clear();
+  }
+
+  async findKeyByDigest(digest: Buffer): Promise<KeyCredential | undefined> {
+    this.#checkForChanges();
+    const cacheKey = digest.toString('base64');
+    const cached = this.#keysByDigest.get(cacheKey);
+    if (cached !== undefined) return cached ?? undefined;
+    const generation = this.#generation;
+    const key = (await this.#inner.findKeyByDigest(digest)) ?? null;
+    if (generation === this.#generation) {
+      if (this.#keysByDigest.size >= KEY_CACHE_ENTRIES) {
+        this.#keysByDigest.clear();
+        this.#keysById.clear();
+      }
+      this.#keysByDigest.set(cacheKey, key);
+      if (key) this.#keysById.set(key.id, key);
+    }
+    return key ?? undefined;
+  }
+
+  async touchKey(keyId: string, at: string): Promise<void> {
+    await this.#inner.touchKey(keyId, at);
+    // Only the last-use time changed: keep the cached record in step rather than forget everything.
+    const cached = this.#keysById.get(keyId);
+    if (cached) cached.lastUsedAt = at;
+  }
+
+  async listItems(scope: ListScope, query: PageQuery): Promise<Item[]> {
+    if (this.#now() - this.#checkedAt > CHECK_REUSE_MS) this.#checkForChanges();
+    const cacheKey = `${scope} ${query.userId} ${query.sort} ${query.limit} ${query.after?.createdAt ?? ''} ${query.after?.id ?? ''}`;
+    let items = this.#pages.get(cacheKey);
+    if (items === undefined) {
+      const generation = this.#generation;
+      items = await this.#inner.listItems(scope, query);
+      if (generation === this.#generation) {
+        if (this.#pages.size >= PAGE_CACHE_ENTRIES) this.#pages.clear();
+        this.#pages.set(cacheKey, items);
+      }
+    }
+    // Callers get their own array: a cached page must not change under them.
+    return items.slice();
+  }
+
+  async createKey(userId: string, digest: Buffer, hint: string, at: string): Promise<KeySummary> {
+    return this.#afterWrite(await this.#inner.createKey(userId, digest, hint, at));
+  }
+
+  async revokeKey(keyId: string, at: string): Promise<boolean> {
+    return this.#afterWrite(await this.#inner.revokeKey(keyId, at));
+  }
+
+  async createItem(ownerId: string, title: string, createdAt: string): Promise<Item> {
+    return this.#afterWrite(await this.#inner.createItem(ownerId, title, createdAt));
+  }
+
+  async shareItem(itemId: string, withUserId: string, at: string): Promise<void> {
+    this.#afterWrite(await this.#inner.shareItem(itemId, withUserId, at));
+  }
+
+  listKeys(userId: string): Promise<KeySummary[]> {
+    return this.#inner.listKeys(userId);
+  }
+
+  createUser(name: string, at: string): Promise<User> {
+    return this.#inner.createUser(name, at);
+  }
+
+  findUserByName(name: string): Promise<User | undefined> {
+    return this.#inner.findUserByName(name);
+  }
+
+  countUsers(): Promise<number> {
+    return this.#inner.countUsers();
+  }
+
+  secret(name: string): Promise<Buffer> {
+    return this.#inner.secret(name);
+  }
+
+  close(): Promise<void> {
+    this.#forget();
+    return this.#inner.close();
+  }
+
+  /** Our own writes do not trip the change signal (it reports other writers), so forget here. */
+  #afterWrite<T>(result: T): T {
+    this.#forget();
+    return result;
+  }
+}

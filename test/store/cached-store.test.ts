@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../src/keys/api-key.js';
+import { CachedStore } from '../../src/store/cached-store.js';
+import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import type { ChangeSignal, Store } from '../../src/store/store.js';
+
+const at = '2026-01-01T00:00:00.000Z';
+
+/** A change signal the test flips by hand, as LISTEN/NOTIFY or `data_version` would. */
+function manualSignal(): ChangeSignal & { trip(): void } {
+  let tripped = false;
+  return {
+    trip: () => void (tripped = true),
+    changed: () => {
+      const was = tripped;
+      tripped = false;
+      return was;
+    },
+  };
+}
+
+/** Counts the reads that reach the store under the cache. */
+function counting(inner: Store): { store: Store; reads: { keys: number; pages: number } } {
+  const reads = { keys: 0, pages: 0 };
+  const store = new Proxy(inner, {
+    get(target, name) {
+      if (name === 'findKeyByDigest') reads.keys++;
+      if (name === 'listItems') reads.pages++;
+      const value = Reflect.get(target, name) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { store, reads };
+}
+
+async function setup() {
+  const engine = openSqliteStore(':memory:');
+  const { store: inner, reads } = counting(engine.store);
+  const signal = manualSignal();
+  let clock = 0;
+  const cached = new CachedStore(inner, signal, () => clock);
+  const user = await cached.createUser('ann', at);
+  const { digest, hint } = generateApiKey();
+  const key = await cached.createKey(user.id, digest, hint, at);
+  await cached.createItem(user.id, 'one', at);
+  return { cached, engine, reads, signal, user, digest, key, advance: (ms: number) => void (clock += ms) };
+}
+
+describe('the read cache over any store', () => {
+  it('answers repeated key lookups and pages from memory', async () => {
+    const { cached, reads, digest, user } = await setup();
+    for (let i = 0; i < 3; i++) await cached.findKeyByDigest(digest);
+    for (let i = 0; i < 3; i++) await cached.listItems('own', { userId: user.id, sort: 'asc', limit: 5 });
+    expect(reads).toEqual({ keys: 1, pages: 1 });
+  });
+
+  it('forgets everything when the change signal says another writer committed', async () => {
+    const { cached, engine, reads, signal, digest, key } = await setup();
+    await cached.findKeyByDigest(digest);
+    await engine.store.revokeKey(key.id, at); // behind the cache's back, as another process would
+    signal.trip();
+    expect((await cached.findKeyByDigest(digest))?.revokedAt).toBe(at);
+    expect(reads.keys).toBe(2);
+  });
+
+  it('forgets on its own writes, which the signal does not report', async () => {
+    const { cached, digest, key } = await setup();
+    await cached.findKeyByDigest(digest);
+    await cached.revokeKey(key.id, at);
+    expect((await cached.findKeyByDigest(digest))?.revokedAt).toBe(at);
+  });
+
+  it('does not let a read that began before a change refill the cache with what it read', async () => {
+    const engine = openSqliteStore(':memory:');
+    const signal = manualSignal();
+    let release = () => {};
+    let held = true;
+    // The first key read answers from before the revocation, and only when the test lets it.
+    const inner = new Proxy(engine.store, {
+      get(target, name) {
+        const value = Reflect.get(target, name) as unknown;
+        if (name === 'findKeyByDigest' && held) {
+          held = false;
+          return async (digest: Buffer) => {
+            const before = await target.findKeyByDigest(digest);
+            await new Promise<void>((resolve) => (release = resolve));
+            return before;
+          };
+        }
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const cached = new CachedStore(inner, signal);
+    const user = await engine.store.createUser('ann', at);
+    const { digest, hint } = generateApiKey();
+    const key = await engine.store.createKey(user.id, digest, hint, at);
+    const slow = cached.findKeyByDigest(digest);
+    await new Promise((resolve) => setImmediate(resolve));
+    await engine.store.revokeKey(key.id, at);
+    signal.trip();
+    expect((await cached.findKeyByDigest(digest))?.revokedAt).toBe(at);
+    release();
+    expect((await slow)?.revokedAt).toBeNull();
+    // The slow read's old answer must not have replaced the fresh one in the cache.
+    expect((await cached.findKeyByDigest(digest))?.revokedAt).toBe(at);
+  });
+
+  it('asks the signal on every key lookup, but a page read reuses a check younger than a second', async () => {
+    const { cached, reads, signal, user, advance } = await setup();
+    const page = () => cached.listItems('own', { userId: user.id, sort: 'asc', limit: 5 });
+    await page();
+    signal.trip();
+    advance(500);
+    await page();
+    expect(reads.pages).toBe(1);
+    advance(600);
+    await page();
+    expect(reads.pages).toBe(2);
+  });
+});
