@@ -42,7 +42,6 @@ export interface AppOptions {
 
 type Env = { Variables: { requestId: string; quota?: Quota; operation?: CompiledOperation } };
 
-const HANDLERS_NAME = 'operationHandlers (src/server/operations.ts)';
 
 /**
  * Builds the Hono app for the contract. Runtime-agnostic: everything it needs
@@ -91,7 +90,7 @@ export function createApp(options: AppOptions): Hono<Env> {
   }
 
   const validator = createResponseValidator(contract.spec, options.responseValidation ?? 'strict', {
-    handler: HANDLERS_NAME,
+    handlerName: (operationId) => (options.handlers ? `${operationId} of the handlers given to createApp` : `operationHandlers.${operationId} in src/server/operations.ts`),
     report: (breach) => logger.error({ operationId: breach.operationId, violations: breach.violations }, breach.message),
   });
 

@@ -30,7 +30,7 @@ export interface ResponseValidator {
 export function createResponseValidator(
   spec: OpenApiDocument,
   mode: ResponseValidationMode,
-  options: { handler: string; report: (breach: ContractBreach) => void },
+  options: { handlerName: (operationId: string) => string; report: (breach: ContractBreach) => void },
 ): ResponseValidator {
   if (mode === 'off') return { mode, check: () => undefined };
   const checker = checkerFor(spec);
@@ -39,7 +39,7 @@ export function createResponseValidator(
     check(operationId, response) {
       const violations = checker.check(operationId, response).filter((violation) => !violation.startsWith('server error'));
       if (violations.length === 0) return;
-      const breach = new ContractBreach(operationId, `${options.handler}.${operationId}`, response.status, violations);
+      const breach = new ContractBreach(operationId, options.handlerName(operationId), response.status, violations);
       if (mode === 'strict') throw breach;
       options.report(breach);
     },

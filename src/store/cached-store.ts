@@ -101,6 +101,10 @@ export class CachedStore implements Store {
     this.#afterWrite(await this.#inner.shareItem(itemId, withUserId, at));
   }
 
+  findVisibleItem(itemId: string, userId: string): Promise<Item | undefined> {
+    return this.#inner.findVisibleItem(itemId, userId);
+  }
+
   listKeys(userId: string): Promise<KeySummary[]> {
     return this.#inner.listKeys(userId);
   }

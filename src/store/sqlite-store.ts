@@ -173,6 +173,15 @@ class SqliteStore implements Store {
       : statements.first.all({ userId: query.userId, limit: query.limit });
   }
 
+  async findVisibleItem(itemId: string, userId: string): Promise<Item | undefined> {
+    return this.#db
+      .prepare<[string, string, string], Item>(
+        `SELECT ${selectList(ITEM_COLUMNS)} FROM items i
+         WHERE i.id = ? AND (i.owner_id = ? OR EXISTS (SELECT 1 FROM shares s WHERE s.item_id = i.id AND s.user_id = ?))`,
+      )
+      .get(itemId, userId, userId);
+  }
+
   async secret(name: string): Promise<Buffer> {
     // INSERT OR IGNORE then SELECT: two processes starting at once agree on one secret.
     this.#db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(`secret:${name}`, randomBytes(32));

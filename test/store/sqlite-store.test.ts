@@ -86,6 +86,18 @@ describe('the SQLite store, opened as the server opens it', () => {
     await store.close();
   });
 
+  it('finds one item only for its owner and the users it is shared with', async () => {
+    const store = await open(':memory:');
+    const [ann, bob, eve] = [await store.createUser('ann', at), await store.createUser('bob', at), await store.createUser('eve', at)];
+    const item = await store.createItem(ann.id, 'one', at);
+    await store.shareItem(item.id, bob.id, at);
+    expect(await store.findVisibleItem(item.id, ann.id)).toEqual(item);
+    expect(await store.findVisibleItem(item.id, bob.id)).toEqual(item);
+    expect(await store.findVisibleItem(item.id, eve.id)).toBeUndefined();
+    expect(await store.findVisibleItem('itm_0000000000000000', ann.id)).toBeUndefined();
+    await store.close();
+  });
+
   it('stores the digest of a key, never the key', async () => {
     const file = newFile();
     const store = await open(file);
