@@ -1,5 +1,5 @@
 import type { components, operations } from '../contract/types.js';
-import type { ListScope, Store } from '../store/store.js';
+import type { ListScope, Position, Store } from '../store/store.js';
 import type { Caller } from './authenticate.js';
 import type { HandlerMap } from './bind-operations.js';
 import type { CursorCodec } from './cursor.js';
@@ -41,7 +41,7 @@ type ItemPage = components['schemas']['ItemPage'];
 async function listPage(scope: ListScope, options: ListRequest, { caller, store, cursors }: ApiContext): Promise<ItemPage> {
   // The validator has filled in the spec's defaults, so sort and limit are always present here.
   const { sort, limit } = options as Required<Pick<ListRequest, 'sort' | 'limit'>>;
-  let after;
+  let after: Position | undefined;
   if (options.cursor !== undefined) {
     const reading = cursors.decode(options.cursor, { scope, userId: caller.userId, sort });
     if (!reading.ok) throw new InputViolation('/cursor', reading.reason);

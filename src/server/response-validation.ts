@@ -49,7 +49,9 @@ export function createResponseValidator(
 /** Compiling every response schema takes a while; apps built from one spec (tests build many) share one checker. */
 const checkers = new WeakMap<OpenApiDocument, ResponseChecker>();
 function checkerFor(spec: OpenApiDocument): ResponseChecker {
-  let checker = checkers.get(spec);
-  if (!checker) checkers.set(spec, (checker = new ResponseChecker(spec)));
+  const known = checkers.get(spec);
+  if (known) return known;
+  const checker = new ResponseChecker(spec);
+  checkers.set(spec, checker);
   return checker;
 }

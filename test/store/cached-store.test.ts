@@ -10,7 +10,9 @@ const at = '2026-01-01T00:00:00.000Z';
 function manualSignal(): ChangeSignal & { trip(): void } {
   let tripped = false;
   return {
-    trip: () => void (tripped = true),
+    trip: () => {
+      tripped = true;
+    },
     changed: () => {
       const was = tripped;
       tripped = false;
@@ -43,7 +45,10 @@ async function setup() {
   const { digest, hint } = generateApiKey();
   const key = await cached.createKey(user.id, digest, hint, at);
   await cached.createItem(user.id, 'one', at);
-  return { cached, engine, reads, signal, user, digest, key, advance: (ms: number) => void (clock += ms) };
+  const advance = (ms: number) => {
+    clock += ms;
+  };
+  return { cached, engine, reads, signal, user, digest, key, advance };
 }
 
 describe('the read cache over any store', () => {
