@@ -21,7 +21,10 @@ export function isJsonContentType(header: string | undefined, mediaTypes: readon
  * The size is checked before parsing: first from `Content-Length`, then while
  * reading, so a chunked body is cut off as soon as it passes the limit.
  */
-export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+export async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>>;
+/** With `optional`, an empty body is no body (`undefined`) rather than a 400. */
+export async function readJsonObject(request: Request, maxBytes: number, options: { optional: true }): Promise<Record<string, unknown> | undefined>;
+export async function readJsonObject(request: Request, maxBytes: number, options: { optional?: boolean } = {}): Promise<Record<string, unknown> | undefined> {
   const declared = request.headers.get('content-length');
   let bytes: Uint8Array;
   try {
@@ -48,6 +51,7 @@ export async function readJsonObject(request: Request, maxBytes: number): Promis
     throw new ApiError('urn:problem-type:malformed-request', 'The request body is not valid UTF-8.');
   }
   if (text.trim() === '') {
+    if (options.optional && text === '') return undefined;
     throw new ApiError('urn:problem-type:malformed-request', 'The request body is empty; send a JSON object such as {}.');
   }
   let value: unknown;

@@ -38,11 +38,14 @@ export class InputViolation extends Error {
  */
 export async function readInput(c: Context, operation: CompiledOperation, maxBodyBytes: number, bounds: ProblemBounds): Promise<RequestInput> {
   let body: Record<string, unknown> | undefined;
-  if (operation.validateBody && (operation.requestBody?.required || hasBody(c.req.raw))) {
-    if (!isJsonContentType(c.req.header('content-type'), operation.bodyMediaTypes)) {
-      throw new ApiError('urn:problem-type:unsupported-media-type', 'Send the body as `Content-Type: application/json`.');
+  if (operation.validateBody) {
+    const required = operation.requestBody?.required === true;
+    if (required || mayHaveBody(c.req.raw)) {
+      if (!isJsonContentType(c.req.header('content-type'), operation.bodyMediaTypes)) {
+        throw new ApiError('urn:problem-type:unsupported-media-type', 'Send the body as `Content-Type: application/json`.');
+      }
+      body = required ? await readJsonObject(c.req.raw, maxBodyBytes) : await readJsonObject(c.req.raw, maxBodyBytes, { optional: true });
     }
-    body = await readJsonObject(c.req.raw, maxBodyBytes);
   }
   const input: RequestInput = { path: operation.validatePath ? c.req.param() : {}, query: readQuery(c), headers: readHeaders(c, operation.headerNames), body };
 
@@ -72,10 +75,14 @@ function validationFailed(violations: Violation[], bounds: ProblemBounds): ApiEr
   return new ApiError('urn:problem-type:validation-failed', `The request breaks the contract in ${count}.`, { errors: violations.slice(0, bounds.errors) });
 }
 
-/** Whether the request announces a body: HTTP/1.1 frames one by Content-Length or Transfer-Encoding. */
-function hasBody(request: Request): boolean {
+/**
+ * Whether an optional body may be there. On the wire HTTP/1.1 frames a body by Content-Length or
+ * Transfer-Encoding; a Request made in-process (tests, other runtimes) may carry one without either.
+ */
+function mayHaveBody(request: Request): boolean {
   const length = request.headers.get('content-length');
-  return (length !== null && length !== '0') || request.headers.has('transfer-encoding');
+  if (length !== null) return length !== '0';
+  return request.headers.has('transfer-encoding') || request.body !== null;
 }
 
 /** The query string as an object: one value stays a string, a repeated name becomes an array (which the schema then rejects). */
