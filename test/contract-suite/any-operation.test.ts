@@ -112,6 +112,22 @@ describe('a handler that accepts a field but ignores it', async () => {
   });
 });
 
+describe('a new request field that the handlers accept but ignore', async () => {
+  // A developer adds `colour` to ListRequest; the server validates it (the schema allows it) and no handler reads it.
+  const listRequest = structuredClone(spec.components['schemas'] as JsonObject)['ListRequest'] as JsonObject;
+  (listRequest['properties'] as JsonObject)['colour'] = { type: 'string', enum: ['red', 'blue'] };
+  const changed = specWith({ components: { schemas: { ListRequest: listRequest } } });
+  const report = await runContractSuite({ baseUrl: 'http://fake.test', token: FAKE_TOKEN, spec: changed, fetch: fakeApi(changed) });
+
+  it.each(['listOwnItems', 'listSharedItems'])('fails %s with a message naming the operation and the field', (operationId) => {
+    const result = report.results.find((entry) => entry.id === `${operationId} positive field-values body/colour`);
+    expect(result?.outcome).toBe('fail');
+    expect(result?.findings.map((finding) => finding.message)).toEqual([
+      `field colour (body) of ${operationId} is accepted but ignored: no colour, colour="red" and colour="blue" all gave the same answer, whose list of 5 could have changed`,
+    ]);
+  });
+});
+
 describe('an operation no case can check', () => {
   const item = (spec.paths['/items/{id}'] ?? {}) as JsonObject;
   const unchecked = (operation: JsonObject) =>
