@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { relative } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot, readContractPaths } from '../../src/contract/project.js';
 import { KNOWN_DIFFERENCES } from '../../src/contract-suite/known-differences.js';
@@ -20,6 +21,7 @@ import { specWith, writeSpec } from './fixtures/spec-with.js';
  */
 const spec = specWith('./get-item.yaml');
 let prism: ChildProcess | undefined;
+let specFile: string | undefined;
 let report: SuiteReport;
 
 function stopPrism(): void {
@@ -35,7 +37,8 @@ beforeAll(async () => {
   const port = await freePort();
   const { command, args } = prismCommand({ ...MOCK_DEFAULTS, port });
   const real = relative(projectRoot, readContractPaths().spec);
-  const child = spawn(command, args.map((arg) => (arg === real ? writeSpec(spec) : arg)), { cwd: projectRoot, detached: true, stdio: 'ignore' });
+  specFile = writeSpec(spec);
+  const child = spawn(command, args.map((arg) => (arg === real ? (specFile as string) : arg)), { cwd: projectRoot, detached: true, stdio: 'ignore' });
   prism = child;
   process.once('exit', stopPrism);
   const url = `http://127.0.0.1:${port}`;
@@ -47,6 +50,7 @@ beforeAll(async () => {
 afterAll(() => {
   stopPrism();
   process.off('exit', stopPrism);
+  if (specFile) rmSync(dirname(specFile), { recursive: true, force: true });
 });
 
 describe('the contract suite against Prism on the spec with GET /items/{id}', () => {
