@@ -63,17 +63,22 @@ export function readFacts(spec: OpenApiDocument, operations: OperationContract[]
   return operations.map((operation) => factsOf(spec, operation, values, answered, options));
 }
 
+/** `{ component }` when there is one, else nothing (the field is optional, never `undefined`). */
+function withComponent(component: string | undefined): { component?: string } {
+  return component === undefined ? {} : { component };
+}
+
 function factsOf(spec: OpenApiDocument, operation: OperationContract, values: SchemaValues, answered: Set<string>, options: FactsOptions): OperationFacts {
   const fields: Field[] = operation.parameters
     .filter((parameter) => ['path', 'query', 'header'].includes(parameter.in))
-    .map((parameter) => ({
+    .map((parameter): Field => ({
       location: parameter.in as Location,
       name: parameter.name,
       // A path parameter is always required (OpenAPI 3.1 §4.8.12.1).
       required: parameter.required || parameter.in === 'path',
       schema: parameter.schema,
       resolved: resolveSchema(spec, parameter.schema),
-      ...(componentName(parameter.schema) !== undefined && { component: componentName(parameter.schema) }),
+      ...withComponent(componentName(parameter.schema)),
       ...(parameter.example !== undefined && { example: parameter.example }),
     }));
   const media = operation.requestBody?.content['application/json'];
@@ -89,7 +94,7 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
         required: required.includes(name),
         schema: property,
         resolved,
-        ...(componentName(property) !== undefined && { component: componentName(property) }),
+        ...withComponent(componentName(property)),
         ...(resolved['example'] !== undefined && { example: resolved['example'] }),
       });
     }
