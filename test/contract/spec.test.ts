@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../../src/contract/schemas.js';
 import { deref, isObject, loadSpec, type Json } from '../../src/contract/spec.js';
+import { findInvalidValueExamples, listValueExamples } from '../../src/tooling/value-examples.js';
 import { run } from '../helpers/run.js';
 
 const spec = loadSpec();
@@ -99,6 +100,12 @@ describe('the examples', () => {
   it.each(cases)('%s validates against its schema (Ajv)', (_, schema, value) => {
     const validate = compileSpecSchema(ajv, schema);
     expect(validate(value) ? [] : describeErrors(validate.errors)).toEqual([]);
+  });
+
+  // Redocly checks body examples only; headers and parameters are checked here and by `npm run check:examples`.
+  it.each(listValueExamples(spec).map((example) => [`${example.subject} at ${example.valueAt}`, example] as const))('%s validates against its schema, read as a string', (_, example) => {
+    const problems = findInvalidValueExamples(spec, [example]).flatMap((violation) => violation.problems);
+    expect(problems, `fix the example at ${example.valueAt} in openapi/openapi.yaml (\`npm run check:examples\` shows its line)`).toEqual([]);
   });
 
   it('of an error carry the status of the response they illustrate', () => {
