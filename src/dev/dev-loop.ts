@@ -87,11 +87,6 @@ export class DevLoop {
     await server?.process.stop();
   }
 
-  /** Settles when the current run, and any run queued behind it, has finished. */
-  async idle(): Promise<void> {
-    while (this.#running) await this.#running;
-  }
-
   #queue(changed: string[], savedAt: number): void {
     const spec = changed.filter((file) => isUnder(file, this.#specFolder) && SPEC_FILES.has(extname(file)));
     const source = changed.filter((file) => isUnder(file, this.#sourceFolder) && SOURCE_FILES.has(extname(file)));

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { dirname } from 'node:path';
+import { dirname, extname } from 'node:path';
 import { readContractPaths } from '../contract/project.js';
 import { displayPath } from './display-path.js';
 import { watchFolders } from './watch-files.js';
@@ -11,6 +11,7 @@ const options = new Command('generate')
   .parse()
   .opts<{ watch?: boolean }>();
 
+const SPEC_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 const paths = readContractPaths();
 const typesName = displayPath(paths.types);
 const specName = displayPath(paths.spec);
@@ -35,8 +36,9 @@ if (!options.watch) {
   console.log(`watching ${displayPath(dirname(paths.spec))}/ for changes; Ctrl-C stops`);
   // One run at a time; a save during a run is picked up by one more run after it.
   let running: Promise<unknown> = Promise.resolve();
-  const watcher = watchFolders([dirname(paths.spec)], () => {
-    running = running.then(generate);
+  const watcher = watchFolders([dirname(paths.spec)], (changed) => {
+    // Editors' temp and swap files come and go beside the spec; only a YAML or JSON save is a spec change.
+    if (changed.some((file) => SPEC_EXTENSIONS.has(extname(file)))) running = running.then(generate);
   });
   process.once('SIGINT', () => watcher.close());
   process.once('SIGTERM', () => watcher.close());
