@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { Problem } from '../contract/types.js';
-import { API_KEY_LIKE } from '../keys/api-key.js';
+import { scrubKeys } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';
 import { authenticate } from './authenticate.js';
 import { bindOperations, type HandlerResult } from './bind-operations.js';
@@ -10,7 +10,7 @@ import { operationHandlers, type ApiContext, type OperationHandlers } from './op
 import { ApiError } from './problems.js';
 import { FixedWindowRateLimiter, type Quota } from './rate-limit.js';
 import { clip, type CompiledOperation, type Limits, type RequestContract } from './request-contract.js';
-import { requestIdFor, responseHeaders } from './response-headers.js';
+import { clientRequestId, newRequestId, responseHeaders } from './response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
 
 /** The part of a pino logger the app uses, so tests can pass a recorder. */
@@ -64,14 +64,16 @@ export function createApp(options: AppOptions): Hono<Env> {
   const logRequests = logger.isLevelEnabled?.('info') ?? true;
   app.use(async (c, next) => {
     const started = performance.now();
-    c.set('requestId', requestIdFor(c.req.header('x-request-id'), bounds.requestId));
+    c.set('requestId', newRequestId());
     await next();
     if (!logRequests) return;
+    const clientId = clientRequestId(c.req.header('x-request-id'), bounds.requestId);
     logger.info({
       requestId: c.get('requestId'),
+      ...(clientId !== undefined && { clientRequestId: clientId }),
       method: c.req.method,
       // The path only: a query string may carry anything, and a key pasted into a URL is scrubbed.
-      path: c.req.path.replace(API_KEY_LIKE, 'tka_[REDACTED]'),
+      path: scrubKeys(c.req.path),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     });
@@ -184,7 +186,8 @@ function problemText(c: Context<Env>, error: ApiError, bounds: RequestContract['
     title: error.title,
     status: error.status,
     detail: clip(error.message, bounds.detail),
-    instance: clip(c.req.path, bounds.instance),
+    // The path as asked, but a key pasted into it is not sent back (it may be logged or cached on the way).
+    instance: clip(scrubKeys(c.req.path), bounds.instance),
     requestId: c.get('requestId'),
     ...(error.errors && { errors: error.errors }),
   };

@@ -3,6 +3,7 @@ import { readOperations, type OperationContract, type ParameterContract } from '
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
 import { deref, isObject, type Json, type OpenApiDocument } from '../contract/spec.js';
 import type { Violation } from '../contract/types.js';
+import { scrubKeys } from '../keys/api-key.js';
 import { coercerFor, type TextCoercer } from './text-values.js';
 
 /** Where a part of a request is read from; the contract's `Violation.in`. */
@@ -119,7 +120,8 @@ function objectSchema(parameters: ParameterContract[], options: { closed: boolea
 export function toViolations(where: InputPart, validate: ValidateFunction, bounds: ProblemBounds): Violation[] {
   return describeErrors(validate.errors)
     .slice(0, bounds.errors)
-    .map((error) => ({ in: where, pointer: clip(error.pointer, bounds.pointer), detail: clip(error.detail, bounds.violationDetail) }));
+    // A field named like a key (a key pasted as a field name) is not sent back in the pointer.
+    .map((error) => ({ in: where, pointer: clip(scrubKeys(error.pointer), bounds.pointer), detail: clip(error.detail, bounds.violationDetail) }));
 }
 
 export function clip(text: string, max: number): string {
