@@ -1,9 +1,10 @@
+import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { Problem } from '../contract/types.js';
 import { scrubKeys } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';
-import { authenticate } from './authenticate.js';
+import { authenticate, isAuthenticationFailure } from './authenticate.js';
 import { bindOperations, type HandlerResult } from './bind-operations.js';
 import { CursorCodec } from './cursor.js';
 import { operationHandlers, type ApiContext, type OperationHandlers } from './operations.js';
@@ -40,7 +41,7 @@ export interface AppOptions {
   responseValidation?: ResponseValidationMode;
 }
 
-type Env = { Variables: { requestId: string; quota?: Quota; operation?: CompiledOperation } };
+type Env = { Bindings: { incoming?: IncomingMessage }; Variables: { requestId: string; quota?: Quota; operation?: CompiledOperation } };
 
 
 /**
@@ -54,6 +55,9 @@ export function createApp(options: AppOptions): Hono<Env> {
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const limits: Limits = { ...contract.limits, ...options.limits };
   const limiter = new FixedWindowRateLimiter({ ...limits.rateLimit, now });
+  const failed = limits.failedAuthentication;
+  const failuresByAddress = new FixedWindowRateLimiter({ requests: failed.perAddress, windowSeconds: failed.windowSeconds, now });
+  const failuresInAll = new FixedWindowRateLimiter({ requests: failed.total, windowSeconds: failed.windowSeconds, now });
   // Read once; every request awaits the same settled promise.
   const cursors = store.secret('cursor').then((secret) => new CursorCodec(secret));
   cursors.catch(() => undefined); // a failure surfaces on the first request that needs it, as a logged 500
@@ -107,7 +111,26 @@ export function createApp(options: AppOptions): Hono<Env> {
     async prepare(c, operation): Promise<ApiContext> {
       c.set('operation', operation);
       const at = now();
-      const caller = await authenticate(c.req.header('authorization'), store, at);
+      const address = clientAddress(c);
+      let caller;
+      try {
+        caller = await authenticate(c.req.header('authorization'), store, at, {
+          // Over a failed-authentication budget, a key the cache already knows is still served; nothing else is looked up or refused with 401.
+          admit(digest) {
+            if (digest && store.peekKeyByDigest?.(digest)) return;
+            const byAddress = failuresByAddress.peek(address);
+            if (!byAddress.allowed) throw refuse(c, byAddress, `This client has sent ${failed.perAddress} requests with missing or invalid credentials in the current ${failed.windowSeconds}-second window.`);
+            const inAll = failuresInAll.peek(ALL);
+            if (!inAll.allowed) throw refuse(c, inAll, 'The service has refused too many invalid credentials in this window and now serves only keys it already knows.');
+          },
+        });
+      } catch (error) {
+        if (isAuthenticationFailure(error)) {
+          failuresByAddress.take(address);
+          failuresInAll.take(ALL);
+        }
+        throw error;
+      }
       applyQuota(c, limiter.take(caller.keyId), limits);
       return { caller, store, cursors: await cursors, now: at };
     },
@@ -155,6 +178,19 @@ export function createApp(options: AppOptions): Hono<Env> {
   }
 
   return app;
+}
+
+const ALL = 'all';
+
+/** The peer's address as the socket reports it; requests made in-process (tests) share one. Behind a proxy this is the proxy. */
+function clientAddress(c: Context<Env>): string {
+  return c.env?.incoming?.socket.remoteAddress ?? 'in-process';
+}
+
+/** A 429 for a used-up budget, with the budget in the RateLimit-* headers. */
+function refuse(c: Context<Env>, budget: Quota, reason: string): ApiError {
+  c.set('quota', budget);
+  return new ApiError('urn:problem-type:rate-limited', `${reason} Retry in ${budget.resetSeconds} seconds.`, { headers: { 'Retry-After': String(budget.resetSeconds) } });
 }
 
 /** Remembers the quota for the answer's RateLimit-* headers, and refuses the request when it is used up. */

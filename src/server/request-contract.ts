@@ -42,6 +42,8 @@ export interface ProblemBounds {
 export interface Limits {
   maxBodyBytes: number;
   rateLimit: { requests: number; windowSeconds: number };
+  /** Budgets for requests whose credentials fail, per client address and in all. */
+  failedAuthentication: { perAddress: number; total: number; windowSeconds: number };
 }
 
 /** Limits the Node entry applies to connections, outside the app. */
@@ -137,7 +139,14 @@ function readLimits(spec: OpenApiDocument): Limits {
   if (typeof maxBodyBytes !== 'number' || typeof requests !== 'number' || typeof windowSeconds !== 'number') {
     throw new Error('the spec must declare x-limits.maxBodyBytes and x-limits.rateLimit.{requests,windowSeconds}');
   }
-  return { maxBodyBytes, rateLimit: { requests, windowSeconds } };
+  const failed = isObject(limits) ? limits['failedAuthentication'] : undefined;
+  const perAddress = isObject(failed) ? failed['perAddress'] : undefined;
+  const total = isObject(failed) ? failed['total'] : undefined;
+  const failedWindow = isObject(failed) ? failed['windowSeconds'] : undefined;
+  if (typeof perAddress !== 'number' || typeof total !== 'number' || typeof failedWindow !== 'number') {
+    throw new Error('the spec must declare x-limits.failedAuthentication.{perAddress,total,windowSeconds}');
+  }
+  return { maxBodyBytes, rateLimit: { requests, windowSeconds }, failedAuthentication: { perAddress, total, windowSeconds: failedWindow } };
 }
 
 function readConnectionLimits(spec: OpenApiDocument): ConnectionLimits {
