@@ -3,14 +3,12 @@
  * settings page exists. Exit codes: 0 done, 1 the request failed (unknown user or
  * key), 2 bad usage.
  */
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { generateApiKey } from '../keys/api-key.js';
 import { openSqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
 import { ConfigError, readServerConfig } from '../server/config.js';
-
-class UsageError extends Error {}
-class NotFoundError extends Error {}
+import { CommandFailed, runCli, UsageError } from './exit.js';
 
 function withStore<T>(work: (store: Store) => T): T {
   const store = openSqliteStore(readServerConfig().databasePath);
@@ -60,7 +58,7 @@ program
   .action((options: { user: string; json?: boolean }) => {
     const keys = withStore((store) => {
       const user = store.findUserByName(options.user);
-      if (!user) throw new NotFoundError(`no user named ${JSON.stringify(options.user)}`);
+      if (!user) throw new CommandFailed(`no user named ${JSON.stringify(options.user)}`);
       return store.listKeys(user.id);
     });
     const rows = keys.map((key) => [key.id, key.hint, key.createdAt, key.lastUsedAt ?? 'never', key.revokedAt ? `revoked ${key.revokedAt}` : 'active'].join('  '));
@@ -74,23 +72,15 @@ program
   .option('--json', 'print JSON')
   .action((id: string, options: { json?: boolean }) => {
     const revoked = withStore((store) => store.revokeKey(id, new Date().toISOString()));
-    if (!revoked) throw new NotFoundError(`no active key with id ${JSON.stringify(id)}`);
+    if (!revoked) throw new CommandFailed(`no active key with id ${JSON.stringify(id)}`);
     print(options.json ?? false, { id, revoked: true }, `Revoked ${id}.`);
   });
 
-try {
-  program.parse();
-} catch (error) {
-  if (error instanceof CommanderError) {
-    // Help and version exit 0; any other parse problem is bad usage.
-    process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof UsageError || error instanceof ConfigError) {
-    process.stderr.write(`keys: ${error.message}\n`);
-    process.exitCode = 2;
-  } else if (error instanceof NotFoundError) {
-    process.stderr.write(`keys: ${error.message}\n`);
-    process.exitCode = 1;
-  } else {
-    throw error;
+await runCli('keys', () => {
+  try {
+    program.parse();
+  } catch (error) {
+    // A bad DATABASE_PATH is bad usage of this command too.
+    throw error instanceof ConfigError ? new UsageError(error.message) : error;
   }
-}
+});
