@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../../src/contract/schemas.js';
 import { deref, isObject, loadSpec, type Json } from '../../src/contract/spec.js';
-import { run } from '../helpers/run.js';
+import { binCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
 
 const spec = loadSpec();
 const operations = readOperations(spec);
@@ -16,7 +17,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('the OpenAPI document', () => {
   it('bundles into one self-contained OpenAPI 3.1 document', async () => {
     const output = join(scratch, 'bundle.json');
-    const result = await run('redocly', ['bundle', 'main', '--config', 'redocly.yaml', '--output', output]);
+    const result = await runCommand(binCommand('redocly', ['bundle', 'main', '--config', 'redocly.yaml', '--output', output]));
     expect(result.code, result.stderr).toBe(0);
     const bundled = JSON.parse(readFileSync(output, 'utf8')) as { openapi: string; paths: object };
     expect(bundled.openapi).toMatch(/^3\.1\./);
@@ -24,7 +25,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('validates with no lint errors or warnings under redocly.yaml', async () => {
-    const result = await run('redocly', ['lint', '--config', 'redocly.yaml', '--format', 'json']);
+    const result = await runCommand(binCommand('redocly', ['lint', '--config', 'redocly.yaml', '--format', 'json']));
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number } };
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot, readContractPaths } from '../../src/contract/project.js';
 import { renderTypes } from '../../src/tooling/render-types.js';
-import { run } from '../helpers/run.js';
+import { binCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'spec-change-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -28,7 +29,7 @@ describe('a spec change the code does not follow', () => {
     cpSync(join(projectRoot, 'package.json'), join(scratch, 'package.json'));
     symlinkSync(join(projectRoot, 'node_modules'), join(scratch, 'node_modules'));
 
-    const result = await run('tsc', ['-p', join(scratch, 'tsconfig.json')], { cwd: scratch });
+    const result = await runCommand(binCommand('tsc', ['-p', join(scratch, 'tsconfig.json')]), { cwd: scratch });
     expect(result.code, result.stdout).not.toBe(0);
     expect(result.stdout).toMatch(/src\/\w+\/[\w-]+\.ts\(\d+,\d+\): error TS\d+: .*'title'/);
   });
