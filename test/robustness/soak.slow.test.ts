@@ -1,5 +1,5 @@
 /**
- * A short `npm run soak` (a few seconds) inside `npm test`, both ways it runs:
+ * A short `npm run soak` (a few seconds) in `npm run test:slow`, both ways it runs:
  * starting its own server, and targeting a running one with --url/--token/--pid.
  * The long run is `npm run soak` (60 s by default); bad usage is test/soak/options.test.ts.
  */
