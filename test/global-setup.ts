@@ -8,10 +8,11 @@
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { makeKey } from '../src/process/make-key.js';
-import { startMock, type MockProcess } from '../src/process/mock.js';
+import type { LaunchedProcess } from '../src/process/launch.js';
+import { startMock } from '../src/process/mock.js';
 import { isRunning } from '../src/process/process-group.js';
 import { scratchDatabase } from '../src/process/scratch-database.js';
-import { startServer, type ServerProcess } from '../src/process/server.js';
+import { startServer } from '../src/process/server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -41,30 +42,30 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const database = scratchDatabase('shared-server-');
   const output = { stdoutFile: join(database.dir, 'stdout.log'), stderrFile: join(database.dir, 'stderr.log') };
-  const [mock, server] = await Promise.allSettled([startMock(), startServer({ databasePath: database.path, env: { LOG_LEVEL: 'warn' }, output })]);
+  const started: LaunchedProcess[] = [];
+  const track = <T extends LaunchedProcess>(process: T): T => (started.push(process), process);
 
   const teardown = async () => {
-    const running = [mock, server].flatMap((started) => (started.status === 'fulfilled' ? [started.value] : []));
-    await Promise.all(running.map((process) => process.stop()));
+    await Promise.all(started.map((process) => process.stop()));
     database.remove();
     // Stopping a group must leave nothing behind (Prism included).
-    const left = running.filter((process) => isRunning(process.pid, { group: true }));
+    const left = started.filter((process) => isRunning(process.pid, { group: true }));
     if (left.length > 0) throw new Error(`still running after the tests: ${left.map((process) => process.commandLine).join(', ')}`);
   };
 
-  try {
-    const started = { mock: fulfilled(mock), server: fulfilled(server) };
-    const { key } = await makeKey(database.path, 'demo');
-    project.provide('mock', { url: started.mock.url, pid: started.mock.pid });
-    project.provide('server', { url: started.server.url, port: started.server.port, pid: started.server.pid, databasePath: database.path, demoKey: key, ...output });
-  } catch (error) {
+  const [mock, server] = await Promise.allSettled([
+    startMock().then(track),
+    // The key is made once the server has seeded the demo user, while Prism is still starting.
+    startServer({ databasePath: database.path, env: { LOG_LEVEL: 'warn' }, output })
+      .then(track)
+      .then(async (server) => ({ server, demoKey: (await makeKey(database.path, 'demo')).key })),
+  ]);
+  if (mock.status === 'rejected' || server.status === 'rejected') {
     await teardown();
-    throw error;
+    throw mock.status === 'rejected' ? mock.reason : (server as PromiseRejectedResult).reason;
   }
+  project.provide('mock', { url: mock.value.url, pid: mock.value.pid });
+  const { url, port, pid } = server.value.server;
+  project.provide('server', { url, port, pid, databasePath: database.path, demoKey: server.value.demoKey, ...output });
   return teardown;
-}
-
-function fulfilled<T extends MockProcess | ServerProcess>(result: PromiseSettledResult<T>): T {
-  if (result.status === 'rejected') throw result.reason;
-  return result.value;
 }
