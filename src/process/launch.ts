@@ -3,17 +3,14 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { projectRoot } from '../contract/project.js';
 import { groupGone, killGroupOnExit, release, sendSignal } from './process-group.js';
 
-/** How a process ended: its exit code, or the signal that ended it, or why it never started. */
+/** How a process ended: its exit code, or the signal that ended it. */
 export interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
-  /** Set when the command could not be run at all (ENOENT, EACCES). */
-  error?: string;
 }
 
-/** `exit code 1`, `signal SIGKILL`, or why it could not start: for messages. */
+/** `exit code 1` or `signal SIGKILL`, for messages. */
 export function describeExit(exit: Exit): string {
-  if (exit.error !== undefined) return `could not start: ${exit.error}`;
   return exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
 }
 
@@ -69,7 +66,7 @@ export interface LaunchedProcess {
 
 /**
  * Starts `argv` (command and arguments; no shell). The toolkit's one way to start a process:
- * the server, Prism, a CLI, a bench peer.
+ * the server, Prism, a CLI, a bench peer. Throws when the command cannot be started at all.
  *
  * @example
  * const prism = launch(['node', 'prism.js', 'mock', 'openapi.yaml'], { output: 'capture' });
@@ -92,11 +89,10 @@ export function launch(argv: readonly string[], options: LaunchOptions = {}): La
   let status: Exit | undefined;
   // 'close' comes after 'exit' once the output pipes are drained: a process counts as ended when
   // everything it wrote (the error message before exit 2) can be read.
-  const exited = new Promise<Exit>((resolve) => {
-    child.once('close', (code, signal) => resolve((status ??= { code, signal })));
-    child.once('error', (error) => resolve((status ??= { code: null, signal: null, error: error.message })));
-  });
+  const exited = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve((status = { code, signal }))));
   const leaderEnded = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A command that cannot start (ENOENT, EACCES) has no pid: thrown here, so its later 'error' event is only noise.
+  child.once('error', () => {});
   const pid = child.pid;
   if (pid === undefined) throw new Error(`launch: could not start ${commandLine}`);
 
