@@ -4,15 +4,15 @@
  * `npm run mock` and `npm start` from spawn to their first 200 on the sample request.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
 import { projectRoot } from '../src/contract/project.js';
 import { freePort } from '../src/process/free-port.js';
-import { launch } from '../src/process/launch.js';
+import { describeExit, launch } from '../src/process/launch.js';
 import { waitForHttp } from '../src/process/ready.js';
+import { runCommand } from '../src/process/run-command.js';
 import { REQUEST_BODY, requestHeaders } from './lib/fixture.js';
 import { prepareProjectDatabase } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
@@ -58,20 +58,13 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 function npmRun(script: string): Step {
   return {
     name: `npm run ${script}`,
-    time: () =>
-      new Promise((resolve, reject) => {
-        const started = performance.now();
-        let output = '';
-        const child = spawn(npm, ['run', '--silent', script], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        child.once('error', reject);
-        child.once('exit', (code) => {
-          const ms = performance.now() - started;
-          if (code === 0) resolve(ms);
-          else reject(new Error(`exit ${code}: ${output.trim().split('\n').slice(-5).join('\n')}`));
-        });
-      }),
+    async time() {
+      const started = performance.now();
+      const result = await runCommand([npm, 'run', '--silent', script], { timeoutMs: 300_000 });
+      const ms = performance.now() - started;
+      if (result.code === 0) return ms;
+      throw new Error(`${describeExit(result)}: ${`${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-5).join('\n')}`);
+    },
   };
 }
 

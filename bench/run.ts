@@ -5,12 +5,12 @@
  * targets (a report: a miss does not fail the run) and writes the same as JSON.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
 import { projectRoot } from '../src/contract/project.js';
+import { binCommand } from '../src/process/commands.js';
 import { freePort } from '../src/process/free-port.js';
 import { describeExit, launch, type LaunchedProcess } from '../src/process/launch.js';
 import { waitForHttp } from '../src/process/ready.js';
@@ -134,7 +134,8 @@ async function main(): Promise<number> {
 
   if (!options.tsx) {
     progress('bench: compiling the TypeScript servers (npm run build)');
-    execFileSync(process.execPath, [join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(projectRoot, 'tsconfig.build.json')], { stdio: 'inherit' });
+    const build = await launch(binCommand('tsc', ['-p', 'tsconfig.build.json']), { output: 'inherit' }).exited;
+    if (build.code !== 0) throw new Error(`npm run build failed (${describeExit(build)})`);
   }
   progress(`bench: starting ${[...runs.values()].filter((run) => !run.failure).map((run) => run.label).join(', ')}`);
   await Promise.all(
