@@ -14,7 +14,8 @@ function contract(args: string[], env: Record<string, string> = {}) {
 const mock = inject('mock');
 const server = inject('server');
 
-describe('npm run contract', () => {
+// Each case is its own process against the shared mock and server (with its own key where it needs one), so they run side by side.
+describe('npm run contract', { concurrent: true }, () => {
   it('exits 0 against the implementation, with a report per operation and a progress line on stderr', async () => {
     const { key } = await makeKey(server.databasePath, 'demo');
     const result = await contract(['--base-url', server.url, '--token', key]);
@@ -67,7 +68,7 @@ describe('npm run contract', () => {
     { given: ['--base-url', 'http://127.0.0.1:1', '--token', ''], want: 'must be a non-empty API key' },
     { given: ['--base-url', 'http://127.0.0.1:1', '--token', 'x', '--max-pages', '0'], want: 'must be a positive integer' },
     { given: ['--base-url', 'http://127.0.0.1:1', '--token', 'x', '--frobnicate'], want: "unknown option '--frobnicate'" },
-  ])('exits 2 on bad usage: $given', { concurrent: true }, async ({ given, want }) => {
+  ])('exits 2 on bad usage: $given', async ({ given, want }) => {
     const result = await contract(given);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(want);

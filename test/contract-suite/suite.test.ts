@@ -119,7 +119,7 @@ describe('the contract suite against a broken implementation', () => {
       },
       want: { id: 'listOwnItems positive sort desc', message: 'items out of order for sort=desc' },
     },
-  ])('reports $breakage with a clear message and the request', async ({ breakResponse, want }) => {
+  ])('reports $breakage with a clear message and the request', { concurrent: true }, async ({ breakResponse, want }) => {
     const proxy = await brokenProxy(server.url, breakResponse);
     try {
       const { key } = await makeKey(server.databasePath, 'demo');

@@ -67,7 +67,8 @@ function logEntries(server: ServerProcess): Array<{ level: number; msg?: string;
   return server.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { level: number; msg?: string; status?: number });
 }
 
-describe('graceful shutdown', () => {
+// Each case has its own server and database, and mostly waits, so they run side by side.
+describe('graceful shutdown', { concurrent: true }, () => {
   it('finishes in-flight requests with 200, refuses new connections, exits 0 and leaves a clean database', async () => {
     const database = scratchDatabase('shutdown-');
     try {
