@@ -48,7 +48,8 @@ describe('npm start, as a real process', () => {
   });
 });
 
-describe('npm run keys', () => {
+// Each case is its own process; they run side by side (the database is the one npm start made above).
+describe('npm run keys', { concurrent: true }, () => {
   it('creates, lists and revokes keys; a revoked key stops working on the running server at once', async () => {
     const server = await start();
     const created = await makeKey(databasePath, 'erin');
@@ -77,7 +78,7 @@ describe('npm run keys', () => {
     { given: 'list for an unknown user', args: ['list', '--user', 'nobody'], code: 1 },
     { given: 'revoke an unknown key', args: ['revoke', 'key_doesnotexist00'], code: 1 },
     { given: '--help', args: ['--help'], code: 0 },
-  ])('exits $code on $given with a clear message', { concurrent: true }, async ({ args, code }) => {
+  ])('exits $code on $given with a clear message', async ({ args, code }) => {
     const result = await keys(args);
     expect(result.code).toBe(code);
     expect(code === 0 ? result.stdout : result.stderr).not.toBe('');
