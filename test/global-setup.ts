@@ -29,8 +29,8 @@ declare module 'vitest' {
       databasePath: string;
       /**
        * A fresh key of the demo user, made with the keys CLI. Its quota (600 a minute) is shared by
-       * every file that uses it: about 250 requests in all today. A test that sends many more makes
-       * its own key with `makeKey(server.databasePath, 'demo')`.
+       * every file that uses it, which together send it a few hundred requests at most. A test that
+       * sends many makes its own key with `makeKey(server.databasePath, 'demo')`.
        */
       demoKey: string;
       stdoutFile: string;
