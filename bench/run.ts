@@ -5,18 +5,20 @@
  * targets (a report: a miss does not fail the run) and writes the same as JSON.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
 import { projectRoot } from '../src/contract/project.js';
+import { binCommand } from '../src/process/commands.js';
+import { freePort } from '../src/process/free-port.js';
+import { describeExit, launch, type LaunchedProcess } from '../src/process/launch.js';
+import { waitForHttp } from '../src/process/ready.js';
 import { FALLBACK_KEY, FALLBACK_OWNER_ID, fixtureItems, REQUEST_BODY, requestHeaders } from './lib/fixture.js';
 import { runLoad, type LoadResult } from './lib/load.js';
-import { onServerCore, pinLoadGenerator } from './lib/pin.js';
-import { freePort } from './lib/ports.js';
+import { pinLoadGenerator } from './lib/pin.js';
 import { writeMockSpec } from './lib/prism.js';
 import { probe } from './lib/probe.js';
-import { startProcess, waitForOk, type ServerProcess } from './lib/process.js';
 import { prepareProjectDatabase, projectServerMissing } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
 import { checkTargets, formatCpuComparison, formatTable, formatTargets, summarise, type BenchReport, type ServerRun, type Settings } from './lib/report.js';
@@ -65,9 +67,10 @@ const program = new Command('bench')
   .option('--no-pin', 'do not pin the servers and the load generator to separate cores')
   .option('--tsx', 'run the TypeScript servers under the tsx loader instead of compiling them first (as npm start does; about 30 MiB more RSS each)', false)
   .option('--out <file>', 'where to write the JSON (default bench/results/bench-<time>.json)')
+  .exitOverride()
   .showHelpAfterError();
 
-const options = program.parse().opts<CliOptions>();
+const options = parseOrExit('bench', () => program.parse().opts<CliOptions>());
 const settings: Settings = {
   quick: options.quick,
   rounds: Math.round(options.rounds ?? (options.quick ? 1 : 8)),
@@ -82,11 +85,11 @@ const startedAt = new Date();
 const loadAtStart = loadavg()[0] ?? 0;
 const pinning = pinLoadGenerator(options.pin);
 const workDirectory = mkdtempSync(join(tmpdir(), 'bench-'));
-const processes = new Map<ServerId, ServerProcess>();
+const processes = new Map<ServerId, LaunchedProcess>();
 const notes: string[] = [];
 
 async function cleanUp(): Promise<void> {
-  await Promise.all([...processes.values()].map((server) => server.stop()));
+  await Promise.all([...processes.values()].map((server) => server.stop({ graceMs: 3_000 })));
   rmSync(workDirectory, { recursive: true, force: true });
 }
 
@@ -101,8 +104,7 @@ try {
   process.exitCode = await main();
 } catch (error) {
   endProgress();
-  console.error(error instanceof Error ? error.stack : error);
-  process.exitCode = 1;
+  process.exitCode = exitCodeFor('bench', error);
 } finally {
   await cleanUp();
 }
@@ -132,7 +134,8 @@ async function main(): Promise<number> {
 
   if (!options.tsx) {
     progress('bench: compiling the TypeScript servers (npm run build)');
-    execFileSync(process.execPath, [join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(projectRoot, 'tsconfig.build.json')], { stdio: 'inherit' });
+    const build = await launch(binCommand('tsc', ['-p', 'tsconfig.build.json']), { output: 'inherit' }).exited;
+    if (build.code !== 0) throw new Error(`npm run build failed (${describeExit(build)})`);
   }
   progress(`bench: starting ${[...runs.values()].filter((run) => !run.failure).map((run) => run.label).join(', ')}`);
   await Promise.all(
@@ -140,16 +143,14 @@ async function main(): Promise<number> {
       .filter((run) => run.failure === undefined)
       .map(async (run) => {
         const port = await freePort(HOST);
-        const launch = SERVERS[run.id].launch({ port, host: HOST, key, ownerId, mockSpec, logLevel: settings.projectLogLevel, compiled: !options.tsx, ...(databasePath ? { databasePath } : {}) });
-        const server = startProcess(onServerCore(pinning, launch.argv), {
-          env: { ...process.env, ...launch.env },
-          logFile: join(workDirectory, `${run.id}.log`),
-          cwd: projectRoot,
-        });
+        const command = SERVERS[run.id].launch({ port, host: HOST, key, ownerId, mockSpec, logLevel: settings.projectLogLevel, compiled: !options.tsx, ...(databasePath ? { databasePath } : {}) });
+        // Output to a file, so a chatty server costs the load generator nothing.
+        const log = join(workDirectory, `${run.id}.log`);
+        const server = launch(command.argv, { env: command.env, output: { stdoutFile: log, stderrFile: log }, ...(pinning.serverCore !== undefined && { core: pinning.serverCore }) });
         processes.set(run.id, server);
         const url = `http://${HOST}:${port}/`;
         try {
-          run.startupMs = await waitForOk(server, { url, method: 'POST', headers, body: REQUEST_BODY }, STARTUP_TIMEOUT_MS);
+          run.startupMs = await waitForHttp(server, { url, method: 'POST', headers, body: REQUEST_BODY, status: 200 }, { timeoutMs: STARTUP_TIMEOUT_MS });
           const checked = await probe(url, key);
           run.problems = checked.problems;
           run.responseBytes = checked.bytes;
@@ -178,10 +179,11 @@ async function main(): Promise<number> {
       const result = await measure(run, `round ${round}/${settings.rounds}`, settings.durationSeconds);
       run.rounds.push(result);
       const server = processes.get(run.id)!;
-      if (server.hasExited()) {
-        run.failure = `the process ended (${server.exitStatus()}) during round ${round}; its last output:\n${server.logTail()}`;
+      const exit = server.exitStatus();
+      if (exit !== undefined) {
+        run.failure = `the process ended (${describeExit(exit)}) during round ${round}; its last output:\n${server.outputTail()}`;
       } else if (result.ok === 0) {
-        run.failure = `no 2xx answer in round ${round} (${result.non2xx} non-2xx, ${result.errors} errors); its last output:\n${server.logTail()}`;
+        run.failure = `no 2xx answer in round ${round} (${result.non2xx} non-2xx, ${result.errors} errors); its last output:\n${server.outputTail()}`;
       }
     }
   }
@@ -227,7 +229,7 @@ async function main(): Promise<number> {
   const cpu = formatCpuComparison(servers);
   if (cpu !== undefined) console.log(`\n${cpu}`);
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);
-  return servers.some((server) => server.failure !== undefined) ? 1 : 0;
+  return servers.some((server) => server.failure !== undefined) ? ExitCode.failed : ExitCode.ok;
 }
 
 function elapsed(): string {

@@ -1,6 +1,6 @@
 // One measurement: autocannon against one server for a fixed time, with the server's RSS sampled meanwhile.
 import autocannon from 'autocannon';
-import { readCpuMs, readRss } from './process.js';
+import { readCpuMs, readRssBytes } from '../../src/process/resource-usage.js';
 import { percentileOfSorted, Samples } from './stats.js';
 
 export interface LoadOptions {
@@ -47,7 +47,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
     let peakRss: number | undefined;
     const sampleRss = (): void => {
       if (options.pid === undefined) return;
-      const rss = readRss(options.pid);
+      const rss = readRssBytes(options.pid);
       if (rss !== undefined && (peakRss === undefined || rss > peakRss)) peakRss = rss;
     };
     const sampler = setInterval(sampleRss, RSS_SAMPLE_MS);
