@@ -12,8 +12,9 @@ describe('expiring keys on the public API', () => {
     const expiresAt = new Date(t.clock.now + 10 * MINUTE).toISOString();
     const summary = await t.store.createKey(user.id, digest, hint, new Date(t.clock.now).toISOString(), { name: 'soon', expiresAt, source: 'web' });
 
+    t.clock.now += MINUTE;
     expect((await t.send('POST', '/', { key, body: {} })).status).toBe(200);
-    t.clock.now += 10 * MINUTE;
+    t.clock.now += 9 * MINUTE;
     for (const attempt of [1, 2]) {
       const response = await t.send('POST', '/', { key, body: {} });
       expect(response.status, `attempt ${attempt}`).toBe(401);
@@ -23,7 +24,7 @@ describe('expiring keys on the public API', () => {
     const events = await t.store.listKeyEvents(user.id, { limit: 10 });
     expect(events.filter((event) => event.keyId === summary.id).map((event) => [event.type, event.source, event.at])).toEqual([
       ['expired', 'system', expiresAt],
-      ['first_used', 'api', new Date(t.clock.now - 10 * MINUTE).toISOString()],
+      ['first_used', 'api', new Date(t.clock.now - 9 * MINUTE).toISOString()],
       ['created', 'web', summary.createdAt],
     ]);
   });
