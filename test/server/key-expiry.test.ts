@@ -18,7 +18,9 @@ describe('expiring keys on the public API', () => {
     for (const attempt of [1, 2]) {
       const response = await t.send('POST', '/', { key, body: {} });
       expect(response.status, `attempt ${attempt}`).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe(`Bearer realm="api", error="invalid_token", error_description="The API key expired at ${expiresAt}."`);
+      expect(response.headers.get('www-authenticate')).toBe(
+        `Bearer realm="api", error="invalid_token", error_description="The API key expired at ${expiresAt}."`,
+      );
       expect(response.json.detail).toBe(`The API key expired at ${expiresAt}.`);
     }
     const events = await t.store.listKeyEvents(user.id, { limit: 10 });
@@ -34,7 +36,9 @@ describe('expiring keys on the public API', () => {
     const { key, keyId } = await t.addUser('ann');
     await t.store.revokeKey(keyId, new Date(t.clock.now).toISOString());
     expect((await t.send('POST', '/', { key, body: {} })).headers.get('www-authenticate')).toContain('error_description="The API key has been revoked."');
-    expect((await t.send('POST', '/', { key: generateApiKey().key, body: {} })).headers.get('www-authenticate')).toContain('error_description="The API key is unknown."');
+    expect((await t.send('POST', '/', { key: generateApiKey().key, body: {} })).headers.get('www-authenticate')).toContain(
+      'error_description="The API key is unknown."',
+    );
   });
 
   it('keeps a rolled key working through its overlap, then names the roll', async () => {
@@ -57,7 +61,9 @@ describe('expiring keys on the public API', () => {
     t.clock.now += 60 * MINUTE;
     const old = await t.send('POST', '/', { key, body: {} });
     expect(old.status).toBe(401);
-    expect(old.headers.get('www-authenticate')).toContain(`error_description="The API key was rolled; its overlap ended at ${overlapEnd}. Use the key that replaced it."`);
+    expect(old.headers.get('www-authenticate')).toContain(
+      `error_description="The API key was rolled; its overlap ended at ${overlapEnd}. Use the key that replaced it."`,
+    );
     expect((await t.send('POST', '/', { key: next.key, body: {} })).status).toBe(200);
   });
 });
