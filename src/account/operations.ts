@@ -116,9 +116,9 @@ export const accountHandlers: AccountHandlers = {
     const { store, now } = context;
     const { user } = signedIn(context);
     const key = await ownKey(store, user.id, path.keyId);
+    if (key.rolledAt !== null) throw new ApiError('urn:problem-type:conflict', 'This key was rolled already; roll its replacement instead.');
     const status = statusOf(key, now);
     if (status !== 'active') throw new ApiError('urn:problem-type:conflict', `This key is ${status}; only an active key can be rolled.`);
-    if (key.rolledAt !== null) throw new ApiError('urn:problem-type:conflict', 'This key was rolled already; roll its replacement instead.');
     const next = generateApiKey();
     const rolled = await store.rollKey({
       userId: user.id,
