@@ -63,11 +63,13 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   if (!RESPONSE_VALIDATION_MODES.includes(responseValidation as ResponseValidationMode)) {
     throw new ConfigError(`RESPONSE_VALIDATION must be one of ${RESPONSE_VALIDATION_MODES.join(', ')}, not ${JSON.stringify(responseValidation)}`);
   }
+  const port = integer(env, 'PORT', 3000, 0, 65535);
   return {
     ...readStoreConfig(env),
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     host: env['HOST'] ?? '127.0.0.1',
-    webPort: integer(env, 'WEB_PORT', 3001, 0, 65535),
+    // PORT=0 (tests, scripts) asks for free ports: the web listener follows unless WEB_PORT says otherwise.
+    webPort: integer(env, 'WEB_PORT', port === 0 ? 0 : 3001, 0, 65535),
     webOrigin: origin(env, 'WEB_ORIGIN'),
     publicApiUrl: url(env, 'PUBLIC_API_URL'),
     logLevel: logLevel as ServerConfig['logLevel'],

@@ -39,7 +39,7 @@ export interface StartServerOptions {
 export function startServer(options: StartServerOptions): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: projectRoot,
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', WEB_PORT: '0', ...options.env, HOST: '127.0.0.1', PORT: '0', DATABASE_PATH: options.databasePath },
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', ...options.env, HOST: '127.0.0.1', PORT: '0', DATABASE_PATH: options.databasePath },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
