@@ -27,6 +27,7 @@ function layout(page: { name: string; title: string; body: string; publicApiUrl:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="public-api-url" content="${escapeHtml(page.publicApiUrl)}">
 <title>${page.title} · Bearer List</title>
+<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/app.css">
 <script type="module" src="/assets/app.js"></script>
 </head>

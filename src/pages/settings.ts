@@ -141,11 +141,15 @@ function keyItem(key: ApiKey): HTMLLIElement {
   );
   const actions = el('div', { class: 'actions' });
   if (key.status === 'active' && key.rolledAt === null) {
-    actions.append(el('button', { type: 'button', 'data-action': 'roll', 'data-key-id': key.id, 'aria-label': `Roll ${key.name}` }, 'Roll'));
+    actions.append(el('button', { type: 'button', 'data-action': 'roll', 'data-key-id': key.id, 'aria-label': `Roll ${key.name} (${key.hint})` }, 'Roll'));
   }
   if (key.status === 'active') {
     actions.append(
-      el('button', { type: 'button', class: 'danger', 'data-action': 'revoke', 'data-key-id': key.id, 'aria-label': `Revoke ${key.name}` }, 'Revoke'),
+      el(
+        'button',
+        { type: 'button', class: 'danger', 'data-action': 'revoke', 'data-key-id': key.id, 'aria-label': `Revoke ${key.name} (${key.hint})` },
+        'Revoke',
+      ),
     );
   }
   return el('li', { class: 'key card', 'data-key-id': key.id }, el('h4', {}, key.name), details, actions);

@@ -176,8 +176,8 @@ export class CachedStore implements Store {
     return this.#inner.findVisibleItem(itemId, userId);
   }
 
-  listKeys(userId: string): Promise<KeySummary[]> {
-    return this.#inner.listKeys(userId);
+  listKeys(userId: string, options?: { newestFirst?: boolean; limit?: number }): Promise<KeySummary[]> {
+    return this.#inner.listKeys(userId, options);
   }
 
   createUser(name: string, at: string, passwordHash?: string): Promise<User> {
