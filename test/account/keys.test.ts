@@ -124,7 +124,10 @@ describe('rolling a key', () => {
     });
     expect(rolled.json.secret).not.toBe(created.json.secret);
     const listed = await t.send('GET', '/api/keys', { cookie: t.cookie });
-    expect(listed.json.keys.map((key: { id: string }) => key.id), 'newest first').toEqual([rolled.json.key.id, created.json.key.id]);
+    expect(
+      listed.json.keys.map((key: { id: string }) => key.id),
+      'newest first',
+    ).toEqual([rolled.json.key.id, created.json.key.id]);
     expect((await t.callPublicApi(created.json.secret)).status).toBe(200);
     expect((await t.callPublicApi(rolled.json.secret)).status).toBe(200);
     await t.later(HOUR);
