@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { type Context, Hono } from 'hono';
 import { API_KEY_LIKE } from '../keys/api-key.js';
 import type { PageAssets } from '../pages/assets.js';
+import { pageResponse } from '../pages/serve.js';
 import type { AppLogger } from '../server/app.js';
 import { bindOperations, type HandlerResult } from '../server/bind-operations.js';
 import { ApiError, type ProblemBody } from '../server/problems.js';
@@ -49,19 +50,6 @@ type WebEnv = { Variables: { requestId: string; operation?: CompiledOperation } 
 /** Where the account API is mounted on the web application's listener. */
 export const ACCOUNT_API_BASE = '/api';
 
-/** Browser-page headers (OWASP Secure Headers): a CSP that allows this origin's own script, style and API only. */
-const PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'cache-control': 'no-store',
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'; require-trusted-types-for 'script'",
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
-  'referrer-policy': 'no-referrer',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-};
-
 /**
  * The web application: the pages (static HTML, one script, one stylesheet) and
  * the account API under `/api`, on the operation seam like the public API,
@@ -81,7 +69,6 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     perClient: new FailureCounter({ failures: accountLimits.signIn.failuresPerClient, windowSeconds: accountLimits.signIn.windowSeconds, now }),
   };
   const clientAddress = options.clientAddress ?? socketAddress;
-  const extraPageHeaders: Record<string, string> = secure ? { 'strict-transport-security': 'max-age=15552000; includeSubDomains' } : {};
 
   const app = new Hono<WebEnv>();
   const logRequests = logger.isLevelEnabled?.('info') ?? true;
@@ -147,14 +134,8 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     },
   });
 
-  const page = (c: Context<WebEnv>, path: string) => {
-    const asset = pages.get(path);
-    if (!asset) return c.notFound();
-    return new Response(c.req.method === 'HEAD' ? null : asset.body, {
-      headers: { ...PAGE_HEADERS, ...extraPageHeaders, 'content-type': asset.contentType, 'x-request-id': c.get('requestId') },
-    });
-  };
-  app.get('/', (c) => page(c, '/sign-in'));
+  const page = (c: Context<WebEnv>, path: string) => pageResponse(pages, path, { method: c.req.method, secure, headers: { 'x-request-id': c.get('requestId') } });
+  app.get('/', (c) => page(c, '/'));
   app.get('/assets/*', (c) => page(c, c.req.path));
   app.get('/:page{[a-z-]+}', (c) => page(c, c.req.path));
 
@@ -162,16 +143,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     if (c.req.path === ACCOUNT_API_BASE || c.req.path.startsWith(`${ACCOUNT_API_BASE}/`)) {
       return problem(c, new ApiError('urn:problem-type:not-found', 'No operation of the account API has this path.'));
     }
-    const notFound = pages.get('/not-found');
-    return new Response(notFound?.body ?? 'Not found', {
-      status: 404,
-      headers: {
-        ...PAGE_HEADERS,
-        ...extraPageHeaders,
-        'content-type': notFound?.contentType ?? 'text/plain; charset=utf-8',
-        'x-request-id': c.get('requestId'),
-      },
-    });
+    return page(c, c.req.path);
   });
 
   app.onError((error, c) => {

@@ -11,6 +11,8 @@ export interface MockOptions {
   verbose: boolean;
   /** Makes dynamic bodies repeatable. */
   seed?: string;
+  /** Which api of `redocly.yaml` to serve: `main` (the public API, the default) or `account`. */
+  api?: string;
 }
 
 export const MOCK_DEFAULTS: MockOptions = { host: '127.0.0.1', port: 4010, dynamic: false, verbose: false };
@@ -29,7 +31,7 @@ export function prismCommand(options: MockOptions): { command: string; args: str
   const require = createRequire(import.meta.url);
   const manifest = require.resolve('@stoplight/prism-cli/package.json');
   const bin = resolve(dirname(manifest), (require(manifest) as { bin: { prism: string } }).bin.prism);
-  const spec = relative(projectRoot, readContractPaths().spec);
+  const spec = relative(projectRoot, readContractPaths(projectRoot, options.api ?? 'main').spec);
   const args = [
     bin,
     'mock',

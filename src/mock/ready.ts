@@ -1,15 +1,16 @@
 /**
- * Waits until an API that honours the contract answers: `GET /shared` without
- * credentials must come back `401` (from the implementation and from Prism alike).
+ * Waits until an API that honours the contract answers: `GET /shared` (or `path`,
+ * e.g. the account API's `/session`) without credentials must come back `401`
+ * (from the implementation and from Prism alike).
  * `headers` are added to the probe (the mock launcher asks Prism for its 401
  * with `Prefer: code=401` so the probe is not logged as a rejected request).
  * Rejects when `timeoutMs` passes or `stopped` settles first (the process died).
  */
 export async function waitForApi(
   baseUrl: string,
-  options: { timeoutMs?: number; stopped?: Promise<unknown>; headers?: Record<string, string> } = {},
+  options: { timeoutMs?: number; stopped?: Promise<unknown>; headers?: Record<string, string>; path?: string } = {},
 ): Promise<void> {
-  const url = `${baseUrl.replace(/\/+$/, '')}/shared`;
+  const url = `${baseUrl.replace(/\/+$/, '')}${options.path ?? '/shared'}`;
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   let exited = false;
   void options.stopped?.then(
