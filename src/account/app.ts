@@ -134,7 +134,8 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     },
   });
 
-  const page = (c: Context<WebEnv>, path: string) => pageResponse(pages, path, { method: c.req.method, secure, headers: { 'x-request-id': c.get('requestId') } });
+  const page = (c: Context<WebEnv>, path: string) =>
+    pageResponse(pages, path, { method: c.req.method, secure, headers: { 'x-request-id': c.get('requestId') } });
   app.get('/', (c) => page(c, '/'));
   app.get('/assets/*', (c) => page(c, c.req.path));
   app.get('/:page{[a-z-]+}', (c) => page(c, c.req.path));

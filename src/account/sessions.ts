@@ -55,7 +55,8 @@ export class Sessions {
 
   /** The session the request's cookie names, if it has not ended; ended sessions are deleted on sight. */
   async find(c: Context, now: number): Promise<SessionRecord | undefined> {
-    const token = getCookie(c, this.#cookie.name);
+    // Over plain HTTP the contract's name (`__Host-session`, which the mock and the contract suite send) is read too.
+    const token = getCookie(c, this.#cookie.name) ?? (this.#cookie.secure ? undefined : getCookie(c, '__Host-session'));
     if (token === undefined || !TOKEN.test(token)) return undefined;
     const session = await this.#store.findSessionByDigest(digestSessionToken(token));
     if (!session) return undefined;

@@ -4,6 +4,7 @@ import { isObject, type Json } from '../contract/spec.js';
 import type { ApiWideAnswers } from './api-wide-answers.js';
 import type { RequestInput, SuiteCase } from './case.js';
 import type { Exchange } from './http.js';
+import type { Placement } from './credentials.js';
 import type { ListShape } from './list-shape.js';
 
 /** The options of a list request: the POST body, or the GET query read as an object. */
@@ -15,6 +16,8 @@ export interface CheckContext {
   apiWide: ApiWideAnswers;
   /** The list shape of each list operation, by operationId. */
   lists: Map<string, ListShape>;
+  /** Where each operation's credential goes; without it, every operation takes a bearer token. */
+  placementOf?: (operation: OperationContract) => Placement | undefined;
 }
 
 /**
@@ -62,15 +65,26 @@ export function checkExchange(context: CheckContext, entry: SuiteCase, exchange:
 
   if (response.status === 401 && !findings.some((finding) => finding.message.includes('WWW-Authenticate'))) {
     const challenge = response.headers.get('www-authenticate');
-    if (!challenge || !/^Bearer( |$)/.test(challenge)) {
-      findings.push({ category: 'contract', message: `401 without a bearer challenge in WWW-Authenticate (RFC 6750 §3), got ${JSON.stringify(challenge)}` });
+    // A bearer-token API owes the RFC 6750 challenge; any other scheme (a session cookie) at least a challenge (RFC 9110 §11.6.1), whose form its spec's header schema checks.
+    const bearer = (context.placementOf ? context.placementOf(entry.operation) : { kind: 'bearer' })?.kind === 'bearer';
+    if (!challenge || (bearer && !/^Bearer( |$)/.test(challenge))) {
+      findings.push({
+        category: 'contract',
+        message: bearer
+          ? `401 without a bearer challenge in WWW-Authenticate (RFC 6750 §3), got ${JSON.stringify(challenge)}`
+          : '401 without a WWW-Authenticate challenge (RFC 9110 §11.6.1)',
+      });
     }
   }
   if (response.status === 405 && entry.allow) {
     // RFC 9110 §15.5.6: a 405 must say which methods the path has.
     const allowed = (response.headers.get('allow') ?? '').split(',').map((method) => method.trim().toUpperCase());
     const missing = entry.allow.filter((method) => !allowed.includes(method));
-    if (missing.length > 0) findings.push({ category: 'contract', message: `405 whose Allow header (${JSON.stringify(response.headers.get('allow'))}) does not list ${missing.join(', ')}` });
+    if (missing.length > 0)
+      findings.push({
+        category: 'contract',
+        message: `405 whose Allow header (${JSON.stringify(response.headers.get('allow'))}) does not list ${missing.join(', ')}`,
+      });
   }
 
   if (response.status !== entry.expectedStatus) findings.push({ category: 'status', message: statusMessage(entry, response) });
@@ -78,7 +92,8 @@ export function checkExchange(context: CheckContext, entry: SuiteCase, exchange:
   const body = parseJson(response.body);
   if (response.status >= 400 && isObject(body) && isProblemResponse(response)) findings.push(...checkProblem(entry, response, body));
   const list = context.lists.get(entry.operation.operationId);
-  if (list && !entry.apiWide && response.status === 200 && isObject(body) && Array.isArray(body['items'])) findings.push(...checkPage(body['items'], listOptions(input, list), list));
+  if (list && !entry.apiWide && response.status === 200 && isObject(body) && Array.isArray(body['items']))
+    findings.push(...checkPage(body['items'], listOptions(input, list), list));
   return findings;
 }
 
@@ -90,7 +105,8 @@ export function listOptions(input: RequestInput, list: ListShape): ListOptions {
 
 function statusMessage(entry: SuiteCase, response: ObservedResponse): string {
   const got = `expected ${entry.expectedStatus}, got ${response.status}`;
-  if (response.status === 429) return `${got}: rate limited (Retry-After: ${response.headers.get('retry-after') ?? 'not sent'}); run the suite again later or with another key`;
+  if (response.status === 429)
+    return `${got}: rate limited (Retry-After: ${response.headers.get('retry-after') ?? 'not sent'}); run the suite again later or with another key`;
   if (entry.polarity === 'positive') return `${got}: a valid request was not accepted`;
   if (response.status < 300) return `${got}: the invalid request was accepted`;
   return `${got}: rejected, but with another status than the contract names`;

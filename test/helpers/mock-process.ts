@@ -53,7 +53,12 @@ export async function startMock(options: Partial<MockOptions> = {}): Promise<Moc
 
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitForApi(url, { stopped: exited, timeoutMs: 60_000, headers: { Authorization: 'Bearer readiness-probe', Prefer: 'code=401' } });
+    // A valid request asking Prism for its 401: the public API's /shared with a bearer token, the account API's /session with its cookie.
+    const probe =
+      options.api === 'account'
+        ? { path: '/session', headers: { Cookie: '__Host-session=readiness-probe', Prefer: 'code=401' } }
+        : { headers: { Authorization: 'Bearer readiness-probe', Prefer: 'code=401' } };
+    await waitForApi(url, { stopped: exited, timeoutMs: 60_000, ...probe });
   } catch (error) {
     await stop();
     throw new Error(`Prism did not start: ${error instanceof Error ? error.message : String(error)}\n${output}`);
