@@ -57,9 +57,6 @@ function fillPath(facts: OperationFacts, valueOf: (name: string) => unknown): st
 }
 
 function templateMatches(template: string, path: string): boolean {
-  const pattern = template
-    .split(/\{[^}]+\}/)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^/]+');
+  const pattern = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
   return new RegExp(`^${pattern}$`).test(path);
 }
