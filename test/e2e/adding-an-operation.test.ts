@@ -23,28 +23,12 @@ function addGetItem(spec: Record<string, any>): void {
       summary: 'Read one item',
       description: 'Returns one item the caller owns or that was shared with them.',
       tags: ['Items'],
-      parameters: [
-        {
-          name: 'id',
-          in: 'path',
-          required: true,
-          description: 'The item id.',
-          schema: { $ref: '#/components/schemas/ItemId' },
-          example: 'itm_0a1b2c3d4e5f6g7h',
-        },
-      ],
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'The item id.', schema: { $ref: '#/components/schemas/ItemId' }, example: 'itm_0a1b2c3d4e5f6g7h' }],
       responses: {
         '200': {
           description: 'The item.',
-          headers: Object.fromEntries(
-            ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
-          ),
-          content: {
-            'application/json': {
-              schema: { $ref: '#/components/schemas/Item' },
-              examples: { item: { value: spec['components']['examples']['OwnItemsFirstPage']['value']['items'][0] } },
-            },
-          },
+          headers: Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }])),
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' }, examples: { item: { value: spec['components']['examples']['OwnItemsFirstPage']['value']['items'][0] } } } },
         },
         '401': { $ref: '#/components/responses/Unauthorized' },
         '404': { $ref: '#/components/responses/NotFound' },
@@ -59,18 +43,7 @@ function addGetItem(spec: Record<string, any>): void {
     content: {
       'application/problem+json': {
         schema: { $ref: '#/components/schemas/Problem' },
-        examples: {
-          notFound: {
-            value: {
-              type: 'urn:problem-type:not-found',
-              title: 'Not found',
-              status: 404,
-              detail: 'No item with this id.',
-              instance: '/items/itm_0a1b2c3d4e5f6g7h',
-              requestId: '1a2b3c4d-5e6f-4a7b-9c8d-9e0f1a2b3c4d',
-            },
-          },
-        },
+        examples: { notFound: { value: { type: 'urn:problem-type:not-found', title: 'Not found', status: 404, detail: 'No item with this id.', instance: '/items/itm_0a1b2c3d4e5f6g7h', requestId: '1a2b3c4d-5e6f-4a7b-9c8d-9e0f1a2b3c4d' } } },
       },
     },
   };
@@ -87,18 +60,10 @@ const HANDLER = `
 const inCopy = (file: string) => join(copy, file);
 
 beforeAll(async () => {
-  for (const entry of ['src', 'openapi', 'generated', 'redocly.yaml', 'package.json', 'tsconfig.json'])
-    cpSync(join(projectRoot, entry), inCopy(entry), { recursive: true });
+  for (const entry of ['src', 'openapi', 'generated', 'redocly.yaml', 'package.json', 'tsconfig.json']) cpSync(join(projectRoot, entry), inCopy(entry), { recursive: true });
   symlinkSync(join(projectRoot, 'node_modules'), inCopy('node_modules'));
   // Only src/ and generated/ are typechecked in the copy; tests stay in the project.
-  writeFileSync(
-    inCopy('tsconfig.json'),
-    JSON.stringify({
-      extends: join(projectRoot, 'tsconfig.json'),
-      compilerOptions: { typeRoots: [join(projectRoot, 'node_modules', '@types')] },
-      include: ['src', 'generated'],
-    }),
-  );
+  writeFileSync(inCopy('tsconfig.json'), JSON.stringify({ extends: join(projectRoot, 'tsconfig.json'), compilerOptions: { typeRoots: [join(projectRoot, 'node_modules', '@types')] }, include: ['src', 'generated'] }));
   const spec = parse(readFileSync(inCopy('openapi/openapi.yaml'), 'utf8')) as Record<string, any>;
   addGetItem(spec);
   writeFileSync(inCopy('openapi/openapi.yaml'), stringify(spec, { lineWidth: 0 }));
@@ -123,20 +88,12 @@ describe('adding GET /items/{id} to a copy of the project', () => {
     expect(before.code).not.toBe(0);
     expect(before.stdout).toMatch(/src\/server\/operations\.ts\(\d+,\d+\): error TS\d+: Property 'getItem' is missing/);
     // Nothing else fails: the client call and every other module already follow the new types.
-    expect(
-      before.stdout
-        .trim()
-        .split('\n')
-        .filter((line) => /error TS/.test(line)),
-    ).toHaveLength(1);
+    expect(before.stdout.trim().split('\n').filter((line) => /error TS/.test(line))).toHaveLength(1);
 
     const handlers = readFileSync(inCopy('src/server/operations.ts'), 'utf8');
     const withHandler = handlers
       .replace(/(listSharedItemsByQuery: [^\n]+\n)/, `$1${HANDLER.slice(1)}\n`)
-      .replace(
-        "import { InputViolation } from './read-input.js';",
-        "import { ApiError } from './problems.js';\nimport { InputViolation } from './read-input.js';",
-      );
+      .replace("import { InputViolation } from './read-input.js';", "import { ApiError } from './problems.js';\nimport { InputViolation } from './read-input.js';");
     expect(withHandler).toContain('getItem:');
     writeFileSync(inCopy('src/server/operations.ts'), withHandler);
     const after = await run('tsc', ['-p', inCopy('tsconfig.json')], { cwd: copy });
