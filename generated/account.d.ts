@@ -405,7 +405,11 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description This client has sent more requests than `x-limits.rateLimit` allows. */
+        /**
+         * @description This client has sent more requests than `x-limits.rateLimit` allows, or
+         *     more requests without a live session than `x-limits.failedAuthentication`
+         *     allows (per address, or from all clients together).
+         */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { type Context, Hono } from 'hono';
-import { API_KEY_LIKE } from '../keys/api-key.js';
+import { scrubKeys } from '../keys/api-key.js';
 import type { PageAssets } from '../pages/assets.js';
 import { pageResponse } from '../pages/serve.js';
 import type { AppLogger } from '../server/app.js';
@@ -8,7 +8,7 @@ import { bindOperations, type HandlerResult } from '../server/bind-operations.js
 import { ApiError, type ProblemBody } from '../server/problems.js';
 import { FixedWindowRateLimiter } from '../server/rate-limit.js';
 import { type CompiledOperation, clip, type Limits, type RequestContract } from '../server/request-contract.js';
-import { requestIdFor, responseHeaders } from '../server/response-headers.js';
+import { clientRequestId, newRequestId, responseHeaders } from '../server/response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from '../server/response-validation.js';
 import type { Store } from '../store/store.js';
 import type { AccountLimits } from './limits.js';
@@ -69,20 +69,49 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     perClient: new FailureCounter({ failures: accountLimits.signIn.failuresPerClient, windowSeconds: accountLimits.signIn.windowSeconds, now }),
   };
   const clientAddress = options.clientAddress ?? socketAddress;
+  const { perAddress, total, windowSeconds: failureWindow } = limits.failedAuthentication;
+  const failedAuthentication = {
+    perAddress: new FailureCounter({ failures: perAddress, windowSeconds: failureWindow, now }),
+    total: new FailureCounter({ failures: total, windowSeconds: failureWindow, now }),
+  };
+
+  /**
+   * The live session the request carries, or 401. Each 401 counts against the
+   * failed-authentication budgets; over either, the refusal is a 429 (a live
+   * session is still served: its lookup is one indexed, cached query).
+   */
+  async function requireSession(c: Context<WebEnv>, client: string, at: number) {
+    try {
+      return await sessions.require(c, at);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401) throw error;
+      const wait = Math.max(failedAuthentication.perAddress.retryAfter(client), failedAuthentication.total.retryAfter('all'));
+      failedAuthentication.perAddress.fail(client);
+      failedAuthentication.total.fail('all');
+      if (wait > 0) {
+        throw new ApiError('urn:problem-type:rate-limited', `Too many requests without a live session from this address or in all. Retry in ${wait} seconds.`, {
+          headers: { 'Retry-After': String(wait) },
+        });
+      }
+      throw error;
+    }
+  }
 
   const app = new Hono<WebEnv>();
   const logRequests = logger.isLevelEnabled?.('info') ?? true;
   app.use(async (c, next) => {
     const started = performance.now();
-    c.set('requestId', requestIdFor(c.req.header('x-request-id'), bounds.requestId));
+    c.set('requestId', newRequestId());
     await next();
     if (!logRequests) return;
+    const clientId = clientRequestId(c.req.header('x-request-id'), bounds.requestId);
     // Never a cookie, a body or a query string: passwords, tokens and keys travel there.
     logger.info({
       requestId: c.get('requestId'),
+      ...(clientId !== undefined && { clientRequestId: clientId }),
       listener: 'web',
       method: c.req.method,
-      path: c.req.path.replace(API_KEY_LIKE, 'tka_[REDACTED]'),
+      path: scrubKeys(c.req.path),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     });
@@ -118,7 +147,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
         );
       }
       checkSameOrigin(c, options.origin);
-      const session = operation.security.includes('sessionCookie') ? await sessions.require(c, at) : await sessions.find(c, at);
+      const session = operation.security.includes('sessionCookie') ? await requireSession(c, client, at) : await sessions.find(c, at);
       return { store, sessions, session, client, signInFailures, limits: accountLimits, now: at };
     },
     write(c, operation, result) {
@@ -186,7 +215,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
       title: error.title,
       status: error.status,
       detail: clip(error.message, bounds.detail),
-      instance: clip(c.req.path, bounds.instance),
+      instance: clip(scrubKeys(c.req.path), bounds.instance),
       requestId: c.get('requestId'),
       ...(error.errors && { errors: error.errors }),
     };

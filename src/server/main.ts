@@ -16,6 +16,7 @@ import { loadSpec } from '../contract/spec.js';
 import { ConfigError, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
 import { openStore } from '../store/open-store.js';
+import { UnsafeLocationError } from '../store/private-files.js';
 import { createApp } from './app.js';
 import { clientErrorResponse } from './client-error.js';
 import { compileRequestContract } from './request-contract.js';
@@ -37,7 +38,11 @@ const logger = pino(
   pino.destination({ dest: 1, sync: false, minLength: 4096 }),
 );
 
-const store = await openStore(config);
+const store = await openStore(config).catch((error: unknown) => {
+  if (!(error instanceof UnsafeLocationError)) throw error;
+  console.error(`configuration error: ${error.message}`);
+  process.exit(2);
+});
 const contract = compileRequestContract(loadSpec());
 const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolveLimits(contract, config);
 const app = createApp({

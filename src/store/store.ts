@@ -109,6 +109,12 @@ export type ListScope = 'own' | 'shared';
  */
 export interface Store {
   findKeyByDigest(digest: Buffer): Promise<KeyCredential | undefined>;
+  /**
+   * What a cache in front of the engine already knows about a key, without asking the engine:
+   * the key, `null` for a key known not to exist, `undefined` for "not known". Engines without
+   * a cache leave it out.
+   */
+  peekKeyByDigest?(digest: Buffer): KeyCredential | null | undefined;
   /** Records that a key was used (and, the first time, a `first_used` event); the server calls it at most once a minute per key. */
   touchKey(keyId: string, at: string): Promise<void>;
   /** Makes a key and its `created` event. */

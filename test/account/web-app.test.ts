@@ -71,6 +71,16 @@ describe('the account API over HTTP', () => {
     expect(limited.headers.get('retry-after')).toBe('60');
   });
 
+  it('answers requests without a live session with 429 past the failed-authentication budget, and still serves a live session', async () => {
+    const t = await createTestWebApp({ limits: { failedAuthentication: { perAddress: 3, total: 1000, windowSeconds: 60 } } });
+    const { cookie } = await t.signUp('ada');
+    for (let index = 0; index < 3; index++) expect((await t.send('GET', '/api/keys', { cookie: `session=${'x'.repeat(43)}` })).status).toBe(401);
+    const limited = await t.send('GET', '/api/keys');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('60');
+    expect((await t.send('GET', '/api/keys', { cookie })).status).toBe(200);
+  });
+
   it('sends the JSON API security headers on every answer, and no-store', async () => {
     const t = await createTestWebApp();
     const response = await t.send('GET', '/api/session');
