@@ -101,6 +101,7 @@ describe('the web application in Chromium', () => {
     await expectNoSidewaysScroll(ada);
     adaKey = await generateKey(ada, 'CI pipeline');
     expect(adaKey.key).toMatch(/^tka_[0-9A-Za-z]{38}$/);
+    await expectNoSidewaysScroll(ada);
     await ada.screenshot('settings-new-key-390px');
 
     await ada.page.getByRole('button', { name: 'Copy key' }).click();
