@@ -45,7 +45,7 @@ export const accountHandlers: AccountHandlers = {
       throw error;
     }
     const { session, setCookie } = await sessions.start(user.id, now);
-    return { status: 201, body: { user: session.user, ...sessions.view(session, now) }, headers: { 'set-cookie': setCookie } };
+    return { status: 201, body: { user: session.user, ...sessions.view(session) }, headers: { 'set-cookie': setCookie } };
   },
 
   async signIn({ body }, context) {
@@ -70,12 +70,12 @@ export const accountHandlers: AccountHandlers = {
     if (context.session) await sessions.end(context.session);
     await sessions.sweep(now);
     const { session, setCookie } = await sessions.start(credential.user.id, now);
-    return { status: 200, body: { user: session.user, ...sessions.view(session, now) }, headers: { 'set-cookie': setCookie } };
+    return { status: 200, body: { user: session.user, ...sessions.view(session) }, headers: { 'set-cookie': setCookie } };
   },
 
   async getSession(_input, context) {
     const session = signedIn(context);
-    return { status: 200, body: { user: session.user, ...context.sessions.view(session, context.now) } };
+    return { status: 200, body: { user: session.user, ...context.sessions.view(session) } };
   },
 
   async signOut(_input, context) {

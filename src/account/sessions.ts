@@ -64,8 +64,9 @@ export class Sessions {
       await this.#store.deleteSession(session.id);
       return undefined;
     }
-    if (now - Date.parse(session.lastSeenAt) >= TOUCH_INTERVAL_MS) await this.#store.touchSession(session.id, iso(now));
-    return session;
+    if (now - Date.parse(session.lastSeenAt) < TOUCH_INTERVAL_MS) return session;
+    await this.#store.touchSession(session.id, iso(now));
+    return { ...session, lastSeenAt: iso(now) };
   }
 
   /** Like `find`, but a request without a live session is refused with `401`. */
@@ -84,10 +85,10 @@ export class Sessions {
     return this.#setCookie('', 0);
   }
 
-  /** When the session ends: at its absolute expiry, or after the idle timeout from now, whichever is first. */
-  view(session: SessionRecord, now: number): { expiresAt: string; idleExpiresAt: string } {
+  /** When the session ends: at its absolute expiry, or the idle timeout after its last recorded activity, whichever is first. */
+  view(session: SessionRecord): { expiresAt: string; idleExpiresAt: string } {
     const absolute = Date.parse(session.expiresAt);
-    return { expiresAt: session.expiresAt, idleExpiresAt: iso(Math.min(absolute, now + this.#idleMs)) };
+    return { expiresAt: session.expiresAt, idleExpiresAt: iso(Math.min(absolute, Date.parse(session.lastSeenAt) + this.#idleMs)) };
   }
 
   /** Drops sessions that have ended; run now and then (at sign-in) so the table follows the live sessions. */
