@@ -13,7 +13,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'spec-change-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('a spec change the code does not follow', () => {
-  it('fails the typecheck once the types are regenerated', async () => {
+  it('fails the typecheck once the types are regenerated', { timeout: 90_000 }, async () => {
     // A copy of src/ with types generated from a spec where Item.title became Item.name.
     cpSync(join(projectRoot, 'src'), join(scratch, 'src'), { recursive: true });
     const spec = join(scratch, 'openapi.yaml');
