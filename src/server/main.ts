@@ -134,7 +134,7 @@ function announce(url: string, webUrl: string): void {
         `  curl -s -X POST ${url}/ -H 'Authorization: Bearer ${firstRun.key}' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
         '',
       ]
-    : [`Listening on ${url}`, ...open, `Serving ${config.databasePath}.`, 'Operators can also make a key with: npm run keys -- create --user demo', ''];
+    : [`Listening on ${url}`, ...open, `Serving ${config.databasePath}.`, 'Make a key with: npm run keys -- create --user demo (operators; users make theirs on the web application)', ''];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
