@@ -1,5 +1,5 @@
 import type { Item } from '../contract/types.js';
-import type { ChangeSignal, KeyCredential, KeySummary, ListScope, PageQuery, Store, User } from './store.js';
+import type { ChangeSignal, KeyCredential, KeySummary, ListScope, PageQuery, QuotaLease, QuotaRequest, Store, User } from './store.js';
 
 /** Entries the read caches may hold before they start over; bounds memory whatever callers send. */
 const KEY_CACHE_ENTRIES = 10_000;
@@ -121,13 +121,18 @@ export class CachedStore implements Store {
     return this.#inner.countUsers();
   }
 
+  leaseQuota(keyId: string, request: QuotaRequest): Promise<QuotaLease> {
+    return this.#inner.leaseQuota(keyId, request);
+  }
+
   secret(name: string): Promise<Buffer> {
     return this.#inner.secret(name);
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.#forget();
-    return this.#inner.close();
+    await this.#changes.close?.();
+    await this.#inner.close();
   }
 
   /** Our own writes do not trip the change signal (it reports other writers), so forget here. */
