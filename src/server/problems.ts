@@ -17,6 +17,7 @@ export const PROBLEM_TYPES = {
   'urn:problem-type:validation-failed': { status: 422, title: 'Validation failed' },
   'urn:problem-type:rate-limited': { status: 429, title: 'Too many requests' },
   'urn:problem-type:internal-error': { status: 500, title: 'Internal error' },
+  'urn:problem-type:service-unavailable': { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<ProblemType, { status: number; title: string }>;
 
 export type ProblemStatus = (typeof PROBLEM_TYPES)[ProblemType]['status'];

@@ -134,9 +134,15 @@ describe('the error responses', () => {
     }
   });
 
-  it('cover 400, 401, 413, 415, 422, 429 and 500 on every operation that takes a body', () => {
+  it('cover 400, 401, 413, 415, 422, 429, 500 and 503 on every operation that takes a body', () => {
     for (const operation of operations.filter((candidate) => candidate.requestBody)) {
-      expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '413', '415', '422', '429', '500']);
+      expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '413', '415', '422', '429', '500', '503']);
+    }
+  });
+
+  it('document 503 with Retry-After on every operation: any request may find the database away', () => {
+    for (const operation of operations) {
+      expect(Object.keys(operation.responses['503']?.headers ?? {}), operation.operationId).toEqual(['Retry-After']);
     }
   });
 });
