@@ -7,7 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { generateApiKey } from '../keys/api-key.js';
 import { ConfigError, readStoreConfig } from '../config/env.js';
 import { openStore } from '../store/open-store.js';
-import type { Store } from '../store/store.js';
+import { type Store, StoreUnavailable } from '../store/store.js';
 
 class UsageError extends Error {}
 class NotFoundError extends Error {}
@@ -26,7 +26,7 @@ function print(json: boolean, value: unknown, text: string): void {
 }
 
 const program = new Command('keys')
-  .description('Manage API keys. The database is DATABASE_PATH (default data/api.sqlite), as for the server.')
+  .description('Manage API keys. The database is DATABASE_URL (PostgreSQL) if set, else DATABASE_PATH (default data/api.sqlite), as for the server.')
   .exitOverride()
   .showHelpAfterError('(run with --help for usage)')
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -87,7 +87,7 @@ try {
   } else if (error instanceof UsageError || error instanceof ConfigError) {
     process.stderr.write(`keys: ${error.message}\n`);
     process.exitCode = 2;
-  } else if (error instanceof NotFoundError) {
+  } else if (error instanceof NotFoundError || error instanceof StoreUnavailable) {
     process.stderr.write(`keys: ${error.message}\n`);
     process.exitCode = 1;
   } else {

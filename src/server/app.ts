@@ -2,16 +2,17 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { Problem } from '../contract/types.js';
 import { API_KEY_LIKE } from '../keys/api-key.js';
-import type { Store } from '../store/store.js';
+import { type Store, StoreUnavailable } from '../store/store.js';
 import { authenticate } from './authenticate.js';
 import { bindOperations, type HandlerResult } from './bind-operations.js';
 import { CursorCodec } from './cursor.js';
 import { operationHandlers, type ApiContext, type OperationHandlers } from './operations.js';
 import { ApiError } from './problems.js';
-import { FixedWindowRateLimiter, type Quota } from './rate-limit.js';
+import { FixedWindowRateLimiter, type Quota, type RateLimiter } from './rate-limit.js';
 import { clip, type CompiledOperation, type Limits, type RequestContract } from './request-contract.js';
 import { requestIdFor, responseHeaders } from './response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
+import { SharedRateLimiter } from './shared-rate-limit.js';
 
 /** The part of a pino logger the app uses, so tests can pass a recorder. */
 export interface AppLogger {
@@ -38,6 +39,13 @@ export interface AppOptions {
   handlers?: OperationHandlers;
   /** Whether answers are checked against the spec before they are sent. Default `strict`. */
   responseValidation?: ResponseValidationMode;
+  /**
+   * `local` (the default): each process counts its own quota in memory, right for one process on SQLite.
+   * `shared`: every process on the store's database shares one quota per key (`SharedRateLimiter`).
+   */
+  rateLimit?: 'local' | 'shared';
+  /** Seconds a client is told to wait (`Retry-After`) when the store is unreachable. Default 2. */
+  unavailableRetrySeconds?: number;
 }
 
 type Env = { Variables: { requestId: string; quota?: Quota; operation?: CompiledOperation } };
@@ -53,10 +61,20 @@ export function createApp(options: AppOptions): Hono<Env> {
   const now = options.now ?? Date.now;
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const limits: Limits = { ...contract.limits, ...options.limits };
-  const limiter = new FixedWindowRateLimiter({ ...limits.rateLimit, now });
-  // Read once; every request awaits the same settled promise.
-  const cursors = store.secret('cursor').then((secret) => new CursorCodec(secret));
-  cursors.catch(() => undefined); // a failure surfaces on the first request that needs it, as a logged 500
+  const limiter: RateLimiter =
+    options.rateLimit === 'shared' ? new SharedRateLimiter({ store, ...limits.rateLimit, now }) : new FixedWindowRateLimiter({ ...limits.rateLimit, now });
+  const retryAfter = String(options.unavailableRetrySeconds ?? 2);
+  // Read once; every request awaits the same settled promise. A failed read (the database was away) is tried again by the next request.
+  let cursorRead: Promise<CursorCodec> | undefined;
+  const cursors = (): Promise<CursorCodec> =>
+    (cursorRead ??= store.secret('cursor').then(
+      (secret) => new CursorCodec(secret),
+      (error: unknown) => {
+        cursorRead = undefined;
+        throw error;
+      },
+    ));
+  cursors().catch(() => undefined); // a failure surfaces on the first request that needs it
   const bounds = contract.problemBounds;
 
   const app = new Hono<Env>();
@@ -106,8 +124,9 @@ export function createApp(options: AppOptions): Hono<Env> {
       c.set('operation', operation);
       const at = now();
       const caller = await authenticate(c.req.header('authorization'), store, at);
-      applyQuota(c, limiter.take(caller.keyId), limits);
-      return { caller, store, cursors: await cursors, now: at };
+      const quota = limiter.take(caller.keyId);
+      applyQuota(c, quota instanceof Promise ? await quota : quota, limits);
+      return { caller, store, cursors: await cursors(), now: at };
     },
     write(c, operation, result) {
       const response = answer(c, result);
@@ -127,7 +146,8 @@ export function createApp(options: AppOptions): Hono<Env> {
 
   app.notFound((c) => problem(c, new ApiError('urn:problem-type:not-found', 'No operation of this API has this path.'), bounds));
 
-  app.onError((error, c) => {
+  app.onError((thrown, c) => {
+    const error = thrown instanceof StoreUnavailable ? unavailable(c, thrown) : thrown;
     if (error instanceof ApiError) {
       const response = problem(c, error, bounds);
       const operation = c.get('operation');
@@ -141,6 +161,23 @@ export function createApp(options: AppOptions): Hono<Env> {
     }
     return internalError(c, error);
   });
+
+  /** The database is away: a 503 the client may retry, logged without a stack (it is not a bug), at most once a second. */
+  let lastUnavailableLog = Number.NEGATIVE_INFINITY;
+  let unlogged = 0;
+  function unavailable(c: Context<Env>, error: StoreUnavailable): ApiError {
+    const at = performance.now();
+    if (at - lastUnavailableLog >= 1_000) {
+      logger.error({ requestId: c.get('requestId'), reason: error.message, alsoSince: unlogged }, 'store unavailable; answering 503');
+      lastUnavailableLog = at;
+      unlogged = 0;
+    } else {
+      unlogged++;
+    }
+    return new ApiError('urn:problem-type:service-unavailable', `The service cannot reach its database right now. Retry in ${retryAfter} seconds.`, {
+      headers: { 'Retry-After': retryAfter },
+    });
+  }
 
   function internalError(c: Context<Env>, error: unknown): Response {
     if (error instanceof ContractBreach) logger.error({ requestId: c.get('requestId'), operationId: error.operationId, violations: error.violations }, error.message);

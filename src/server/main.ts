@@ -7,9 +7,10 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import pino from 'pino';
 import { loadSpec } from '../contract/spec.js';
-import { ConfigError, readServerConfig, type ServerConfig } from '../config/env.js';
+import { ConfigError, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
 import { openStore } from '../store/open-store.js';
+import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 import { clientErrorResponse } from './client-error.js';
 import { compileRequestContract } from './request-contract.js';
@@ -30,7 +31,31 @@ const logger = pino(
   pino.destination({ dest: 1, sync: false, minLength: 4096 }),
 );
 
-const store = await openStore(config);
+const database = describeDatabase(config);
+const shared = config.databaseUrl !== undefined;
+/** How long a starting instance waits for its database (several starting with it, or a database still booting). */
+const STARTUP_WAIT_MS = 30_000;
+
+async function openWithRetry(): Promise<Store> {
+  const deadline = Date.now() + STARTUP_WAIT_MS;
+  for (let delay = 250; ; delay = Math.min(delay * 2, 4_000)) {
+    try {
+      return await openStore(config, {
+        onListenerState: (state, error) =>
+          state === 'listening'
+            ? logger.info({ database }, 'listening for changes; caches trusted again')
+            : logger.warn({ database, reason: error instanceof Error ? error.message : undefined }, 'change listener dropped: caches bypassed until it reconnects'),
+      });
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable) || Date.now() + delay > deadline) throw error;
+      logger.warn({ database, reason: error.message, retryInMs: delay }, 'database unavailable at startup; retrying');
+      logger.flush();
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+const store = await openWithRetry();
 const contract = compileRequestContract(loadSpec());
 const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolveLimits(contract, config);
 const app = createApp({
@@ -41,9 +66,12 @@ const app = createApp({
   limits,
   corsOrigins: config.corsOrigins,
   responseValidation: config.responseValidation,
+  // One process owns an SQLite file; instances on PostgreSQL share each key's quota.
+  rateLimit: shared ? 'shared' : 'local',
 });
 
-const firstRun = (await store.countUsers()) === 0 ? await seedDemo(store, Date.now()) : undefined;
+// The demo data is for the zero-configuration start on SQLite; a PostgreSQL deployment starts empty (make keys with the CLI).
+const firstRun = !shared && (await store.countUsers()) === 0 ? await seedDemo(store, Date.now()) : undefined;
 
 const server = serve(
   {
@@ -60,7 +88,7 @@ const server = serve(
   },
   (info) => {
     const url = `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}${config.basePath}`;
-    logger.info({ url, database: config.databasePath }, 'listening');
+    logger.info({ url, database }, 'listening');
     logger.flush();
     announce(url);
   },
@@ -88,7 +116,7 @@ function announce(url: string): void {
         `  curl -s -X POST ${url}/ -H 'Authorization: Bearer ${firstRun.key}' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
         '',
       ]
-    : [`Listening on ${url}`, '', `Serving ${config.databasePath}.`, 'Make a key with: npm run keys -- create --user demo', ''];
+    : [`Listening on ${url}`, '', `Serving ${database}.`, `Make a key with: ${shared ? 'DATABASE_URL=... ' : ''}npm run keys -- create --user demo`, ''];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -93,11 +93,11 @@ function listeningUrl(stdout: string): string | undefined {
   return /^Listening on (\S+)$/m.exec(stdout)?.[1];
 }
 
-/** Makes a key with the keys CLI (`src/cli/keys.ts create --json`) against DATABASE_PATH, as an operator would. */
-export async function createKeyWithCli(databasePath: string, user: string): Promise<{ id: string; key: string }> {
+/** Makes a key with the keys CLI (`src/cli/keys.ts create --json`) against DATABASE_PATH (or `env`'s DATABASE_URL), as an operator would. */
+export async function createKeyWithCli(databasePath: string, user: string, env: Record<string, string> = {}): Promise<{ id: string; key: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/keys.ts', 'create', '--user', user, '--json'], {
     cwd: projectRoot,
-    env: { ...process.env, DATABASE_PATH: databasePath },
+    env: { ...process.env, ...env, DATABASE_PATH: databasePath },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
