@@ -1,8 +1,21 @@
 import type { OperationContract } from '../contract/operations.js';
 import type { ObservedResponse, ResponseChecker } from '../contract/response-checker.js';
 import { isObject, type Json } from '../contract/spec.js';
-import type { ListOptions, ListShape, SuiteCase } from './cases.js';
+import type { ApiWideAnswers } from './api-wide-answers.js';
+import type { RequestInput, SuiteCase } from './case.js';
 import type { Exchange } from './http.js';
+import type { ListShape } from './list-shape.js';
+
+/** The options of a list request: the POST body, or the GET query read as an object. */
+export type ListOptions = Record<string, Json>;
+
+/** What the checks compare an answer with. */
+export interface CheckContext {
+  checker: ResponseChecker;
+  apiWide: ApiWideAnswers;
+  /** The list shape of each list operation, by operationId. */
+  lists: Map<string, ListShape>;
+}
 
 /**
  * The kinds of finding. A known difference excuses findings by category, so the
@@ -11,9 +24,10 @@ import type { Exchange } from './http.js';
  * - `status`: a positive case was not accepted, or a negative one not rejected with the status the contract names;
  * - `contract`: what Schemathesis checks (documented status, content type, body schema, required headers, no 5xx);
  * - `problem`: the Problem body does not describe this answer (status, type, request id, the violation in `errors`);
- * - `semantics`: the page does not do what was asked (order, page size, pagination).
+ * - `semantics`: the answer does not do what was asked (order, page size, pagination, a field that has no effect);
+ * - `coverage`: an operation of the spec that no case checked.
  */
-export type Category = 'transport' | 'status' | 'contract' | 'problem' | 'semantics';
+export type Category = 'transport' | 'status' | 'contract' | 'problem' | 'semantics' | 'coverage';
 
 export interface Finding {
   category: Category;
@@ -40,10 +54,11 @@ export function problemTypesOf(operation: OperationContract): ProblemTypes {
 }
 
 /** Everything wrong with one answer to one case. */
-export function checkExchange(checker: ResponseChecker, entry: SuiteCase, list: ListShape, exchange: Exchange, options: ListOptions = entry.options): Finding[] {
+export function checkExchange(context: CheckContext, entry: SuiteCase, exchange: Exchange, input: RequestInput = entry.input): Finding[] {
   const { response } = exchange;
   if (!response) return [{ category: 'transport', message: `no answer: ${exchange.failure ?? 'unknown failure'}` }];
-  const findings: Finding[] = checker.check(entry.operation.operationId, response).map((message) => ({ category: 'contract', message }));
+  const shape = entry.apiWide ? context.apiWide.check(entry.operation, response) : context.checker.check(entry.operation.operationId, response);
+  const findings: Finding[] = shape.map((message) => ({ category: 'contract', message }));
 
   if (response.status === 401 && !findings.some((finding) => finding.message.includes('WWW-Authenticate'))) {
     const challenge = response.headers.get('www-authenticate');
@@ -51,13 +66,26 @@ export function checkExchange(checker: ResponseChecker, entry: SuiteCase, list: 
       findings.push({ category: 'contract', message: `401 without a bearer challenge in WWW-Authenticate (RFC 6750 §3), got ${JSON.stringify(challenge)}` });
     }
   }
+  if (response.status === 405 && entry.allow) {
+    // RFC 9110 §15.5.6: a 405 must say which methods the path has.
+    const allowed = (response.headers.get('allow') ?? '').split(',').map((method) => method.trim().toUpperCase());
+    const missing = entry.allow.filter((method) => !allowed.includes(method));
+    if (missing.length > 0) findings.push({ category: 'contract', message: `405 whose Allow header (${JSON.stringify(response.headers.get('allow'))}) does not list ${missing.join(', ')}` });
+  }
 
   if (response.status !== entry.expectedStatus) findings.push({ category: 'status', message: statusMessage(entry, response) });
 
   const body = parseJson(response.body);
   if (response.status >= 400 && isObject(body) && isProblemResponse(response)) findings.push(...checkProblem(entry, response, body));
-  if (response.status === 200 && isObject(body) && Array.isArray(body['items'])) findings.push(...checkPage(body['items'], options, list));
+  const list = context.lists.get(entry.operation.operationId);
+  if (list && !entry.apiWide && response.status === 200 && isObject(body) && Array.isArray(body['items'])) findings.push(...checkPage(body['items'], listOptions(input, list), list));
   return findings;
+}
+
+/** Where a list request's options are, read as one object. */
+export function listOptions(input: RequestInput, list: ListShape): ListOptions {
+  if (list.location === 'query') return input.query;
+  return isObject(input.body) ? input.body : {};
 }
 
 function statusMessage(entry: SuiteCase, response: ObservedResponse): string {
@@ -83,7 +111,9 @@ function checkProblem(entry: SuiteCase, response: ObservedResponse, problem: Rec
   if (entry.violation && response.status === 422) {
     const errors = Array.isArray(problem['errors']) ? problem['errors'].filter(isObject) : [];
     const { in: where, pointer } = entry.violation;
-    if (!errors.some((error) => error['in'] === where && error['pointer'] === pointer)) {
+    // Header names are case-insensitive (RFC 9110 §5.1), so a header's pointer may come back in any case.
+    const same = (a: Json | undefined) => (where === 'header' ? String(a).toLowerCase() === pointer.toLowerCase() : a === pointer);
+    if (!errors.some((error) => error['in'] === where && same(error['pointer']))) {
       const listed = errors.map((error) => `${String(error['in'])} ${String(error['pointer'])}`).join(', ') || 'none';
       add(`errors does not name the offending value (${where} ${pointer}); it lists: ${listed}`);
     }

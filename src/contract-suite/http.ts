@@ -1,5 +1,6 @@
 import type { ObservedResponse } from '../contract/response-checker.js';
-import type { ListOptions, SuiteCase } from './cases.js';
+import type { Json } from '../contract/spec.js';
+import type { RequestInput, SuiteCase } from './case.js';
 
 /** A request exactly as the suite sends it. */
 export interface SentRequest {
@@ -24,24 +25,31 @@ export interface Transport {
   timeoutMs: number;
 }
 
-/** Builds the request of a case for the given options (the case's own, or with a live cursor). */
-export function buildRequest(transport: Transport, entry: Pick<SuiteCase, 'operation' | 'overrides'>, options: ListOptions): SentRequest {
+/**
+ * Puts a case's input on the wire: path parameters into the template, the query
+ * string, header parameters, the caller's key, and the JSON body with its
+ * content type. Overrides replace any part of that (a missing key, a raw body,
+ * another method or path).
+ */
+export function buildRequest(transport: Transport, entry: Pick<SuiteCase, 'operation' | 'overrides'>, input: RequestInput): SentRequest {
   const { operation, overrides } = entry;
   const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.headers)) headers[name] = wireText(value);
   const authorization = overrides.authorization === undefined ? `Bearer ${transport.token}` : overrides.authorization;
   if (authorization !== null) headers['Authorization'] = authorization;
-  let url = joinUrl(transport.baseUrl, operation.path);
-  let body: string | undefined;
-  if (operation.requestBody) {
-    body = overrides.body ?? JSON.stringify(options);
-    const contentType = overrides.contentType === undefined ? 'application/json' : overrides.contentType;
-    if (contentType !== null) headers['Content-Type'] = contentType;
-  } else {
-    const query = new URLSearchParams(Object.entries(options).map(([name, value]) => [name, String(value)])).toString();
-    if (query) url += `?${query}`;
-    if (overrides.contentType) headers['Content-Type'] = overrides.contentType;
-  }
-  return { method: operation.method, url, headers, ...(body !== undefined && { body }) };
+  const path = overrides.path ?? operation.path.replace(/\{([^}]+)\}/g, (template, name: string) => (name in input.path ? encodeURIComponent(wireText(input.path[name] as Json)) : template));
+  let url = joinUrl(transport.baseUrl, path);
+  const query = new URLSearchParams(Object.entries(input.query).map(([name, value]) => [name, wireText(value)])).toString();
+  if (query) url += `?${query}`;
+  const body = overrides.body ?? (input.body !== undefined && overrides.path === undefined ? JSON.stringify(input.body) : undefined);
+  const contentType = overrides.contentType === undefined ? (body !== undefined ? 'application/json' : null) : overrides.contentType;
+  if (contentType !== null) headers['Content-Type'] = contentType;
+  return { method: overrides.method ?? operation.method, url, headers, ...(body !== undefined && { body }) };
+}
+
+/** A value as text on the wire: strings as they are, anything else as JSON (`2`, `true`). */
+function wireText(value: Json): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** Sends a request; never throws (a transport failure is part of the answer). */
@@ -61,7 +69,7 @@ export async function send(transport: Transport, request: SentRequest): Promise<
   }
 }
 
-/** `base` without trailing slashes, then the spec path (`/`, `/shared`). */
+/** `base` without trailing slashes, then the path (`/`, `/shared`, `/items/itm_…`). */
 export function joinUrl(baseUrl: string, path: string): string {
   return baseUrl.replace(/\/+$/, '') + path;
 }

@@ -8,7 +8,7 @@
  *
  * Against the implementation (or any deployment) nothing is excused.
  */
-import type { Family, Location, SuiteCase } from './cases.js';
+import type { Family, Location, SuiteCase } from './case.js';
 import type { Category } from './checks.js';
 
 /** What the suite is pointed at: the implementation or a deployment of it, or the Prism mock of the spec. */
@@ -80,11 +80,40 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   {
     id: 'prism-static-examples-ignore-options',
     target: 'prism',
-    families: ['example', 'sort', 'pagination'],
+    families: ['example', 'field-values', 'pagination'],
     excuses: ['semantics'],
     reason:
       'In static mode Prism answers with a named example whatever `sort`, `limit` and `cursor` say: `sort=desc` gets the ascending example, ' +
-      'and following `nextCursor` returns the first page again. Order, page size and the pagination walk are behaviour only the implementation has.',
+      'following `nextCursor` returns the first page again, and so every value of a field gives the same answer (which against the implementation ' +
+      'is the finding "accepted but ignored"). Order, page size, the pagination walk and a field\'s effect are behaviour only the implementation has.',
+  },
+  {
+    id: 'prism-own-routing-problems',
+    target: 'prism',
+    families: ['unknown-path', 'other-method'],
+    excuses: ['contract', 'problem'],
+    reason:
+      'Prism answers a path the spec does not have with 404, and a method the path does not have with 405, as the implementation does, but with its ' +
+      'own Problem (`type` https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR or #NO_METHOD_MATCHED_ERROR, outside the spec\'s ProblemType enum) ' +
+      'and without an `Allow` header. The spec decides these answers in its description, which Prism does not read; the statuses agree.',
+  },
+  {
+    id: 'prism-no-body-limit',
+    target: 'prism',
+    families: ['body-too-large'],
+    excuses: ['status'],
+    reason:
+      'The body limit is the spec extension `x-limits.maxBodyBytes`, which only the implementation reads; Prism parses a body of any size and ' +
+      'answers a valid one (padded with whitespace past the limit) with 200 and an example instead of 413.',
+  },
+  {
+    id: 'prism-every-id-exists',
+    target: 'prism',
+    families: ['unknown-id'],
+    excuses: ['status'],
+    reason:
+      'Prism has no data: it answers a well-formed path parameter with the 200 example whatever its value, so an id that cannot exist gets 200, ' +
+      'not the documented 404. Malformed ids are still refused with 422, as the implementation refuses them.',
   },
 ];
 

@@ -1,7 +1,8 @@
 /**
  * `npm run contract -- --base-url <url> --token <key>`: runs the contract suite
  * against any running API (the implementation, a deployment, the Prism mock) and
- * prints a report. Sends only the three read operations, one request at a time.
+ * prints a report. One request at a time; positive cases of operations that may
+ * write are skipped unless `--allow-writes`.
  * Exit codes: 0 no violation, 1 a violation, 2 bad usage or nothing reachable.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -16,6 +17,7 @@ interface CliOptions {
   json?: boolean;
   maxPages: number;
   timeout: number;
+  allowWrites?: boolean;
 }
 
 function absoluteUrl(value: string): string {
@@ -35,7 +37,10 @@ function positiveInteger(value: string): number {
 }
 
 const program = new Command('contract')
-  .description('Check a running API against openapi/openapi.yaml with checks derived from the spec. Sends only the three read operations.')
+  .description(
+    'Check a running API against openapi/openapi.yaml with checks derived from the spec, for every operation. ' +
+      'Positive cases of operations that may write (an unsafe method not marked x-read-only) are skipped unless --allow-writes.',
+  )
   .requiredOption('--base-url <url>', 'root of the API, e.g. http://127.0.0.1:3000', absoluteUrl)
   .addOption(new Option('--token <key>', 'a valid API key for that API').env('API_KEY').argParser(apiKey).makeOptionMandatory())
   .addOption(
@@ -46,6 +51,7 @@ const program = new Command('contract')
   .option('--json', 'print the report as JSON on stdout')
   .option('--max-pages <n>', 'most pages a pagination walk reads', positiveInteger, 10)
   .option('--timeout <ms>', 'time limit per request', positiveInteger, 10_000)
+  .option('--allow-writes', 'also send positive cases that may write; only against a disposable deployment')
   .exitOverride()
   .showHelpAfterError('(run with --help for usage)');
 
@@ -65,6 +71,7 @@ const report = await runContractSuite({
   target: options.target,
   maxPages: options.maxPages,
   timeoutMs: options.timeout,
+  allowWrites: options.allowWrites ?? false,
   onProgress: ({ index, total, entry }) => {
     const line = formatProgress(index, total, entry.operation.operationId, entry.title);
     if (interactive) {

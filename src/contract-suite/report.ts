@@ -1,9 +1,13 @@
 import { KNOWN_DIFFERENCES } from './known-differences.js';
-import type { CaseResult, SuiteReport } from './run.js';
+import type { CaseResult, OperationSummary, SuiteReport } from './result.js';
 
 const LABEL = { pass: 'ok  ', fail: 'FAIL', skip: 'skip' } as const;
 
-/** The report for people: per operation, one line per check, with the reason and the request for each failure. */
+/**
+ * The report for people: per operation, one line per check, with the reason and
+ * the request for each failure, what the derivation could not cover and why;
+ * then every operation of the spec with its case count.
+ */
 export function formatReport(report: SuiteReport): string {
   const lines: string[] = [];
   lines.push(`Contract suite: ${report.spec.title} ${report.spec.version} against ${report.baseUrl} (target: ${report.target})`);
@@ -12,12 +16,12 @@ export function formatReport(report: SuiteReport): string {
     return `${lines.join('\n')}\n`;
   }
 
-  const byOperation = new Map<string, CaseResult[]>();
+  const byOperation = new Map<string, CaseResult[]>(report.operations.map((operation) => [operation.operationId, []]));
   for (const result of report.results) byOperation.set(result.operationId, [...(byOperation.get(result.operationId) ?? []), result]);
-  for (const [operationId, results] of byOperation) {
-    const first = results[0];
-    lines.push('', `${operationId}  ${first?.method ?? ''} ${first?.path ?? ''}`);
-    const width = Math.min(64, Math.max(...results.map((result) => result.title.length)));
+  for (const operation of report.operations) {
+    const results = byOperation.get(operation.operationId) ?? [];
+    lines.push('', `${operation.operationId}  ${operation.method} ${operation.path}`);
+    const width = Math.min(64, Math.max(0, ...results.map((result) => result.title.length)));
     for (const result of results) {
       const marker = result.outcome === 'pass' && result.excused.length > 0 ? 'ok* ' : LABEL[result.outcome];
       const status = result.status === undefined ? '---' : String(result.status);
@@ -29,6 +33,15 @@ export function formatReport(report: SuiteReport): string {
       if (result.curl) lines.push(`        request:  ${result.curl}`);
       if (result.responseExcerpt !== undefined) lines.push(`        response: ${result.status ?? ''} ${result.responseExcerpt || '(empty body)'}`);
     }
+    for (const note of operation.notes) lines.push(`  note  ${note}`);
+    for (const { status, reason } of operation.notProvoked) lines.push(`  not provoked  ${status}: ${reason}`);
+  }
+
+  lines.push('', `Operations (${report.operations.length}):`);
+  const idWidth = Math.max(0, ...report.operations.map((operation) => operation.operationId.length));
+  const routeWidth = Math.max(0, ...report.operations.map((operation) => `${operation.method} ${operation.path}`.length));
+  for (const operation of report.operations) {
+    lines.push(`  ${operation.operationId.padEnd(idWidth)}  ${`${operation.method} ${operation.path}`.padEnd(routeWidth)}  ${countOf(operation)}`);
   }
 
   const { summary } = report;
@@ -46,6 +59,13 @@ export function formatReport(report: SuiteReport): string {
   for (const hint of report.hints) lines.push('', `Hint: ${hint}`);
   lines.push('', summary.failed > 0 ? `FAILED: ${summary.failed} check${summary.failed === 1 ? '' : 's'} found a contract violation.` : 'PASSED: no contract violations.');
   return `${lines.join('\n')}\n`;
+}
+
+/** `12 cases: 11 passed, 1 skipped`, or what leaves an operation unchecked. */
+function countOf(operation: OperationSummary): string {
+  const parts = [`${operation.passed} passed`, operation.failed ? `${operation.failed} failed` : '', operation.skipped ? `${operation.skipped} skipped` : ''].filter(Boolean);
+  const checked = operation.passed + operation.failed > 0;
+  return `${operation.cases} case${operation.cases === 1 ? '' : 's'}${operation.cases ? `: ${parts.join(', ')}` : ''}${checked ? '' : '  NOT CHECKED'}`;
 }
 
 /** One progress line: where the run is. */

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { Violation } from '../contract/types.js';
 import { isJsonContentType, readJsonObject } from './json-body.js';
 import { ApiError } from './problems.js';
+import { coerceTexts } from './text-values.js';
 import { clip, toViolations, type CompiledOperation, type InputPart, type ProblemBounds } from './request-contract.js';
 
 /** Every part of a request the spec declares, read as objects and validated (defaults filled in). */
@@ -47,7 +48,13 @@ export async function readInput(c: Context, operation: CompiledOperation, maxBod
       body = required ? await readJsonObject(c.req.raw, maxBodyBytes) : await readJsonObject(c.req.raw, maxBodyBytes, { optional: true });
     }
   }
-  const input: RequestInput = { path: operation.validatePath ? c.req.param() : {}, query: readQuery(c), headers: readHeaders(c, operation.headerNames), body };
+  const { coercers } = operation;
+  const input: RequestInput = {
+    path: operation.validatePath ? coerceTexts(c.req.param(), coercers.path) : {},
+    query: coerceTexts(readQuery(c), coercers.query),
+    headers: coerceTexts(readHeaders(c, operation.headerNames), coercers.header),
+    body,
+  };
 
   const violations: Violation[] = [];
   if (operation.validatePath && !operation.validatePath(input.path)) violations.push(...toViolations('path', operation.validatePath, bounds));

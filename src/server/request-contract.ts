@@ -3,6 +3,7 @@ import { readOperations, type OperationContract, type ParameterContract } from '
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
 import { deref, isObject, type Json, type OpenApiDocument } from '../contract/spec.js';
 import type { Violation } from '../contract/types.js';
+import { coercerFor, type TextCoercer } from './text-values.js';
 
 /** Where a part of a request is read from; the contract's `Violation.in`. */
 export type InputPart = Violation['in'];
@@ -23,6 +24,8 @@ export interface CompiledOperation extends OperationContract {
   validateHeaders: ValidateFunction | undefined;
   /** Lower-case names of the header parameters the operation declares. */
   headerNames: string[];
+  /** How each path, query and header parameter's text becomes a typed value (by name; header names in lower case). */
+  coercers: { path: ReadonlyMap<string, TextCoercer>; query: ReadonlyMap<string, TextCoercer>; header: ReadonlyMap<string, TextCoercer> };
 }
 
 /** Bounds the spec puts on what the server writes in a problem, so a problem always validates. */
@@ -60,9 +63,11 @@ export interface RequestContract {
 
 /** Compiles the spec into request validators once, at startup. */
 export function compileRequestContract(spec: OpenApiDocument): RequestContract {
-  // Path, query and header values arrive as strings and are coerced to the schema's type.
+  // Path, query and header values arrive as text; `coercers` turn them into typed values first (see text-values.ts).
   const bodyAjv = createSpecAjv(spec, { useDefaults: true });
-  const textAjv = createSpecAjv(spec, { useDefaults: true, coerceTypes: true });
+  const textAjv = createSpecAjv(spec, { useDefaults: true });
+  const coercersOf = (parameters: ParameterContract[], lowerCase = false) =>
+    new Map(parameters.map((parameter) => [lowerCase ? parameter.name.toLowerCase() : parameter.name, coercerFor(spec, parameter.schema)]));
   const operations = readOperations(spec).map((operation): CompiledOperation => {
     const json = operation.requestBody?.content['application/json'];
     const pathParameters = parametersIn(operation, 'path');
@@ -77,6 +82,7 @@ export function compileRequestContract(spec: OpenApiDocument): RequestContract {
       // Any request carries headers the spec does not list (Host, User-Agent...), so only the declared ones are checked.
       validateHeaders: headerParameters.length > 0 ? compileSpecSchema(textAjv, objectSchema(headerParameters, { closed: false, lowerCase: true })) : undefined,
       headerNames: headerParameters.map((parameter) => parameter.name.toLowerCase()),
+      coercers: { path: coercersOf(pathParameters), query: coercersOf(parametersIn(operation, 'query')), header: coercersOf(headerParameters, true) },
     };
   });
   const methodsByPath = new Map<string, string[]>();

@@ -1,10 +1,45 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
-import { projectRoot, readContractPaths } from '../contract/project.js';
-import { renderTypes } from './render-types.js';
+import { Command } from 'commander';
+import { dirname, extname } from 'node:path';
+import { readContractPaths } from '../contract/project.js';
+import { displayPath } from './display-path.js';
+import { watchFolders } from './watch-files.js';
+import { writeTypes } from './write-types.js';
 
+const options = new Command('generate')
+  .description('Compile the spec to TypeScript types (openapi-typescript), where redocly.yaml says.')
+  .option('--watch', 'regenerate on every save of the spec, until Ctrl-C')
+  .parse()
+  .opts<{ watch?: boolean }>();
+
+const SPEC_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 const paths = readContractPaths();
-const types = await renderTypes(paths.spec);
-mkdirSync(dirname(paths.types), { recursive: true });
-writeFileSync(paths.types, types);
-console.log(`wrote ${relative(projectRoot, paths.types)} from ${relative(projectRoot, paths.spec)}`);
+const typesName = displayPath(paths.types);
+const specName = displayPath(paths.spec);
+
+async function generate(): Promise<boolean> {
+  const started = performance.now();
+  try {
+    const { changed } = await writeTypes(paths);
+    const took = `${((performance.now() - started) / 1000).toFixed(2)} s`;
+    console.log(changed ? `wrote ${typesName} from ${specName} in ${took}` : `${typesName} is already up to date with ${specName}`);
+    return true;
+  } catch (error) {
+    console.error(`could not compile ${specName}: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+}
+
+const ok = await generate();
+if (!options.watch) {
+  process.exitCode = ok ? 0 : 1;
+} else {
+  console.log(`watching ${displayPath(dirname(paths.spec))}/ for changes; Ctrl-C stops`);
+  // One run at a time; a save during a run is picked up by one more run after it.
+  let running: Promise<unknown> = Promise.resolve();
+  const watcher = watchFolders([dirname(paths.spec)], (changed) => {
+    // Editors' temp and swap files come and go beside the spec; only a YAML or JSON save is a spec change.
+    if (changed.some((file) => SPEC_EXTENSIONS.has(extname(file)))) running = running.then(generate);
+  });
+  process.once('SIGINT', () => watcher.close());
+  process.once('SIGTERM', () => watcher.close());
+}

@@ -39,6 +39,7 @@ describe('npm run contract', () => {
     for (const heading of ['listOwnItems  POST /', 'listSharedItems  POST /shared', 'listSharedItemsByQuery  GET /shared']) expect(result.stdout).toContain(`\n${heading}\n`);
     expect(result.stdout).toMatch(/^ {2}ok {4}negative {2}unknown key \(well-formed\) +401$/m);
     expect(result.stdout).toMatch(/^\d+ checks: \d+ passed, 0 failed, 0 skipped; \d+ requests in [\d.]+ s\.$/m);
+    expect(result.stdout).toMatch(/^Operations \(3\):\n {2}listOwnItems +POST \/ +(\d+) cases: \1 passed$/m);
     expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('PASSED: no contract violations.');
     expect(result.stderr).toMatch(/^\[ *1\/\d+\] listOwnItems: /m);
     expect(result.stdout + result.stderr).not.toContain(key);

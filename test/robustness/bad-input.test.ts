@@ -12,6 +12,10 @@ import { operationHandlers } from '../../src/server/operations.js';
 import type { Limits } from '../../src/server/request-contract.js';
 import { createTestApp, START } from '../helpers/app.js';
 import { requestContract } from '../helpers/contract.js';
+import { allowFor, assumeSpecMethods } from '../helpers/spec-fixture.js';
+
+// The rows send to POST-only /, to /shared (GET and POST) and to /items as a path the spec does not have.
+assumeSpecMethods(import.meta.url, { '/': ['POST'], '/shared': ['GET', 'POST'], '/items': [] });
 
 const MAX = requestContract.limits.maxBodyBytes;
 const RAISED: Partial<Limits> = { maxBodyBytes: 1_048_576 };
@@ -129,6 +133,22 @@ const rows: Row[] = [
   { given: 'a query string on a POST', path: '/?sort=asc', want: { status: 422, type: INVALID, pointer: '/sort' } },
   { given: 'limit not a number in the query', method: 'GET', path: '/shared?limit=ten', want: { status: 422, type: INVALID, pointer: '/limit' } },
   { given: 'a repeated query parameter', method: 'GET', path: '/shared?sort=asc&sort=desc', want: { status: 422, type: INVALID, pointer: '/sort' } },
+  { given: 'limit=Infinity in the query (it once reached SQLite as a 500)', method: 'GET', path: '/shared?limit=Infinity', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit=-Infinity in the query', method: 'GET', path: '/shared?limit=-Infinity', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit=NaN in the query', method: 'GET', path: '/shared?limit=NaN', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit=1e400 in the query (not finite)', method: 'GET', path: '/shared?limit=1e400', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit in hex in the query', method: 'GET', path: '/shared?limit=0x10', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit in binary in the query', method: 'GET', path: '/shared?limit=0b11', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit in octal in the query', method: 'GET', path: '/shared?limit=0o7', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit with a plus sign in the query', method: 'GET', path: '/shared?limit=%2B5', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit with a leading zero in the query', method: 'GET', path: '/shared?limit=05', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit with blanks in the query', method: 'GET', path: '/shared?limit=%205', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit with an underscore in the query', method: 'GET', path: '/shared?limit=1_0', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'an empty limit in the query', method: 'GET', path: '/shared?limit=', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit=true in the query', method: 'GET', path: '/shared?limit=true', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit=10.5 in the query', method: 'GET', path: '/shared?limit=10.5', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  { given: 'limit=1e1 in the query (JSON\'s exponent form)', method: 'GET', path: '/shared?limit=1e1', want: { status: 200 } },
+  { given: 'limit=10.0 in the query', method: 'GET', path: '/shared?limit=10.0', want: { status: 200 } },
   // Very long strings.
   { given: 'an 8,000-character sort', body: `{"sort":"${'a'.repeat(8000)}"}`, want: { status: 422, type: INVALID, pointer: '/sort' } },
   { given: 'a 513-character cursor', body: `{"cursor":"${'a'.repeat(513)}"}`, want: { status: 422, type: INVALID, pointer: '/cursor' } },
@@ -155,11 +175,11 @@ const rows: Row[] = [
   { given: 'an unknown path', path: '/items', want: { status: 404, type: 'urn:problem-type:not-found' } },
   { given: 'a trailing slash on /shared', method: 'GET', path: '/shared/', want: { status: 404, type: 'urn:problem-type:not-found' } },
   { given: 'a dot-dot path', method: 'GET', path: '/shared/../../etc/passwd', want: { status: 404, type: 'urn:problem-type:not-found' } },
-  { given: 'GET on POST-only /', method: 'GET', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: 'POST' } } },
-  { given: 'PUT /shared', method: 'PUT', path: '/shared', body: '{}', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: 'GET, HEAD, POST' } } },
-  { given: 'DELETE /', method: 'DELETE', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: 'POST' } } },
-  { given: 'PATCH / without a key: the method is checked before credentials', method: 'PATCH', key: 'none', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: 'POST' } } },
-  { given: 'OPTIONS / with CORS off', method: 'OPTIONS', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: 'POST' } } },
+  { given: 'GET on POST-only /', method: 'GET', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/') } } },
+  { given: 'PUT /shared', method: 'PUT', path: '/shared', body: '{}', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/shared') } } },
+  { given: 'DELETE /', method: 'DELETE', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/') } } },
+  { given: 'PATCH / without a key: the method is checked before credentials', method: 'PATCH', key: 'none', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/') } } },
+  { given: 'OPTIONS / with CORS off', method: 'OPTIONS', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/') } } },
 ];
 
 let handlerCalls: unknown[][] = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { digestApiKey, generateApiKey } from '../../src/keys/api-key.js';
 import { createTestApp } from '../helpers/app.js';
+import { operationRequests } from '../helpers/spec-fixture.js';
 
 const realm = 'Bearer realm="api"';
 
@@ -17,9 +18,9 @@ describe('authentication', () => {
 
   it.each(cases)('answers $given with 401 and the RFC 6750 challenge', async ({ header, challenge }) => {
     const t = await createTestApp();
-    for (const [method, path] of [['POST', '/'], ['POST', '/shared'], ['GET', '/shared']] as const) {
-      const response = await t.send(method, path, { headers: header === undefined ? {} : { Authorization: header }, ...(method === 'POST' && { body: {} }) });
-      expect(response.status).toBe(401);
+    for (const { operation, method, url } of operationRequests()) {
+      const response = await t.send(method, url, { headers: header === undefined ? {} : { Authorization: header }, ...(operation.requestBody && { body: {} }) });
+      expect(response.status, `${operation.operationId} (${method} ${url})`).toBe(401);
       expect(response.json.type).toBe('urn:problem-type:unauthorized');
       if (typeof challenge === 'string') expect(response.headers.get('www-authenticate')).toBe(challenge);
       else expect(response.headers.get('www-authenticate')).toMatch(challenge);

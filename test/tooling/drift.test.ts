@@ -1,28 +1,28 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readContractPaths } from '../../src/contract/project.js';
 import { checkDrift } from '../../src/tooling/drift.js';
 import { run } from '../helpers/run.js';
+import { editSpec } from '../helpers/spec-edits.js';
 
 const paths = readContractPaths();
 const scratch = mkdtempSync(join(tmpdir(), 'drift-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A copy of the spec with a new sort value, as an API developer might leave it. */
+/** A copy of the spec with a schema added, as an API developer might leave it before regenerating. */
 function editedSpecCopy(): string {
   const copy = join(scratch, 'openapi.yaml');
-  const edited = readFileSync(paths.spec, 'utf8').replace('enum: [asc, desc]', 'enum: [asc, desc, random]');
-  expect(edited).not.toBe(readFileSync(paths.spec, 'utf8'));
-  writeFileSync(copy, edited);
+  writeFileSync(copy, editSpec(readFileSync(paths.spec, 'utf8'), [[/^ {2}schemas:\n/m, '  schemas:\n    DriftProbe:\n      type: string\n']], fileURLToPath(import.meta.url)));
   return copy;
 }
 
 describe('the drift check', () => {
   it('passes when generated/ matches the spec', async () => {
     const result = await checkDrift(paths);
-    expect(result).toMatchObject({ ok: true });
+    expect(result.ok, result.message).toBe(true);
   });
 
   it('fails on an edited spec and names the command that fixes it', async () => {
@@ -40,9 +40,12 @@ describe('the drift check', () => {
   it('fails when the types were edited by hand', async () => {
     const types = join(scratch, 'edited.d.ts');
     copyFileSync(paths.types, types);
-    writeFileSync(types, readFileSync(types, 'utf8').replace('nextCursor:', 'next_cursor:'));
+    const edited = readFileSync(types, 'utf8').replace(/\n(\s+)(\w+)(\??):/, '\n$1$2_edited$3:');
+    expect(edited, `update this fixture: ${paths.types} has no property line to edit`).not.toBe(readFileSync(types, 'utf8'));
+    writeFileSync(types, edited);
     const result = await checkDrift({ spec: paths.spec, types });
     expect(result.ok).toBe(false);
+    expect(result.message).toContain('Run `npm run generate`');
   });
 
   it('exits 1 from the command line, with the fix on stderr', async () => {

@@ -1,0 +1,36 @@
+import type { OpenApiDocument } from '../../contract/spec.js';
+import { withField, type Derived, type LiveValue, type Location, type RequestInput } from '../case.js';
+import type { OperationFacts } from '../operation-facts.js';
+import type { SchemaValues } from '../values/schema-values.js';
+
+/** What a family of cases reads to derive its cases for one operation. */
+export interface FamilyContext {
+  spec: OpenApiDocument;
+  values: SchemaValues;
+  facts: OperationFacts;
+  /** Every operation's facts: routing cases need the other methods of a path. */
+  all: OperationFacts[];
+}
+
+/** Derives one family of cases (authentication, path parameters, ...) for one operation. */
+export type CaseFamily = (context: FamilyContext) => Derived;
+
+/** The baseline's live values, except the one a case sets itself. */
+export function liveExcept(facts: OperationFacts, location: Location, name: string): LiveValue[] {
+  return facts.live.filter((value) => !(value.location === location && value.name === name));
+}
+
+/**
+ * The input with the smallest page a list allows, so that even a short list
+ * continues on a next page and a live cursor can be had.
+ */
+export function smallPage(facts: OperationFacts, input: RequestInput): RequestInput {
+  const list = facts.list;
+  if (!list || !facts.fields.some((field) => field.location === list.location && field.name === 'limit')) return input;
+  return withField(input, list.location, 'limit', list.minLimit);
+}
+
+/** The word for a field in titles: a body field, a query or header parameter, a path parameter. */
+export function describeLocation(location: Location): string {
+  return location === 'body' ? 'in the body' : `in the ${location}`;
+}

@@ -1,0 +1,52 @@
+import type { Json } from '../../contract/spec.js';
+import type { CaseDraft, Derived } from '../case.js';
+import { liveExcept, smallPage, type FamilyContext } from './family.js';
+
+/**
+ * A positive case for every query, header and body field: the request without
+ * it (when optional) and with each of a few valid values (its enum, its bounds
+ * and default, its example, else a generated value). Each must be accepted, and
+ * the runner compares the answers: a field the server accepts but provably
+ * ignores is a finding (see `runners/field-values.ts`). A continuation field
+ * (a cursor) is tried with the token the answer without it offers.
+ * Path parameters have their positive case in the minimal request.
+ */
+export function requestFields({ facts, values }: FamilyContext): Derived {
+  if (facts.success === undefined) return { cases: [] };
+  const cases: CaseDraft[] = [];
+  const notes: string[] = [];
+  for (const field of facts.fields) {
+    if (field.location === 'path') continue;
+    const base = {
+      key: `${field.location}/${field.name}`,
+      polarity: 'positive' as const,
+      family: 'field-values' as const,
+      location: field.location,
+      expectedStatus: facts.success,
+      live: liveExcept(facts, field.location, field.name),
+    };
+    const continuation = facts.continuations.get(field.name);
+    if (continuation && continuation.location === field.location) {
+      cases.push({
+        ...base,
+        title: `${field.name}: none, then the one the first answer offers`,
+        input: smallPage(facts, facts.baseline),
+        variants: { location: field.location, name: field.name, values: [undefined], continuation },
+      });
+      continue;
+    }
+    const valid = values.variants(field.schema, field.example);
+    if (valid.length === 0) {
+      notes.push(`no positive case for ${field.location} field ${field.name}: no example, and no valid value could be generated from its schema`);
+      continue;
+    }
+    const tried: Array<Json | undefined> = field.required ? valid : [undefined, ...valid];
+    cases.push({
+      ...base,
+      title: `${field.name}: ${tried.map((value) => (value === undefined ? 'none' : JSON.stringify(value))).join(', ')}`,
+      input: facts.baseline,
+      variants: { location: field.location, name: field.name, values: tried },
+    });
+  }
+  return { cases, notes };
+}

@@ -1,0 +1,151 @@
+import type { OperationContract } from '../contract/operations.js';
+import { deref, isObject, type Json, type JsonObject, type OpenApiDocument } from '../contract/spec.js';
+import type { LiveValue, Location, RequestInput } from './case.js';
+import { listShape, type ListShape } from './list-shape.js';
+import { componentName, componentsIn, resolveSchema } from './values/schema-refs.js';
+import type { SchemaValues } from './values/schema-values.js';
+
+/** HTTP methods that only read (RFC 9110 §9.2.1). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** The spec extension that declares an operation with an unsafe method to be a read (the list POSTs). */
+export const READ_ONLY_EXTENSION = 'x-read-only';
+
+/** One thing a request can carry: a path, query or header parameter, or a top-level property of the JSON body. */
+export interface Field {
+  location: Location;
+  name: string;
+  required: boolean;
+  /** The schema as written: a `$ref` stays one, so Ajv and the harvest see the component. */
+  schema: Json;
+  /** The schema with its top-level `$ref` followed. */
+  resolved: JsonObject;
+  /** The component the schema refers to (`ItemId`), if any. */
+  component?: string;
+  /** The parameter's example (body properties take theirs from the schema). */
+  example?: Json;
+}
+
+/** What the families read about one operation, read from the spec once. */
+export interface OperationFacts {
+  operation: OperationContract;
+  fields: Field[];
+  /** The JSON request body, if the operation takes one. */
+  body?: { mediaType: string; schema: Json; closed: boolean; examples: Record<string, Json> };
+  /** The lowest documented 2xx: what a positive case expects. */
+  success?: number;
+  /** Why positive cases may not be sent (they could write); undefined when they may. */
+  unsafe?: string;
+  /** Set for list operations (a page with `items` and `nextCursor`). */
+  list?: ListShape;
+  /** A valid request with only the required fields. */
+  baseline: RequestInput;
+  /** The values of the baseline that must come from the API when the case runs (existing ids). */
+  live: LiveValue[];
+  /** Optional fields whose value is a continuation token from the operation's own answer (a cursor), by name. */
+  continuations: Map<string, LiveValue>;
+}
+
+export interface FactsOptions {
+  /** Send positive cases of operations that may write too (for a disposable deployment). */
+  allowWrites?: boolean;
+}
+
+/** Whether the operation documents this status, exactly or as a range (`4XX`). A `default` answer does not count: it names no status to expect. */
+export function documents(operation: OperationContract, status: number): boolean {
+  const text = String(status);
+  return text in operation.responses || `${text[0]}XX` in operation.responses;
+}
+
+/** Reads the facts of every operation. Components that some operation answers with can be harvested for others. */
+export function readFacts(spec: OpenApiDocument, operations: OperationContract[], values: SchemaValues, options: FactsOptions = {}): OperationFacts[] {
+  const answered = new Set<string>();
+  for (const operation of operations) for (const schema of successSchemas(operation)) componentsIn(spec, schema, answered);
+  return operations.map((operation) => factsOf(spec, operation, values, answered, options));
+}
+
+/** `{ component }` when there is one, else nothing (the field is optional, never `undefined`). */
+function withComponent(component: string | undefined): { component?: string } {
+  return component === undefined ? {} : { component };
+}
+
+function factsOf(spec: OpenApiDocument, operation: OperationContract, values: SchemaValues, answered: Set<string>, options: FactsOptions): OperationFacts {
+  const fields: Field[] = operation.parameters
+    .filter((parameter) => ['path', 'query', 'header'].includes(parameter.in))
+    .map((parameter): Field => ({
+      location: parameter.in as Location,
+      name: parameter.name,
+      // A path parameter is always required (OpenAPI 3.1 §4.8.12.1).
+      required: parameter.required || parameter.in === 'path',
+      schema: parameter.schema,
+      resolved: resolveSchema(spec, parameter.schema),
+      ...withComponent(componentName(parameter.schema)),
+      ...(parameter.example !== undefined && { example: parameter.example }),
+    }));
+  const media = operation.requestBody?.content['application/json'];
+  let body: OperationFacts['body'];
+  if (media) {
+    const schema = resolveSchema(spec, media.schema);
+    const required = Array.isArray(schema['required']) ? schema['required'].map(String) : [];
+    for (const [name, property] of Object.entries(isObject(schema['properties']) ? schema['properties'] : {})) {
+      const resolved = resolveSchema(spec, property);
+      fields.push({
+        location: 'body',
+        name,
+        required: required.includes(name),
+        schema: property,
+        resolved,
+        ...withComponent(componentName(property)),
+        ...(resolved['example'] !== undefined && { example: resolved['example'] }),
+      });
+    }
+    body = { mediaType: 'application/json', schema: media.schema, closed: schema['additionalProperties'] === false, examples: media.examples };
+  }
+
+  const own = new Set<string>();
+  for (const schema of successSchemas(operation)) componentsIn(spec, schema, own);
+  const continuations = new Map<string, LiveValue>();
+  const live: LiveValue[] = [];
+  const baseline: RequestInput = { path: {}, query: {}, headers: {}, ...(body && { body: values.minimal(body.schema) ?? {} }) };
+  for (const field of fields) {
+    const fallbacks = [...new Set([field.example, values.one(field.schema, field.example)])].filter((value): value is Json => value !== undefined);
+    if (!field.required) {
+      // An optional field of a component the operation itself answers with is a continuation token (a cursor): only its own answer can give one.
+      if (field.component !== undefined && own.has(field.component)) {
+        continuations.set(field.name, { location: field.location, name: field.name, component: field.component, source: 'previous-page', fallbacks: [] });
+      }
+      continue;
+    }
+    // A required field of a component some answer carries (an `ItemId`) takes a value the API made, so the request is about something that exists.
+    if (field.component !== undefined && answered.has(field.component)) {
+      live.push({ location: field.location, name: field.name, component: field.component, source: 'seen', fallbacks });
+    }
+    const value = fallbacks[0];
+    if (value === undefined) continue;
+    if (field.location === 'body') baseline.body = { ...(isObject(baseline.body) ? baseline.body : {}), [field.name]: value };
+    else (field.location === 'header' ? baseline.headers : baseline[field.location])[field.name] = value;
+  }
+
+  const success = Object.keys(operation.responses)
+    .map(Number)
+    .filter((status) => status >= 200 && status < 300)
+    .sort((a, b) => a - b)[0];
+  const facts: OperationFacts = { operation, fields, ...(body && { body }), ...(success !== undefined && { success }), baseline, live, continuations };
+  const unsafe = unsafeReason(spec, operation, options);
+  if (unsafe) facts.unsafe = unsafe;
+  const list = listShape(spec, facts);
+  if (list) facts.list = list;
+  return facts;
+}
+
+function unsafeReason(spec: OpenApiDocument, operation: OperationContract, options: FactsOptions): string | undefined {
+  if (SAFE_METHODS.has(operation.method) || options.allowWrites) return undefined;
+  const raw = deref(spec, deref(spec, spec.paths[operation.path])[operation.method.toLowerCase()]);
+  if (raw[READ_ONLY_EXTENSION] === true) return undefined;
+  return `skipped for safety: ${operation.method} may write, and the spec does not mark ${operation.operationId} \`${READ_ONLY_EXTENSION}: true\` (--allow-writes sends it anyway, for a disposable deployment)`;
+}
+
+function successSchemas(operation: OperationContract): Json[] {
+  return Object.entries(operation.responses)
+    .filter(([status]) => status.startsWith('2'))
+    .flatMap(([, response]) => Object.values(response.content).map((media) => media.schema));
+}

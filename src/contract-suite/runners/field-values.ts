@@ -1,0 +1,46 @@
+import type { Json } from '../../contract/spec.js';
+import { withField, type SuiteCase } from '../case.js';
+import { checkExchange } from '../checks.js';
+import { judgeEffect, type VariantAnswer } from '../field-effect.js';
+import type { Exchange } from '../http.js';
+import { resolveLive, tokenIn } from '../live-values.js';
+import type { CaseResult } from '../result.js';
+import type { RunContext } from '../run-context.js';
+import { Tally } from '../tally.js';
+
+/**
+ * Sends the request with the field left out and with each of its values; each
+ * must be accepted and honoured (page size, order), and the answers together
+ * must show the field has an effect (see `field-effect.ts`).
+ */
+export async function runFieldValues(context: RunContext, entry: SuiteCase): Promise<CaseResult> {
+  const tally = new Tally(context, entry);
+  const variants = entry.variants;
+  if (!variants) return tally.skip(undefined, 'no values to try');
+  const resolved = await resolveLive(context, tally, entry, entry.input);
+  if ('result' in resolved) return resolved.result;
+  const { name, location } = variants;
+  const answers: VariantAnswer[] = [];
+  let last: Exchange | undefined;
+  const attempt = async (value: Json | undefined, label: string): Promise<Exchange> => {
+    const input = withField(resolved.input, location, name, value);
+    const exchange = await tally.send(input);
+    const findings = checkExchange(context.checks, entry, exchange, input).map((finding) => ({ ...finding, message: `${label}: ${finding.message}` }));
+    tally.record(exchange, findings);
+    const status = exchange.response?.status ?? 0;
+    if (status >= 200 && status < 300 && exchange.response) answers.push({ label, body: exchange.response.body });
+    last = exchange;
+    return exchange;
+  };
+
+  for (const value of variants.values) await attempt(value, value === undefined ? `no ${name}` : `${name}=${JSON.stringify(value)}`);
+  if (variants.continuation) {
+    const first = last;
+    const token = first && tokenIn(context, entry, first, variants.continuation.component);
+    if (token === undefined) return tally.result(`the first answer offered no ${name}, so the list fits in one page and ${name} cannot be tried here`);
+    await attempt(token, `the ${name} it offered`);
+  }
+  const effect = judgeEffect(entry.operation.operationId, { location, name, continuation: variants.continuation !== undefined }, answers);
+  if (effect.ignored && last) tally.record(last, [{ category: 'semantics', message: effect.ignored }]);
+  return tally.result(effect.ignored ? undefined : effect.note);
+}

@@ -1,0 +1,106 @@
+import type { RequestInput, SuiteCase } from './case.js';
+import { parseJson, type Category, type Finding } from './checks.js';
+import { buildRequest, redactRequest, send, toCurl, type Exchange } from './http.js';
+import { excusesFor } from './known-differences.js';
+import type { CaseResult, ExcusedFinding } from './result.js';
+import type { RunContext } from './run-context.js';
+import { harvest } from './values/schema-refs.js';
+
+/**
+ * Sends the requests of one case and turns its exchanges and findings into its
+ * result. A request the case already sent is answered from memory (a live
+ * cursor's first page may be the very request a comparison needs), and every
+ * successful answer feeds the run's harvest of ids.
+ */
+export class Tally {
+  readonly #context: RunContext;
+  readonly #entry: SuiteCase;
+  readonly #sent = new Map<string, Exchange>();
+  #requests = 0;
+  #findings: Finding[] = [];
+  #excused: ExcusedFinding[] = [];
+  #subject: Exchange | undefined;
+  #offending: Exchange | undefined;
+
+  constructor(context: RunContext, entry: SuiteCase) {
+    this.#context = context;
+    this.#entry = entry;
+  }
+
+  async send(input: RequestInput): Promise<Exchange> {
+    const request = buildRequest(this.#context.transport, this.#entry, input);
+    const key = JSON.stringify(request);
+    const known = this.#sent.get(key);
+    if (known) return known;
+    this.#requests++;
+    const exchange = await send(this.#context.transport, request);
+    this.#sent.set(key, exchange);
+    if (exchange.response?.headers.has('sl-violations')) this.#context.sawPrism = true;
+    this.#harvest(exchange);
+    return exchange;
+  }
+
+  /** Sorts findings into failing and excused; true when something failed. */
+  record(exchange: Exchange, findings: Finding[]): boolean {
+    this.#subject = exchange;
+    let failed = false;
+    for (const finding of findings) {
+      const difference = excusesFor(this.#context.target, this.#entry, finding.category as Category);
+      if (difference) this.#excused.push({ ...finding, difference: difference.id });
+      else {
+        this.#findings.push(finding);
+        failed = true;
+      }
+    }
+    if (failed && !this.#offending) this.#offending = exchange;
+    return failed;
+  }
+
+  finish(exchange: Exchange, findings: Finding[]): CaseResult {
+    this.record(exchange, findings);
+    return this.result();
+  }
+
+  skip(exchange: Exchange | undefined, note: string): CaseResult {
+    if (exchange) this.#subject = exchange;
+    return { ...this.result(note), outcome: 'skip' };
+  }
+
+  result(note?: string): CaseResult {
+    const entry = this.#entry;
+    const exchange = this.#offending ?? this.#subject;
+    const token = this.#context.transport.token;
+    return {
+      id: entry.id,
+      operationId: entry.operation.operationId,
+      method: entry.operation.method,
+      path: entry.operation.path,
+      polarity: entry.polarity,
+      family: entry.family,
+      location: entry.location,
+      title: entry.title,
+      outcome: this.#findings.length > 0 ? 'fail' : 'pass',
+      expectedStatus: entry.expectedStatus,
+      ...(exchange?.response && { status: exchange.response.status }),
+      findings: this.#findings,
+      excused: this.#excused,
+      ...(note !== undefined && { note }),
+      ...(exchange && { request: redactRequest(exchange.request, token), curl: toCurl(exchange.request, token) }),
+      ...(this.#findings.length > 0 && exchange?.response && { responseExcerpt: excerptOf(exchange.response.body) }),
+      requests: this.#requests,
+    };
+  }
+
+  #harvest(exchange: Exchange): void {
+    const response = exchange.response;
+    if (!response || response.status < 200 || response.status >= 300 || this.#entry.apiWide) return;
+    const documented = this.#entry.operation.responses[String(response.status)];
+    const schema = documented?.content['application/json']?.schema;
+    const body = parseJson(response.body);
+    if (schema !== undefined && body !== undefined) harvest(this.#context.spec, schema, body, this.#context.harvest);
+  }
+}
+
+function excerptOf(body: string): string {
+  return body.length > 300 ? `${body.slice(0, 300)}…` : body;
+}

@@ -1,0 +1,64 @@
+import type { Json, JsonObject } from '../../contract/spec.js';
+import type { Family, Location } from '../case.js';
+
+/** One bad value, breaking one constraint of a field's schema. */
+export interface Fault {
+  family: Family;
+  value: Json;
+  title: (name: string) => string;
+}
+
+/**
+ * One bad value per constraint of a field's schema. On the wire a query, header
+ * or path value is text, so only a number can be mistyped there; and a path
+ * segment cannot be empty or a dot segment (the URL would mean another path).
+ */
+export function faultsOf(schema: JsonObject, location: Location): Fault[] {
+  const faults: Fault[] = [];
+  const type = schema['type'];
+  const fitsLocation = (value: string) => location !== 'path' || !['', '.', '..'].includes(value);
+  if (Array.isArray(schema['enum'])) {
+    const allowed = schema['enum'].map(String);
+    const value = ['up', 'invalid', 'not-a-value'].find((candidate) => !allowed.includes(candidate)) ?? 'not-a-value';
+    faults.push({ family: 'invalid-enum', value, title: (name) => `invalid ${name} "${value}" (not one of ${allowed.join(', ')})` });
+  }
+  const wrong = wrongTypeValue(type, location);
+  if (wrong !== undefined) faults.push({ family: 'wrong-type', value: wrong, title: (name) => `wrong type: ${name} ${JSON.stringify(wrong)} (not ${String(type)})` });
+  if (typeof schema['maximum'] === 'number') {
+    const value = schema['maximum'] + 1;
+    faults.push({ family: 'over-maximum', value, title: (name) => `over-limit ${name} ${value} (maximum ${String(schema['maximum'])})` });
+  }
+  if (typeof schema['minimum'] === 'number') {
+    const value = schema['minimum'] - 1;
+    faults.push({ family: 'under-minimum', value, title: (name) => `${name} ${value} under the minimum ${String(schema['minimum'])}` });
+  }
+  if (typeof schema['pattern'] === 'string') {
+    const pattern = new RegExp(schema['pattern'], 'u');
+    const value = ['not a valid value!', '!', '..'].find((candidate) => !pattern.test(candidate) && fitsLocation(candidate));
+    if (value !== undefined) faults.push({ family: 'pattern-mismatch', value, title: (name) => `${name} ${JSON.stringify(value)} not matching its pattern` });
+  }
+  if (typeof schema['maxLength'] === 'number') {
+    const value = 'a'.repeat(schema['maxLength'] + 1);
+    faults.push({ family: 'too-long', value, title: (name) => `${name} of ${value.length} characters (maxLength ${String(schema['maxLength'])})` });
+  }
+  if (typeof schema['minLength'] === 'number' && schema['minLength'] > 0) {
+    const value = 'a'.repeat(schema['minLength'] - 1);
+    if (fitsLocation(value)) faults.push({ family: 'too-short', value, title: (name) => `${name} of ${value.length} characters (minLength ${String(schema['minLength'])})` });
+  }
+  return faults;
+}
+
+/** A value of another JSON type; in a query string, header or path only a number can be mistyped (as text). */
+function wrongTypeValue(type: Json | undefined, location: Location): Json | undefined {
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return 'ten';
+    case 'string':
+      return location === 'body' ? 42 : undefined;
+    case 'boolean':
+      return location === 'body' ? 'yes' : undefined;
+    default:
+      return undefined;
+  }
+}

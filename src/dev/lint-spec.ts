@@ -1,0 +1,50 @@
+import { resolve } from 'node:path';
+import { runCommand } from './run-command.js';
+
+/** One problem Redocly reports, located in the spec. */
+export interface LintProblem {
+  ruleId: string;
+  message: string;
+  /** `openapi/openapi.yaml:122:7`, as Redocly names the file. */
+  location: string;
+}
+
+export interface LintResult {
+  ok: boolean;
+  problems: LintProblem[];
+}
+
+interface RedoclyReport {
+  problems: Array<{
+    ruleId: string;
+    message: string;
+    location?: Array<{ source?: { ref?: string }; start?: { line: number; col: number } }>;
+  }>;
+}
+
+/** `npm run lint` (Redocly with `redocly.yaml`), read from its JSON report. Warnings fail it too, as in `npm run lint`. */
+export async function lintSpec(root: string): Promise<LintResult> {
+  const output = await runCommand(resolve(root, 'node_modules', '.bin', 'redocly'), ['lint', '--config', 'redocly.yaml', '--format', 'json'], root);
+  let report: RedoclyReport;
+  try {
+    report = JSON.parse(output.stdout) as RedoclyReport;
+  } catch {
+    // No JSON when the file does not parse: Redocly says why on stderr.
+    return { ok: output.code === 0, problems: output.code === 0 ? [] : [{ ruleId: 'parse', message: parseFailure(output.stderr), location: '' }] };
+  }
+  const problems = report.problems.map((problem) => {
+    const where = problem.location?.[0];
+    const location = where?.source?.ref ? `${where.source.ref}${where.start ? `:${where.start.line}:${where.start.col}` : ''}` : '';
+    return { ruleId: problem.ruleId, message: problem.message, location };
+  });
+  return { ok: output.code === 0 && problems.length === 0, problems };
+}
+
+/** The reason from Redocly's "Failed to parse" output, without its banners. */
+function parseFailure(stderr: string): string {
+  const reasons = stderr
+    .split('\n')
+    .filter((line) => line.trimStart().startsWith('- '))
+    .map((line) => line.trim().slice(2));
+  return reasons.join('; ') || stderr.trim().split('\n').at(-1) || 'redocly lint failed without a report';
+}

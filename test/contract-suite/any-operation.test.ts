@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { readOperations } from '../../src/contract/operations.js';
+import type { Json, JsonObject } from '../../src/contract/spec.js';
+import { deriveCases } from '../../src/contract-suite/cases.js';
+import { formatReport } from '../../src/contract-suite/report.js';
+import { runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
+import { FAKE_TOKEN, fakeApi } from './fixtures/fake-api.js';
+import { specWith } from './fixtures/spec-with.js';
+
+/**
+ * The issue "Any operation a spec can declare": adding `GET /items/{id}` (a path
+ * parameter, a documented 404) to a copy of the spec must need no change to the
+ * suite for it to derive cases, run them and report them.
+ */
+const spec = specWith('./get-item.yaml');
+const operations = readOperations(spec);
+const { cases, coverage } = deriveCases(spec, operations);
+const ofGetItem = cases.filter((entry) => entry.operation.operationId === 'getItem');
+const ITEM_ID = /^itm_[0-9a-z]{16}$/;
+
+function failures(report: SuiteReport): string[] {
+  return report.results.filter((result) => result.outcome === 'fail').map((result) => `${result.id}: ${result.findings.map((finding) => finding.message).join('; ')}\n  ${result.curl ?? ''}`);
+}
+
+describe('deriving cases for an operation added to the spec', () => {
+  it('derives positive, authentication, path-parameter and routing cases for GET /items/{id} from the spec alone', () => {
+    expect(new Set(ofGetItem.map((entry) => entry.family))).toEqual(
+      new Set([
+        'minimal-request',
+        'content-type-without-body',
+        'no-authorization',
+        'other-scheme',
+        'empty-bearer',
+        'malformed-key',
+        'unknown-key',
+        'pattern-mismatch',
+        'too-long',
+        'too-short',
+        'unknown-field',
+        'unknown-id',
+        'other-method',
+        'unknown-path',
+      ]),
+    );
+  });
+
+  it('expects the documented 404 for a well-formed id that cannot exist', () => {
+    const unknown = ofGetItem.find((entry) => entry.family === 'unknown-id');
+    expect(unknown?.expectedStatus).toBe(404);
+    expect(unknown?.input.path['id']).toMatch(ITEM_ID);
+    // Drawn at random from the pattern, so it is neither the example nor an id a server made.
+    expect(unknown?.input.path['id']).not.toBe('itm_0a1b2c3d4e5f6g7h');
+  });
+
+  it.each(['pattern-mismatch', 'too-long', 'too-short'])('expects 422 naming the path parameter for a malformed id (%s)', (family) => {
+    const malformed = ofGetItem.find((entry) => entry.family === family);
+    expect(malformed).toMatchObject({ expectedStatus: 422, location: 'path', violation: { in: 'path', pointer: '/id' } });
+    expect(malformed?.input.path['id']).not.toMatch(ITEM_ID);
+  });
+
+  it('takes the id of its positive case from earlier answers, so it runs after the operations that answer with ids', () => {
+    const minimal = ofGetItem.find((entry) => entry.family === 'minimal-request');
+    expect(minimal?.live).toEqual([{ location: 'path', name: 'id', component: 'ItemId', source: 'seen', fallbacks: ['itm_0a1b2c3d4e5f6g7h'] }]);
+    expect(cases.at(-1)?.operation.operationId).toBe('getItem');
+  });
+
+  it('lists the documented statuses it does not provoke, with the reason', () => {
+    expect(coverage.find((entry) => entry.operation.operationId === 'getItem')?.notProvoked.map((entry) => entry.status)).toEqual(['429', '500']);
+  });
+});
+
+describe('the suite against an in-process API that follows the spec with GET /items/{id}', async () => {
+  const report = await runContractSuite({ baseUrl: 'http://fake.test', token: FAKE_TOKEN, spec, fetch: fakeApi(spec) });
+  const result = (id: string) => report.results.find((entry) => entry.id === id);
+
+  it('passes', () => {
+    expect(failures(report), formatReport(report)).toEqual([]);
+  });
+
+  it('reports every operation with its case count, the new one included', () => {
+    expect(report.operations.map((operation) => operation.operationId)).toEqual(operations.map((operation) => operation.operationId));
+    const getItem = report.operations.find((operation) => operation.operationId === 'getItem');
+    expect(getItem).toMatchObject({ cases: ofGetItem.length, passed: ofGetItem.length, failed: 0, skipped: 0 });
+    expect(formatReport(report)).toMatch(new RegExp(`^ {2}getItem +GET /items/\\{id\\} +${ofGetItem.length} cases: ${ofGetItem.length} passed$`, 'm'));
+  });
+
+  it('sends an id a list answered with, and gets the item', () => {
+    expect(result('getItem positive minimal-request')?.request?.url).toBe('http://fake.test/items/itm_0000000000000001');
+  });
+
+  it('gets 404 for the unknown id and 422 in:path for the malformed ones', () => {
+    expect(result('getItem negative unknown-id path/id')).toMatchObject({ outcome: 'pass', status: 404 });
+    expect(result('getItem negative pattern-mismatch path/id')).toMatchObject({ outcome: 'pass', status: 422 });
+  });
+
+  it('shows what a field does to the answer', () => {
+    expect(result('listOwnItems positive field-values body/sort')?.note).toBe('the answer depends on sort');
+  });
+});
+
+describe('a handler that accepts a field but ignores it', async () => {
+  const report = await runContractSuite({ baseUrl: 'http://fake.test', token: FAKE_TOKEN, spec, fetch: fakeApi(spec, { ignore: ['sort'] }) });
+
+  it.each(['listOwnItems', 'listSharedItems', 'listSharedItemsByQuery'])('fails %s with a finding that names the operation and the field', (operationId) => {
+    const location = operationId === 'listSharedItemsByQuery' ? 'query' : 'body';
+    const fieldValues = report.results.find((entry) => entry.id === `${operationId} positive field-values ${location}/sort`);
+    expect(fieldValues?.outcome).toBe('fail');
+    expect(fieldValues?.findings.map((finding) => finding.message)).toContain(
+      `field sort (${location}) of ${operationId} is accepted but ignored: no sort, sort="asc" and sort="desc" all gave the same answer, whose list of 5 could have changed`,
+    );
+    expect(formatReport(report)).toMatch(/FAILED: \d+ checks found a contract violation/);
+  });
+});
+
+describe('a new request field that the handlers accept but ignore', async () => {
+  // A developer adds `colour` to ListRequest; the server validates it (the schema allows it) and no handler reads it.
+  const listRequest = structuredClone(spec.components['schemas'] as JsonObject)['ListRequest'] as JsonObject;
+  (listRequest['properties'] as JsonObject)['colour'] = { type: 'string', enum: ['red', 'blue'] };
+  const changed = specWith({ components: { schemas: { ListRequest: listRequest } } });
+  const report = await runContractSuite({ baseUrl: 'http://fake.test', token: FAKE_TOKEN, spec: changed, fetch: fakeApi(changed) });
+
+  it.each(['listOwnItems', 'listSharedItems'])('fails %s with a message naming the operation and the field', (operationId) => {
+    const result = report.results.find((entry) => entry.id === `${operationId} positive field-values body/colour`);
+    expect(result?.outcome).toBe('fail');
+    expect(result?.findings.map((finding) => finding.message)).toEqual([
+      `field colour (body) of ${operationId} is accepted but ignored: no colour, colour="red" and colour="blue" all gave the same answer, whose list of 5 could have changed`,
+    ]);
+  });
+});
+
+describe('an operation no case can check', () => {
+  const item = (spec.paths['/items/{id}'] ?? {}) as JsonObject;
+  const unchecked = (operation: JsonObject) =>
+    specWith({
+      paths: {
+        '/items/{id}': {
+          ...item,
+          // Shares its path with getItem (which takes the routing cases), is open (no 401), documents no 4xx.
+          delete: { operationId: 'deleteItem', summary: 'Delete an item', security: [], parameters: (item['get'] as JsonObject)['parameters'] as Json, ...operation },
+        },
+      },
+    });
+
+  it.each<{ given: string; responses: JsonObject; want: RegExp }>([
+    { given: 'a write whose positive cases are all skipped for safety', responses: { '204': { description: 'Deleted.' } }, want: /deleteItem \(DELETE \/items\/\{id\}\) was not checked at all: all 2 of its cases were skipped/ },
+    { given: 'nothing derivable at all', responses: { default: { description: 'Anything.' } }, want: /deleteItem \(DELETE \/items\/\{id\}\) was not checked at all: no case could be derived/ },
+  ])('fails the run by name: $given', async ({ responses, want }) => {
+    const changed = unchecked({ responses });
+    const report = await runContractSuite({ baseUrl: 'http://fake.test', token: FAKE_TOKEN, spec: changed, fetch: fakeApi(changed) });
+    const coverageResult = report.results.find((entry) => entry.id === 'deleteItem coverage');
+    expect(coverageResult?.outcome).toBe('fail');
+    expect(coverageResult?.findings[0]?.message).toMatch(want);
+    expect(report.summary.failed).toBe(1);
+    expect(formatReport(report)).toMatch(/^ {2}deleteItem +DELETE \/items\/\{id\} +\d+ cases?.* NOT CHECKED$/m);
+  });
+
+  it('runs the skipped cases with allowWrites', async () => {
+    const changed = unchecked({ responses: { '204': { description: 'Deleted.' } } });
+    const { cases: allowed } = deriveCases(changed, readOperations(changed), { allowWrites: true });
+    expect(allowed.filter((entry) => entry.operation.operationId === 'deleteItem' && entry.skip !== undefined)).toEqual([]);
+  });
+});
