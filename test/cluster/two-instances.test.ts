@@ -34,7 +34,11 @@ afterAll(async () => {
 });
 
 async function call(server: ServerProcess, key: string): Promise<Response & { text: string }> {
-  const response = await fetch(`${server.url}/`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+  const response = await fetch(`${server.url}/`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
   const text = await response.text();
   expectHonoursContract('listOwnItems', { status: response.status, headers: response.headers, body: text });
   return Object.assign(response, { text });
