@@ -56,14 +56,29 @@ try {
 
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  results.push(await time('pg, named prepared, 1 connection, one at a time', SEQUENTIAL, (index) => client.query({ name: 'find', text: lookup, values: [digest(index)] })));
+  results.push(
+    await time('pg, named prepared, 1 connection, one at a time', SEQUENTIAL, (index) => client.query({ name: 'find', text: lookup, values: [digest(index)] })),
+  );
   results.push(await time('pg, unnamed (parse each time), 1 connection', SEQUENTIAL, (index) => client.query(lookup, [digest(index)])));
   await client.end();
   const pool = new pg.Pool({ connectionString: url, max: 8 });
-  results.push(await time(`pg, named prepared, pool of 8, ${CONCURRENT} in flight`, SEQUENTIAL * 2, (index) => pool.query({ name: 'find', text: lookup, values: [digest(index)] }), CONCURRENT));
+  results.push(
+    await time(
+      `pg, named prepared, pool of 8, ${CONCURRENT} in flight`,
+      SEQUENTIAL * 2,
+      (index) => pool.query({ name: 'find', text: lookup, values: [digest(index)] }),
+      CONCURRENT,
+    ),
+  );
 
   const one = postgresJs(url, { max: 1 });
-  results.push(await time('postgres.js, prepared, 1 connection, one at a time', SEQUENTIAL, (index) => one`SELECT id, user_id, revoked_at, last_used_at FROM api_keys WHERE digest = ${digest(index)}`));
+  results.push(
+    await time(
+      'postgres.js, prepared, 1 connection, one at a time',
+      SEQUENTIAL,
+      (index) => one`SELECT id, user_id, revoked_at, last_used_at FROM api_keys WHERE digest = ${digest(index)}`,
+    ),
+  );
   await one.end();
   const many = postgresJs(url, { max: 8 });
   results.push(
@@ -119,4 +134,5 @@ try {
 
 const width = Math.max(...results.map((result) => result.what.length));
 console.log(`${'measurement'.padEnd(width)}  wall us/op  client CPU us/op`);
-for (const result of results) console.log(`${result.what.padEnd(width)}  ${result.usPerOp.toFixed(1).padStart(10)}  ${result.clientCpuUsPerOp.toFixed(1).padStart(16)}`);
+for (const result of results)
+  console.log(`${result.what.padEnd(width)}  ${result.usPerOp.toFixed(1).padStart(10)}  ${result.clientCpuUsPerOp.toFixed(1).padStart(16)}`);

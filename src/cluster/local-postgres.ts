@@ -11,6 +11,8 @@ export interface LocalPostgres {
   port: number;
   /** The postmaster's process id (for the record: `stop()` and the exit hook use `pg_ctl`). */
   pid(): number | undefined;
+  /** The postmaster and every process it started (backends, background workers): what the database costs in CPU. */
+  pids(): number[];
   /** A URL for another database on the same server. */
   urlFor(database: string): string;
   /** Creates an empty database and returns its URL. */
@@ -30,6 +32,8 @@ export interface LocalPostgresOptions {
   prefix?: string;
   /** Extra `-c name=value` settings. Tests turn durability off; a benchmark may keep it. */
   settings?: Record<string, string>;
+  /** Command line put before `pg_ctl start`, e.g. `['taskset', '-c', '1']`: the server and every backend inherit it. */
+  startPrefix?: string[];
 }
 
 /** Settings for a scratch cluster whose data does not need to survive a crash: faster commits. */
@@ -104,8 +108,8 @@ export async function startLocalPostgres(options: LocalPostgresOptions = {}): Pr
     chownSync(dir, owner.uid, owner.gid);
     chownSync(sockets, owner.uid, owner.gid);
   }
-  const run = (tool: string, args: string[], quiet = false): void => {
-    const argv = asRoot ? ['runuser', '-u', RUN_AS, '--', join(bin, tool), ...args] : [join(bin, tool), ...args];
+  const run = (tool: string, args: string[], quiet = false, prefix: string[] = []): void => {
+    const argv = [...prefix, ...(asRoot ? ['runuser', '-u', RUN_AS, '--', join(bin, tool), ...args] : [join(bin, tool), ...args])];
     const result = spawnSync(argv[0] as string, argv.slice(1), { encoding: 'utf8', cwd: dir, timeout: 60_000 });
     if (result.status !== 0 && !quiet)
       throw new Error(`${tool} ${args.join(' ')} failed (${result.status ?? result.signal}): ${result.stderr || result.stdout}`);
@@ -157,15 +161,30 @@ export async function startLocalPostgres(options: LocalPostgresOptions = {}): Pr
     throw error;
   }
   const urlFor = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  const pid = () => {
+    try {
+      return Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    } catch {
+      return undefined;
+    }
+  };
   return {
     url: urlFor('postgres'),
     port,
-    pid() {
-      try {
-        return Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      } catch {
-        return undefined;
-      }
+    pid,
+    pids() {
+      const postmaster = pid();
+      if (postmaster === undefined) return [];
+      const children = readdirSync('/proc').filter((entry) => {
+        if (!/^\d+$/.test(entry)) return false;
+        try {
+          const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+        } catch {
+          return false;
+        }
+      });
+      return [postmaster, ...children.map(Number)];
     },
     urlFor,
     async createDatabase(name) {
