@@ -55,7 +55,16 @@ async function openWithRetry(): Promise<Store> {
   }
 }
 
-const store = await openWithRetry();
+let store: Store;
+try {
+  store = await openWithRetry();
+} catch (error) {
+  if (!(error instanceof StoreUnavailable)) throw error;
+  logger.fatal({ database, reason: error.message }, `database unavailable for ${STARTUP_WAIT_MS / 1000} s at startup; exiting`);
+  logger.flush();
+  console.error(`cannot reach the database (${database}) after ${STARTUP_WAIT_MS / 1000} s: ${error.message}`);
+  process.exit(1);
+}
 const contract = compileRequestContract(loadSpec());
 const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolveLimits(contract, config);
 const app = createApp({
