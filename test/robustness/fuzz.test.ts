@@ -40,13 +40,33 @@ const bodyValidators = new Map(
     return json ? [[operation.operationId, compileSpecSchema(createSpecAjv(spec), json.schema)] as const] : [];
   }),
 );
-const queryAjv = createSpecAjv(spec, { coerceTypes: true });
+// Query values are text: the oracle reads a number only in JSON's notation (RFC 8259 §6) and finite, as the
+// contract says, written here independently of the server's reading; everything else stays text for the schema.
+const queryAjv = createSpecAjv(spec);
 const queryValidators = new Map(
   operations.map((operation) => {
     const query = operation.parameters.filter((parameter) => parameter.in === 'query');
     const schema: Json = { type: 'object', additionalProperties: false, properties: Object.fromEntries(query.map((parameter) => [parameter.name, parameter.schema])) };
-    return [operation.operationId, compileSpecSchema(queryAjv, schema)] as const;
+    const numeric = new Set(query.filter((parameter) => ['integer', 'number'].includes(String(resolveSchema(spec, parameter.schema)['type']))).map((parameter) => parameter.name));
+    const validate = compileSpecSchema(queryAjv, schema);
+    const read = (values: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(values).map(([name, value]) => [name, numeric.has(name) && typeof value === 'string' ? jsonNumber(value) : value]));
+    return [operation.operationId, (values: Record<string, unknown>) => validate(read(values))] as const;
   }),
+);
+
+function jsonNumber(text: string): unknown {
+  if (!/^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text)) return text;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : text;
+}
+
+/** Numbers as clients really write them in a query string: every notation, the non-finite ones, and near misses. */
+const numberTexts = fc.oneof(
+  fc.integer({ min: -5, max: 150 }).chain((n) =>
+    fc.constantFrom(String(n), `${n}.0`, `${n}e0`, `${n / 10}e1`, `${n}E+0`, `0${n}`, `+${n}`, ` ${n}`, `${n} `, `0x${n.toString(16)}`, `0b${Math.abs(n).toString(2)}`, `0o${Math.abs(n).toString(8)}`, `${n}_0`, `${n}.`, `.${n}`),
+  ),
+  fc.constantFrom('Infinity', '-Infinity', 'NaN', '1e400', '-1e400', '1e-400', '-0', '0.0', '', 'null', 'true', '1,5', '٣', '１０', `1${'0'.repeat(400)}`),
 );
 
 // ---------------------------------------------------------------- the world
@@ -186,6 +206,7 @@ function queries(operation: OperationContract): fc.Arbitrary<Array<[string, stri
   const pair = fc.oneof(
     ...parameters.map((parameter) => fc.oneof(
       { weight: 4, arbitrary: validValue(spec, parameter.schema).map((value): [string, string] => [parameter.name, asText(value)]) },
+      ...(['integer', 'number'].includes(String(resolveSchema(spec, parameter.schema)['type'])) ? [{ weight: 3, arbitrary: numberTexts.map((value): [string, string] => [parameter.name, value]) }] : []),
       { weight: 1, arbitrary: invalidValue(spec, parameter.schema).map((value): [string, string] => [parameter.name, asText(value)]) },
       { weight: 1, arbitrary: fc.string({ maxLength: 12 }).map((value): [string, string] => [parameter.name, value]) },
     )),
