@@ -34,12 +34,18 @@ export interface LocalPostgresOptions {
   settings?: Record<string, string>;
   /** Command line put before `pg_ctl start`, e.g. `['taskset', '-c', '1']`: the server and every backend inherit it. */
   startPrefix?: string[];
+  /**
+   * Also stop the server when this process gets SIGINT, SIGTERM or SIGHUP (exit hooks do not run when a
+   * signal ends a process), then end the process as the signal would have. For callers without their own handlers.
+   */
+  stopOnSignals?: boolean;
 }
 
 /** Settings for a scratch cluster whose data does not need to survive a crash: faster commits. */
 export const SCRATCH_SETTINGS: Readonly<Record<string, string>> = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
 
 const RUN_AS = 'postgres';
+const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
  * Finds `initdb` and `pg_ctl`: `PG_BIN` if set, else the newest
@@ -146,12 +152,18 @@ export async function startLocalPostgres(options: LocalPostgresOptions = {}): Pr
       rmSync(dir, { recursive: true, force: true });
     }
     process.off('exit', onExit);
+    for (const signal of SIGNALS) process.off(signal, onSignal);
   };
   const onExit = () => {
     stopServer('immediate');
     if (!removed) rmSync(dir, { recursive: true, force: true });
   };
+  const onSignal = (signal: NodeJS.Signals) => {
+    stop();
+    process.kill(process.pid, signal);
+  };
   process.on('exit', onExit);
+  if (options.stopOnSignals) for (const signal of SIGNALS) process.once(signal, onSignal);
   try {
     run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
     start();

@@ -7,20 +7,32 @@
  */
 import type { TestProject } from 'vitest/node';
 import { SCRATCH_SETTINGS, startLocalPostgres } from '../../src/cluster/local-postgres.js';
+import { withClient } from '../helpers/postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresUrl: string;
+    /** Prefix of every database this run creates (`freshDatabase`), so a run on a shared server drops only its own. */
+    postgresRun: string;
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const run = `t${Date.now().toString(36)}${process.pid.toString(36)}`;
+  project.provide('postgresRun', run);
   const given = process.env['TEST_DATABASE_URL'];
   if (given) {
     project.provide('postgresUrl', given);
-    return () => undefined;
+    return () => dropRunDatabases(given, run);
   }
-  const server = await startLocalPostgres({ prefix: 'vitest-pg-', settings: SCRATCH_SETTINGS });
+  const server = await startLocalPostgres({ prefix: 'vitest-pg-', settings: SCRATCH_SETTINGS, stopOnSignals: true });
   project.provide('postgresUrl', server.url);
-  return () => server.stop();
+  return async () => server.stop();
+}
+
+async function dropRunDatabases(url: string, run: string): Promise<void> {
+  await withClient(url, async (client) => {
+    const { rows } = await client.query<{ name: string }>('SELECT datname AS name FROM pg_database WHERE starts_with(datname, $1)', [`${run}_`]);
+    for (const { name } of rows) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
 }

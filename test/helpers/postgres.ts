@@ -17,7 +17,7 @@ export function withDatabase(base: string, database: string): string {
 
 /** A fresh, empty database on a server (the run's by default), named after the test file so a leftover is traceable. */
 export async function freshDatabase(label = 'test', server = postgresServerUrl()): Promise<string> {
-  const name = `${label.replace(/\W+/g, '_').toLowerCase()}_${process.pid}_${++made}_${Math.random().toString(36).slice(2, 8)}`;
+  const name = `${inject('postgresRun')}_${label.replace(/\W+/g, '_').toLowerCase()}_${process.pid}_${++made}`;
   await withClient(server, (client) => client.query(`CREATE DATABASE "${name}"`));
   return withDatabase(server, name);
 }
