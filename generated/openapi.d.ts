@@ -209,7 +209,13 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description This key has used up its requests for the current window. */
+        /**
+         * @description This key has used up its requests for the current window; or this client address has sent
+         *     too many requests with missing or invalid credentials (`x-limits.failedAuthentication.perAddress`
+         *     per window), or all clients together have (`x-limits.failedAuthentication.total`), in which
+         *     case only keys the service already knows are served until the window ends. The `RateLimit-*`
+         *     headers describe the budget that was used up.
+         */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];

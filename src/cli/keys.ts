@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { generateApiKey } from '../keys/api-key.js';
 import { ConfigError, readStoreConfig } from '../config/env.js';
 import { openStore } from '../store/open-store.js';
+import { UnsafeLocationError } from '../store/private-files.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 
 class UsageError extends Error {}
@@ -84,7 +85,7 @@ try {
   if (error instanceof CommanderError) {
     // Help and version exit 0; any other parse problem is bad usage.
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof UsageError || error instanceof ConfigError) {
+  } else if (error instanceof UsageError || error instanceof ConfigError || error instanceof UnsafeLocationError) {
     process.stderr.write(`keys: ${error.message}\n`);
     process.exitCode = 2;
   } else if (error instanceof NotFoundError || error instanceof StoreUnavailable) {

@@ -4,13 +4,14 @@ import type { ServerConfig } from './env.js';
 export interface ResolvedLimits {
   maxBodyBytes: number;
   rateLimit: { requests: number; windowSeconds: number };
+  failedAuthentication: { perAddress: number; total: number; windowSeconds: number };
   headersTimeoutMs: number;
   requestTimeoutMs: number;
 }
 
 /** What the spec says (`compileRequestContract` reads it from `x-limits`). */
 export interface SpecLimits {
-  limits: { maxBodyBytes: number; rateLimit: { requests: number; windowSeconds: number } };
+  limits: { maxBodyBytes: number; rateLimit: { requests: number; windowSeconds: number }; failedAuthentication: { perAddress: number; total: number; windowSeconds: number } };
   connectionLimits: { headersTimeoutSeconds: number; requestTimeoutSeconds: number };
 }
 
@@ -21,6 +22,11 @@ export function resolveLimits(spec: SpecLimits, config: ServerConfig): ResolvedL
     rateLimit: {
       requests: config.rateLimitRequests ?? spec.limits.rateLimit.requests,
       windowSeconds: config.rateLimitWindowSeconds ?? spec.limits.rateLimit.windowSeconds,
+    },
+    failedAuthentication: {
+      perAddress: config.failedAuthPerAddress ?? spec.limits.failedAuthentication.perAddress,
+      total: config.failedAuthTotal ?? spec.limits.failedAuthentication.total,
+      windowSeconds: spec.limits.failedAuthentication.windowSeconds,
     },
     headersTimeoutMs: config.headersTimeoutMs ?? spec.connectionLimits.headersTimeoutSeconds * 1000,
     requestTimeoutMs: config.requestTimeoutMs ?? spec.connectionLimits.requestTimeoutSeconds * 1000,

@@ -12,8 +12,19 @@ const SECRET_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const API_KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${SECRET_LENGTH + CHECKSUM_LENGTH}}$`);
-/** Matches anything shaped like a key, to scrub it from text that may be logged. */
+/** Matches anything shaped like a key, to scrub it from text that may be logged (global: use with `replace`). */
 export const API_KEY_LIKE = new RegExp(`${API_KEY_PREFIX}[0-9A-Za-z]{8,}`, 'g');
+const API_KEY_INSIDE = new RegExp(`${API_KEY_PREFIX}[0-9A-Za-z]{8,}`, 'i');
+
+/** The text with anything shaped like a key replaced, for logs and for paths sent back in a problem. */
+export function scrubKeys(text: string): string {
+  return text.replace(API_KEY_LIKE, `${API_KEY_PREFIX}[REDACTED]`);
+}
+
+/** True when the text holds something shaped like a key (any case of the prefix). */
+export function looksLikeApiKey(text: string): boolean {
+  return API_KEY_INSIDE.test(text);
+}
 
 export interface NewApiKey {
   /** The key itself; shown to its owner once and never stored. */

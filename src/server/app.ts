@@ -1,16 +1,17 @@
+import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { Problem } from '../contract/types.js';
-import { API_KEY_LIKE } from '../keys/api-key.js';
+import { scrubKeys } from '../keys/api-key.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
-import { authenticate } from './authenticate.js';
+import { authenticate, isAuthenticationFailure } from './authenticate.js';
 import { bindOperations, type HandlerResult } from './bind-operations.js';
 import { CursorCodec } from './cursor.js';
 import { operationHandlers, type ApiContext, type OperationHandlers } from './operations.js';
 import { ApiError } from './problems.js';
 import { FixedWindowRateLimiter, type Quota, type RateLimiter } from './rate-limit.js';
 import { clip, type CompiledOperation, type Limits, type RequestContract } from './request-contract.js';
-import { requestIdFor, responseHeaders } from './response-headers.js';
+import { clientRequestId, newRequestId, responseHeaders } from './response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
 import { SharedRateLimiter } from './shared-rate-limit.js';
 
@@ -48,7 +49,7 @@ export interface AppOptions {
   unavailableRetrySeconds?: number;
 }
 
-type Env = { Variables: { requestId: string; quota?: Quota; operation?: CompiledOperation } };
+type Env = { Bindings: { incoming?: IncomingMessage }; Variables: { requestId: string; quota?: Quota; operation?: CompiledOperation } };
 
 
 /**
@@ -64,6 +65,10 @@ export function createApp(options: AppOptions): Hono<Env> {
   const limiter: RateLimiter =
     options.rateLimit === 'shared' ? new SharedRateLimiter({ store, ...limits.rateLimit, now }) : new FixedWindowRateLimiter({ ...limits.rateLimit, now });
   const retryAfter = String(options.unavailableRetrySeconds ?? 2);
+  // Per process even with the shared limiter: a protective budget, not a quota the contract promises.
+  const failed = limits.failedAuthentication;
+  const failuresByAddress = new FixedWindowRateLimiter({ requests: failed.perAddress, windowSeconds: failed.windowSeconds, now });
+  const failuresInAll = new FixedWindowRateLimiter({ requests: failed.total, windowSeconds: failed.windowSeconds, now });
   // Read once; every request awaits the same settled promise. A failed read (the database was away) is tried again by the next request.
   let cursorRead: Promise<CursorCodec> | undefined;
   const cursors = (): Promise<CursorCodec> =>
@@ -82,14 +87,16 @@ export function createApp(options: AppOptions): Hono<Env> {
   const logRequests = logger.isLevelEnabled?.('info') ?? true;
   app.use(async (c, next) => {
     const started = performance.now();
-    c.set('requestId', requestIdFor(c.req.header('x-request-id'), bounds.requestId));
+    c.set('requestId', newRequestId());
     await next();
     if (!logRequests) return;
+    const clientId = clientRequestId(c.req.header('x-request-id'), bounds.requestId);
     logger.info({
       requestId: c.get('requestId'),
+      ...(clientId !== undefined && { clientRequestId: clientId }),
       method: c.req.method,
       // The path only: a query string may carry anything, and a key pasted into a URL is scrubbed.
-      path: c.req.path.replace(API_KEY_LIKE, 'tka_[REDACTED]'),
+      path: scrubKeys(c.req.path),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     });
@@ -123,7 +130,26 @@ export function createApp(options: AppOptions): Hono<Env> {
     async prepare(c, operation): Promise<ApiContext> {
       c.set('operation', operation);
       const at = now();
-      const caller = await authenticate(c.req.header('authorization'), store, at);
+      const address = clientAddress(c);
+      let caller;
+      try {
+        caller = await authenticate(c.req.header('authorization'), store, at, {
+          // Over a failed-authentication budget, a key the cache already knows is still served; nothing else is looked up or refused with 401.
+          admit(digest) {
+            if (digest && store.peekKeyByDigest?.(digest)) return;
+            const byAddress = failuresByAddress.peek(address);
+            if (!byAddress.allowed) throw refuse(c, byAddress, `This client has sent ${failed.perAddress} requests with missing or invalid credentials in the current ${failed.windowSeconds}-second window.`);
+            const inAll = failuresInAll.peek(ALL);
+            if (!inAll.allowed) throw refuse(c, inAll, 'The service has refused too many invalid credentials in this window and now serves only keys it already knows.');
+          },
+        });
+      } catch (error) {
+        if (isAuthenticationFailure(error)) {
+          failuresByAddress.take(address);
+          failuresInAll.take(ALL);
+        }
+        throw error;
+      }
       const quota = limiter.take(caller.keyId);
       applyQuota(c, quota instanceof Promise ? await quota : quota, limits);
       return { caller, store, cursors: await cursors(), now: at };
@@ -192,6 +218,19 @@ export function createApp(options: AppOptions): Hono<Env> {
   return app;
 }
 
+const ALL = 'all';
+
+/** The peer's address as the socket reports it; requests made in-process (tests) share one. Behind a proxy this is the proxy. */
+function clientAddress(c: Context<Env>): string {
+  return c.env?.incoming?.socket.remoteAddress ?? 'in-process';
+}
+
+/** A 429 for a used-up budget, with the budget in the RateLimit-* headers. */
+function refuse(c: Context<Env>, budget: Quota, reason: string): ApiError {
+  c.set('quota', budget);
+  return new ApiError('urn:problem-type:rate-limited', `${reason} Retry in ${budget.resetSeconds} seconds.`, { headers: { 'Retry-After': String(budget.resetSeconds) } });
+}
+
 /** Remembers the quota for the answer's RateLimit-* headers, and refuses the request when it is used up. */
 function applyQuota(c: Context<Env>, quota: Quota, limits: Limits): void {
   c.set('quota', quota);
@@ -221,7 +260,8 @@ function problemText(c: Context<Env>, error: ApiError, bounds: RequestContract['
     title: error.title,
     status: error.status,
     detail: clip(error.message, bounds.detail),
-    instance: clip(c.req.path, bounds.instance),
+    // The path as asked, but a key pasted into it is not sent back (it may be logged or cached on the way).
+    instance: clip(scrubKeys(c.req.path), bounds.instance),
     requestId: c.get('requestId'),
     ...(error.errors && { errors: error.errors }),
   };

@@ -7,6 +7,20 @@ export interface Caller {
   keyId: string;
 }
 
+export interface AuthenticateOptions {
+  /**
+   * Called before the header is refused or its key looked up, with the key's digest when the
+   * header holds a well-formed key; throws to refuse the request another way (a 429 while the
+   * client is over its failed-authentication budget).
+   */
+  admit?: (digest: Buffer | undefined) => void;
+}
+
+/** True for the 401 this module throws; the app counts them against the failed-authentication budgets. */
+export function isAuthenticationFailure(error: unknown): boolean {
+  return error instanceof ApiError && error.type === 'urn:problem-type:unauthorized';
+}
+
 const REALM = 'Bearer realm="api"';
 /** Last-use times are kept to the minute, so a busy key costs one write a minute, not one per request. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -19,18 +33,25 @@ const TOUCH_INTERVAL_MS = 60_000;
  * Failures are `401` with the RFC 6750 §3 challenge; `error="invalid_token"` only
  * when a bearer token was actually presented.
  */
-export async function authenticate(header: string | undefined, store: Store, now: number): Promise<Caller> {
+export async function authenticate(header: string | undefined, store: Store, now: number, options: AuthenticateOptions = {}): Promise<Caller> {
+  const admit = options.admit ?? (() => undefined);
   if (header === undefined || header.trim() === '') {
+    admit(undefined);
     throw unauthorized(REALM, 'Send an API key as `Authorization: Bearer <API_KEY>`.');
   }
   const match = /^(\S+)(?:[ \t]+(.*))?$/.exec(header.trim());
   if (!match || match[1]?.toLowerCase() !== 'bearer') {
+    admit(undefined);
     throw unauthorized(REALM, 'Only the Bearer scheme is accepted: send `Authorization: Bearer <API_KEY>`.');
   }
   const token = match[2]?.trim() ?? '';
-  if (token === '') throw invalidToken('The bearer token is empty.');
-  if (!isWellFormedApiKey(token)) throw invalidToken('The bearer token is not an API key of this service.');
-  const key = await store.findKeyByDigest(digestApiKey(token));
+  if (token === '' || !isWellFormedApiKey(token)) {
+    admit(undefined);
+    throw invalidToken(token === '' ? 'The bearer token is empty.' : 'The bearer token is not an API key of this service.');
+  }
+  const digest = digestApiKey(token);
+  admit(digest);
+  const key = await store.findKeyByDigest(digest);
   if (!key || key.revokedAt !== null) throw invalidToken('The API key is unknown or revoked.');
   if (key.lastUsedAt === null || now - Date.parse(key.lastUsedAt) >= TOUCH_INTERVAL_MS) {
     await store.touchKey(key.id, new Date(now).toISOString());

@@ -45,12 +45,15 @@ export class CursorCodec {
     const given = Buffer.from(signature, 'base64url');
     const wanted = this.#sign(body);
     if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return { ok: false, reason: 'is not a cursor this service issued' };
-    let payload: Partial<Payload>;
+    let parsed: unknown;
     try {
-      payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<Payload>;
+      parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
     } catch {
       return { ok: false, reason: 'is not a cursor this service issued' };
     }
+    // Signed is not enough: a payload of another shape (a key rotation, a bug, a forged secret) must not reach the store.
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, reason: 'is not a cursor this service issued' };
+    const payload = parsed as Partial<Payload>;
     if (payload.u !== expected.userId || payload.s !== expected.scope) return { ok: false, reason: 'belongs to another list' };
     if (payload.o !== expected.sort) return { ok: false, reason: `was issued for sort=${String(payload.o)}; send the same sort as the first page` };
     if (typeof payload.c !== 'string' || typeof payload.i !== 'string') return { ok: false, reason: 'is not a cursor this service issued' };

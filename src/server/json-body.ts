@@ -59,8 +59,9 @@ export async function readJsonObject(request: Request, maxBytes: number, options
     // Duplicate keys: the last one wins, as in JSON.parse and most parsers (RFC 8259 leaves it open).
     // `__proto__` becomes an own property, never the prototype, and the schema then rejects it as unknown.
     value = JSON.parse(text);
-  } catch (error) {
-    throw new ApiError('urn:problem-type:malformed-request', `The request body is not valid JSON: ${(error as Error).message}`);
+  } catch {
+    // The parser's own message quotes the body back (and its wording changes between Node versions): say only what is wrong.
+    throw new ApiError('urn:problem-type:malformed-request', 'The request body is not valid JSON.');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;

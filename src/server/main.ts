@@ -10,6 +10,7 @@ import { loadSpec } from '../contract/spec.js';
 import { ConfigError, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
 import { openStore } from '../store/open-store.js';
+import { UnsafeLocationError } from '../store/private-files.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 import { clientErrorResponse } from './client-error.js';
@@ -59,6 +60,10 @@ let store: Store;
 try {
   store = await openWithRetry();
 } catch (error) {
+  if (error instanceof UnsafeLocationError) {
+    console.error(`configuration error: ${error.message}`);
+    process.exit(2);
+  }
   if (!(error instanceof StoreUnavailable)) throw error;
   logger.fatal({ database, reason: error.message }, `database unavailable for ${STARTUP_WAIT_MS / 1000} s at startup; exiting`);
   logger.flush();

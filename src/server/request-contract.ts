@@ -3,6 +3,7 @@ import { readOperations, type OperationContract, type ParameterContract } from '
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
 import { deref, isObject, type Json, type OpenApiDocument } from '../contract/spec.js';
 import type { Violation } from '../contract/types.js';
+import { scrubKeys } from '../keys/api-key.js';
 import { coercerFor, type TextCoercer } from './text-values.js';
 
 /** Where a part of a request is read from; the contract's `Violation.in`. */
@@ -41,6 +42,8 @@ export interface ProblemBounds {
 export interface Limits {
   maxBodyBytes: number;
   rateLimit: { requests: number; windowSeconds: number };
+  /** Budgets for requests whose credentials fail, per client address and in all. */
+  failedAuthentication: { perAddress: number; total: number; windowSeconds: number };
 }
 
 /** Limits the Node entry applies to connections, outside the app. */
@@ -119,7 +122,8 @@ function objectSchema(parameters: ParameterContract[], options: { closed: boolea
 export function toViolations(where: InputPart, validate: ValidateFunction, bounds: ProblemBounds): Violation[] {
   return describeErrors(validate.errors)
     .slice(0, bounds.errors)
-    .map((error) => ({ in: where, pointer: clip(error.pointer, bounds.pointer), detail: clip(error.detail, bounds.violationDetail) }));
+    // A field named like a key (a key pasted as a field name) is not sent back in the pointer.
+    .map((error) => ({ in: where, pointer: clip(scrubKeys(error.pointer), bounds.pointer), detail: clip(error.detail, bounds.violationDetail) }));
 }
 
 export function clip(text: string, max: number): string {
@@ -135,7 +139,14 @@ function readLimits(spec: OpenApiDocument): Limits {
   if (typeof maxBodyBytes !== 'number' || typeof requests !== 'number' || typeof windowSeconds !== 'number') {
     throw new Error('the spec must declare x-limits.maxBodyBytes and x-limits.rateLimit.{requests,windowSeconds}');
   }
-  return { maxBodyBytes, rateLimit: { requests, windowSeconds } };
+  const failed = isObject(limits) ? limits['failedAuthentication'] : undefined;
+  const perAddress = isObject(failed) ? failed['perAddress'] : undefined;
+  const total = isObject(failed) ? failed['total'] : undefined;
+  const failedWindow = isObject(failed) ? failed['windowSeconds'] : undefined;
+  if (typeof perAddress !== 'number' || typeof total !== 'number' || typeof failedWindow !== 'number') {
+    throw new Error('the spec must declare x-limits.failedAuthentication.{perAddress,total,windowSeconds}');
+  }
+  return { maxBodyBytes, rateLimit: { requests, windowSeconds }, failedAuthentication: { perAddress, total, windowSeconds: failedWindow } };
 }
 
 function readConnectionLimits(spec: OpenApiDocument): ConnectionLimits {

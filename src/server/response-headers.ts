@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { looksLikeApiKey } from '../keys/api-key.js';
 import type { Quota } from './rate-limit.js';
 
 /**
@@ -18,9 +19,19 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 const REQUEST_ID = /^[\w\-=]+$/;
 
-/** Keeps a caller's `X-Request-Id` when it is short and plain (as hono/request-id does), else makes one. */
-export function requestIdFor(incoming: string | undefined, maxLength: number): string {
-  return incoming && incoming.length <= maxLength && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+/** The server's own id for a request: sent as `X-Request-Id` and in every problem, and logged. */
+export function newRequestId(): string {
+  return randomUUID();
+}
+
+/**
+ * A caller's `X-Request-Id`, kept only to be logged beside the server's own id
+ * (never echoed, never used as the request's id): short and plain, and not
+ * shaped like an API key, which a client could otherwise plant in the log.
+ */
+export function clientRequestId(incoming: string | undefined, maxLength: number): string | undefined {
+  if (!incoming || incoming.length > maxLength || !REQUEST_ID.test(incoming)) return undefined;
+  return looksLikeApiKey(incoming) ? undefined : incoming;
 }
 
 /**

@@ -3,6 +3,8 @@ import type { ChangeSignal, KeyCredential, KeySummary, ListScope, PageQuery, Quo
 
 /** Entries the read caches may hold before they start over; bounds memory whatever callers send. */
 const KEY_CACHE_ENTRIES = 10_000;
+/** Digests known not to be keys, kept apart so a flood of made-up keys never pushes a real key out. */
+const UNKNOWN_KEY_ENTRIES = 10_000;
 const PAGE_CACHE_ENTRIES = 1_000;
 /** How long a change check made by a key lookup stands for the data, for a page read in the same request. */
 const CHECK_REUSE_MS = 1_000;
@@ -22,7 +24,8 @@ export class CachedStore implements Store {
   #checkedAt = -Infinity;
   /** Bumped on every forget, so a read that started before it cannot refill the cache with old data. */
   #generation = 0;
-  readonly #keysByDigest = new Map<string, KeyCredential | null>();
+  readonly #keysByDigest = new Map<string, KeyCredential>();
+  readonly #unknownDigests = new Set<string>();
   readonly #keysById = new Map<string, KeyCredential>();
   readonly #pages = new Map<string, Item[]>();
 
@@ -40,6 +43,7 @@ export class CachedStore implements Store {
   #forget(): void {
     this.#generation++;
     this.#keysByDigest.clear();
+    this.#unknownDigests.clear();
     this.#keysById.clear();
     this.#pages.clear();
   }
@@ -47,19 +51,32 @@ export class CachedStore implements Store {
   async findKeyByDigest(digest: Buffer): Promise<KeyCredential | undefined> {
     this.#checkForChanges();
     const cacheKey = digest.toString('base64');
-    const cached = this.#keysByDigest.get(cacheKey);
-    if (cached !== undefined) return cached ?? undefined;
+    const known = this.#peek(cacheKey);
+    if (known !== undefined) return known ?? undefined;
     const generation = this.#generation;
-    const key = (await this.#inner.findKeyByDigest(digest)) ?? null;
+    const key = await this.#inner.findKeyByDigest(digest);
     if (generation === this.#generation) {
-      if (this.#keysByDigest.size >= KEY_CACHE_ENTRIES) {
-        this.#keysByDigest.clear();
-        this.#keysById.clear();
+      if (key) {
+        if (this.#keysByDigest.size >= KEY_CACHE_ENTRIES) {
+          this.#keysByDigest.clear();
+          this.#keysById.clear();
+        }
+        this.#keysByDigest.set(cacheKey, key);
+        this.#keysById.set(key.id, key);
+      } else {
+        if (this.#unknownDigests.size >= UNKNOWN_KEY_ENTRIES) this.#unknownDigests.clear();
+        this.#unknownDigests.add(cacheKey);
       }
-      this.#keysByDigest.set(cacheKey, key);
-      if (key) this.#keysById.set(key.id, key);
     }
-    return key ?? undefined;
+    return key;
+  }
+
+  peekKeyByDigest(digest: Buffer): KeyCredential | null | undefined {
+    return this.#peek(digest.toString('base64'));
+  }
+
+  #peek(cacheKey: string): KeyCredential | null | undefined {
+    return this.#keysByDigest.get(cacheKey) ?? (this.#unknownDigests.has(cacheKey) ? null : undefined);
   }
 
   async touchKey(keyId: string, at: string): Promise<void> {

@@ -1,10 +1,9 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Item, Sort } from '../contract/types.js';
 import { newId } from './ids.js';
 import { MIGRATIONS } from './migrations.js';
+import { prepareDatabaseFile } from './private-files.js';
 import type { ChangeSignal, KeyCredential, KeySummary, ListScope, PageQuery, QuotaLease, QuotaRequest, Store, User } from './store.js';
 
 /**
@@ -39,7 +38,7 @@ export interface SqliteEngine {
 
 /** Opens (creating if needed) an SQLite database and applies pending migrations. */
 export function openSqliteStore(location: string): SqliteEngine {
-  if (location !== ':memory:') mkdirSync(dirname(location), { recursive: true });
+  if (location !== ':memory:') prepareDatabaseFile(location);
   const db = new Database(location);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -77,6 +77,12 @@ export class StoreUnavailable extends Error {
  */
 export interface Store {
   findKeyByDigest(digest: Buffer): Promise<KeyCredential | undefined>;
+  /**
+   * What a cache in front of the engine already knows about a key, without asking the engine:
+   * the key, `null` for a key known not to exist, `undefined` for "not known". Engines without
+   * a cache leave it out.
+   */
+  peekKeyByDigest?(digest: Buffer): KeyCredential | null | undefined;
   /** Records that a key was used; the server calls it at most once a minute per key. */
   touchKey(keyId: string, at: string): Promise<void>;
   createKey(userId: string, digest: Buffer, hint: string, at: string): Promise<KeySummary>;

@@ -37,7 +37,10 @@ export async function createKey(databasePath: string, user: string): Promise<{ i
 export async function startServer(options: { env?: Record<string, string>; databasePath?: string } = {}): Promise<ServerProcess> {
   const scratch = options.databasePath ? undefined : tempDatabase('server-');
   const databasePath = options.databasePath ?? scratch!.path;
-  const server = await startServerProcess({ databasePath, ...(options.env && { env: options.env }), timeoutMs: 30_000 });
+  // Tests hold the server to the contract on every answer, and share it across many files whose
+  // refused-credential cases would otherwise use up the per-address budget (rate-limit.test.ts tests it in-process).
+  const env = { RESPONSE_VALIDATION: 'strict', FAILED_AUTH_PER_ADDRESS: '1000000', FAILED_AUTH_TOTAL: '1000000', ...options.env };
+  const server = await startServerProcess({ databasePath, env, timeoutMs: 30_000 });
   return {
     url: server.url,
     port: server.port,

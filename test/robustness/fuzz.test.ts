@@ -71,7 +71,8 @@ const numberTexts = fc.oneof(
 
 // ---------------------------------------------------------------- the world
 
-const t = await createTestApp({ limits: { rateLimit: { requests: 1_000_000_000, windowSeconds: 60 } } });
+// Generous budgets: the fuzzer checks the order of checks, not the quotas (rate-limit.test.ts does).
+const t = await createTestApp({ limits: { rateLimit: { requests: 1_000_000_000, windowSeconds: 60 }, failedAuthentication: { perAddress: 1_000_000_000, total: 1_000_000_000, windowSeconds: 60 } } });
 const fuzzer = await t.addUser('fuzzer');
 const other = await t.addUser('other');
 const revoked = await t.addUser('fuzzer');

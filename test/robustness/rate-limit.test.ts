@@ -6,6 +6,7 @@
  * process to show the environment variables reach it.
  */
 import { describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../src/keys/api-key.js';
 import { createKeyWithCli, startServer, tempDatabase } from '../../src/soak/server-process.js';
 import { createTestApp, type TestResponse } from '../helpers/app.js';
 import { requestContract } from '../helpers/contract.js';
@@ -129,5 +130,41 @@ describe('rate limiting per key', () => {
     } finally {
       database.remove();
     }
+  });
+});
+
+describe('failed authentications are limited too (x-limits.failedAuthentication)', () => {
+  async function budgeted(perAddress: number, total: number) {
+    const { failedAuthentication } = requestContract.limits;
+    const t = await createTestApp({ limits: { failedAuthentication: { ...failedAuthentication, perAddress, total } } });
+    const known = await t.addUser('ann');
+    const fresh = await t.addUser('bob');
+    return { t, known, fresh, made: () => t.send('POST', '/', { key: generateApiKey().key, body: {} }) };
+  }
+
+  it('per client: over the budget, missing or made-up credentials get 429 instead of 401; a key the service knows is still served', async () => {
+    const { t, known, made } = await budgeted(3, 1_000);
+    expect((await t.send('POST', '/', { key: known.key, body: {} })).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await made()).status).toBe(401);
+    const refused = await made();
+    expect(quota(refused)).toEqual({ status: 429, limit: '3', remaining: '0', reset: '60', retryAfter: '60' });
+    expect(refused.json.detail).toMatch(/This client has sent 3 requests with missing or invalid credentials/);
+    expect((await t.send('POST', '/', { body: {} })).status).toBe(429);
+    expect((await t.send('POST', '/', { key: known.key, body: {} })).status).toBe(200);
+    t.clock.now += 60_000;
+    expect((await made()).status).toBe(401);
+  });
+
+  it('in all: over the budget, a key the cache does not know is refused without a lookup; known keys are served', async () => {
+    const { t, known, fresh, made } = await budgeted(1_000, 5);
+    expect((await t.send('POST', '/', { key: known.key, body: {} })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await made()).status).toBe(401);
+    let lookups = 0;
+    const find = t.store.findKeyByDigest.bind(t.store);
+    t.store.findKeyByDigest = (digest) => (lookups++, find(digest));
+    expect((await made()).status).toBe(429);
+    expect((await t.send('POST', '/', { key: fresh.key, body: {} })).status).toBe(429);
+    expect(lookups).toBe(0);
+    expect((await t.send('POST', '/', { key: known.key, body: {} })).status).toBe(200);
   });
 });

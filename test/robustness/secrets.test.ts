@@ -38,6 +38,8 @@ function requestsCarrying(key: string): Array<[string, string, Record<string, st
     ['POST', '/', { Authorization: `Bearer ${key}`, 'X-Api-Key': key, Cookie: `session=${key}`, Referer: `https://example.com/?k=${key}`, ...json }, '{}'],
     ['PUT', '/', { Authorization: `Bearer ${key}` }, undefined],
     ['POST', '/', { Authorization: `Bearer ${key}`, 'Content-Type': 'text/plain' }, key],
+    ['POST', '/', { Authorization: `Bearer ${key}`, 'X-Request-Id': key, ...json }, '{}'],
+    ['GET', '/shared', { 'X-Request-Id': key.toUpperCase() }, undefined],
   ];
 }
 
@@ -69,6 +71,26 @@ describe('secrets never reach the logs', () => {
     for (const fragment of [...fragments(key), ...fragments(unknown)]) expect(text).not.toContain(fragment);
     expect(text).not.toMatch(KEY_SHAPED);
     expect(text.toLowerCase()).not.toContain('authorization');
+  });
+
+  it('in-process: no answer echoes a key, in X-Request-Id or in the detail of a JSON error', async () => {
+    const t = await createTestApp();
+    const { key } = await t.addUser('ann');
+    for (const [method, path, headers, body] of requestsCarrying(key)) {
+      const response = await t.send(method, path, { headers, ...(body !== undefined && { rawBody: new TextEncoder().encode(body) }) });
+      const answer = `${JSON.stringify([...response.headers])}${response.text}`;
+      for (const fragment of fragments(key)) expect(answer, `${method} ${path}`).not.toContain(fragment);
+    }
+    const broken = await t.send('POST', '/', { key, headers: { 'Content-Type': 'application/json' }, rawBody: new TextEncoder().encode('{"note":"private words",') });
+    expect(broken.json.detail).toBe('The request body is not valid JSON.');
+  });
+
+  it('logs a plain client X-Request-Id beside the server\'s own id, and answers with the server\'s', async () => {
+    const t = await createTestApp();
+    const { key } = await t.addUser('ann');
+    const response = await t.send('POST', '/', { key, body: {}, headers: { 'X-Request-Id': 'trace-42' } });
+    expect(response.headers.get('x-request-id')).not.toBe('trace-42');
+    expect(t.logs.at(-1)).toMatchObject({ requestId: response.headers.get('x-request-id'), clientRequestId: 'trace-42' });
   });
 
   it('from a real process at LOG_LEVEL=trace: stdout and stderr hold no key; the database holds only its digest', async () => {

@@ -68,6 +68,16 @@ describe('the read cache over any store', () => {
     expect(reads.keys).toBe(2);
   });
 
+  it('keeps a known key through a flood of made-up keys, which are remembered apart', async () => {
+    const { cached, reads, digest } = await setup();
+    await cached.findKeyByDigest(digest);
+    for (let i = 0; i < 25_000; i++) await cached.findKeyByDigest(generateApiKey().digest);
+    const before = reads.keys;
+    expect(await cached.findKeyByDigest(digest)).toBeDefined();
+    expect(reads.keys).toBe(before);
+    expect(cached.peekKeyByDigest(digest)).toBeDefined();
+  });
+
   it('forgets on its own writes, which the signal does not report', async () => {
     const { cached, digest, key } = await setup();
     await cached.findKeyByDigest(digest);

@@ -1,0 +1,41 @@
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** The database holds every user's data, key digests and the cursor-signing secret: no other local account may read or replace it. */
+export class UnsafeLocationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsafeLocationError';
+  }
+}
+
+const WRITABLE_BY_OTHERS = 0o022;
+const STICKY = 0o1000;
+
+/**
+ * Prepares a database file readable and writable by this account only: its
+ * folder is created 0700 and the file 0600 before SQLite opens it (SQLite
+ * gives the -wal and -shm files the database file's mode). An existing file
+ * readable by others is tightened to 0600. A folder or file that other
+ * accounts can write to is refused: whoever can replace the file can replace
+ * the data.
+ */
+export function prepareDatabaseFile(location: string): void {
+  const folder = dirname(location);
+  if (!existsSync(folder)) mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const folderMode = statSync(folder).mode;
+  // A shared sticky folder such as /tmp lets others add files but not replace ours.
+  if (folderMode & WRITABLE_BY_OTHERS && !(folderMode & STICKY)) {
+    throw new UnsafeLocationError(`${folder} is writable by other accounts (mode ${octal(folderMode)}); run chmod go-w on it or choose another DATABASE_PATH`);
+  }
+  if (!existsSync(location)) closeSync(openSync(location, 'a', 0o600));
+  const fileMode = statSync(location).mode;
+  if (fileMode & WRITABLE_BY_OTHERS) {
+    throw new UnsafeLocationError(`${location} is writable by other accounts (mode ${octal(fileMode)}); run chmod 600 on it`);
+  }
+  if (fileMode & 0o077) chmodSync(location, 0o600);
+}
+
+function octal(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, '0');
+}

@@ -1,0 +1,51 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open-store.js';
+import { UnsafeLocationError } from '../../src/store/private-files.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'private-files-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const mode = (path: string) => statSync(path).mode & 0o777;
+let folders = 0;
+const newFolder = () => join(scratch, `case-${++folders}`);
+
+describe('the database is private to the account that runs the service', () => {
+  it('creates its folder 0700 and the database, WAL and SHM files 0600', async () => {
+    const folder = join(newFolder(), 'data');
+    const file = join(folder, 'api.sqlite');
+    const store = await openStore({ databasePath: file });
+    await store.createUser('ann', '2026-01-01T00:00:00.000Z');
+    expect(mode(folder)).toBe(0o700);
+    for (const path of [file, `${file}-wal`, `${file}-shm`]) expect(mode(path), path).toBe(0o600);
+    await store.close();
+  });
+
+  it('tightens an existing database readable by others to 0600', async () => {
+    const folder = newFolder();
+    mkdirSync(folder, { mode: 0o700 });
+    const file = join(folder, 'api.sqlite');
+    writeFileSync(file, '');
+    chmodSync(file, 0o644);
+    await (await openStore({ databasePath: file })).close();
+    expect(mode(file)).toBe(0o600);
+  });
+
+  it('refuses a folder other accounts can write to', async () => {
+    const folder = newFolder();
+    mkdirSync(folder);
+    chmodSync(folder, 0o777);
+    await expect(openStore({ databasePath: join(folder, 'api.sqlite') })).rejects.toThrow(UnsafeLocationError);
+    await expect(openStore({ databasePath: join(folder, 'api.sqlite') })).rejects.toThrow(/writable by other accounts \(mode 0777\); run chmod go-w/);
+  });
+
+  it('refuses a database file other accounts can write to', async () => {
+    const folder = newFolder();
+    mkdirSync(folder, { mode: 0o700 });
+    const file = join(folder, 'api.sqlite');
+    writeFileSync(file, '');
+    chmodSync(file, 0o666);
+    await expect(openStore({ databasePath: file })).rejects.toThrow(/api\.sqlite is writable by other accounts \(mode 0666\); run chmod 600/);
+  });
+});
