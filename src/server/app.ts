@@ -21,6 +21,8 @@ export interface AppLogger {
   error(fields: object, message?: string): void;
   /** pino's level check; when `info` is off, the request line is not even assembled. */
   isLevelEnabled?(level: string): boolean;
+  /** Writes buffered lines now; called after the rare lines an operator waits for (the database unavailable). */
+  flush?(): void;
 }
 
 export interface AppOptions {
@@ -195,6 +197,7 @@ export function createApp(options: AppOptions): Hono<Env> {
     const at = performance.now();
     if (at - lastUnavailableLog >= 1_000) {
       logger.error({ requestId: c.get('requestId'), reason: error.message, alsoSince: unlogged }, 'store unavailable; answering 503');
+      logger.flush?.();
       lastUnavailableLog = at;
       unlogged = 0;
     } else {

@@ -42,10 +42,12 @@ async function openWithRetry(): Promise<Store> {
   for (let delay = 250; ; delay = Math.min(delay * 2, 4_000)) {
     try {
       return await openStore(config, {
-        onListenerState: (state, error) =>
-          state === 'listening'
-            ? logger.info({ database }, 'listening for changes; caches trusted again')
-            : logger.warn({ database, reason: error instanceof Error ? error.message : undefined }, 'change listener dropped: caches bypassed until it reconnects'),
+        onListenerState: (state, error) => {
+          if (state === 'listening') logger.info({ database }, 'listening for changes; caches trusted again');
+          else logger.warn({ database, reason: error instanceof Error ? error.message : undefined }, 'change listener dropped: caches bypassed until it reconnects');
+          // Rare and what an operator looks for during an outage: written now, not when the buffer fills.
+          logger.flush();
+        },
       });
     } catch (error) {
       if (!(error instanceof StoreUnavailable) || Date.now() + delay > deadline) throw error;

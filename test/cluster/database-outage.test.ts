@@ -7,18 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalPostgres, SCRATCH_SETTINGS, startLocalPostgres } from '../../src/cluster/local-postgres.js';
 import { createKeyWithCli, type ServerProcess, startServer } from '../../src/soak/server-process.js';
 import { expectHonoursContract } from '../helpers/contract.js';
+import { run } from '../helpers/run.js';
 
 let postgres: LocalPostgres;
 let server: ServerProcess;
 let key: string;
+let keyId: string;
+let env: Record<string, string>;
 
 beforeAll(async () => {
   // Synchronous commit stays on: an immediate stop is a crash, and the key made just before must survive it.
   postgres = await startLocalPostgres({ prefix: 'outage-pg-', settings: { ...SCRATCH_SETTINGS, synchronous_commit: 'on' } });
   const databaseUrl = await postgres.createDatabase('outage');
-  const env = { DATABASE_URL: databaseUrl, DATABASE_CONNECT_TIMEOUT_MS: '1000', NODE_ENV: 'development', LOG_LEVEL: 'warn' };
+  // A one-minute backstop: after the outage, a revocation seen within seconds came by NOTIFY on a listener that reconnected.
+  env = { DATABASE_URL: databaseUrl, DATABASE_CONNECT_TIMEOUT_MS: '1000', CACHE_TTL_MS: '60000', NODE_ENV: 'development', LOG_LEVEL: 'info' };
   server = await startServer({ databasePath: ':unused:', env, timeoutMs: 30_000 });
-  ({ key } = await createKeyWithCli(':unused:', 'ann', env));
+  ({ key, id: keyId } = await createKeyWithCli(':unused:', 'ann', env));
 });
 
 afterAll(async () => {
@@ -62,5 +66,25 @@ describe('the database going away and coming back', () => {
     expect(status).toBe(200);
     expect(server.child.exitCode).toBeNull();
     expect(server.stderr()).not.toMatch(/uncaught|unhandled/i);
+    expect(server.stdout()).toContain('change listener dropped');
+    expect(server.stdout()).toContain('store unavailable; answering 503');
+  });
+
+  it('listens for changes again by itself, so a key revoked afterwards fails within seconds, not the one-minute backstop', async () => {
+    const listening = () => server.stdout().split('\n').filter((line) => line.includes('listening for changes')).length;
+    const deadline = performance.now() + 15_000;
+    while (listening() < 2 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(listening(), 'the listener connected at start and again after the outage').toBe(2);
+    expect((await call()).status).toBe(200);
+    const revoked = await run('node', ['--import', 'tsx', 'src/cli/keys.ts', 'revoke', keyId], { env });
+    expect(revoked.code, revoked.stderr).toBe(0);
+    const started = performance.now();
+    let status = 0;
+    while (performance.now() - started < 3_000) {
+      status = (await call()).status;
+      if (status === 401) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(status).toBe(401);
   });
 });
