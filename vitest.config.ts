@@ -1,13 +1,41 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Tests that put load on a process for seconds (the bench's quick run, the soak, fifty slow
+ * clients) are named `*.slow.test.ts`: they run in `npm run test:slow`, which CI runs after
+ * `npm test`, and never beside each other, since they measure time.
+ */
+const SLOW = 'test/**/*.slow.test.ts';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // One real PostgreSQL for the run; its URL is inject('postgresUrl').
-    globalSetup: ['test/global-setup/postgres.ts'],
-    // Type-level tests (*.test-d.ts) prove that code which breaks the contract does not compile.
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'default',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, SLOW],
+          // One Prism and one server for the whole run, for the files that can share them (see the file).
+          // And one real PostgreSQL (Debian's binaries, no Docker), whose URL is inject('postgresUrl').
+          globalSetup: ['test/global-setup.ts', 'test/global-setup-postgres.ts'],
+          // Most test files wait on processes and sockets rather than compute, so two run at a time
+          // even on two cores (vitest's default in `run` mode is cores - 1).
+          maxWorkers: 2,
+          // Files that run in one worker share its modules, so the spec is read and compiled once per
+          // worker rather than once per file: a fifth of the run's CPU. A file restores what it
+          // changes globally (spies, environment variables, process.exitCode).
+          isolate: false,
+          // Type-level tests (*.test-d.ts) prove that code which breaks the contract does not compile.
+          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'slow', include: [SLOW], maxWorkers: 1, testTimeout: 120_000 },
+      },
+    ],
   },
 });

@@ -4,14 +4,16 @@
  * `npm run mock` and `npm start` from spawn to their first 200 on the sample request.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
 import { projectRoot } from '../src/contract/project.js';
+import { freePort } from '../src/process/free-port.js';
+import { describeExit, launch } from '../src/process/launch.js';
+import { waitForHttp } from '../src/process/ready.js';
+import { runCommand } from '../src/process/run-command.js';
 import { REQUEST_BODY, requestHeaders } from './lib/fixture.js';
-import { freePort } from './lib/ports.js';
-import { startProcess, waitForOk } from './lib/process.js';
 import { prepareProjectDatabase } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
 import { median } from './lib/stats.js';
@@ -44,8 +46,9 @@ const program = new Command('bench:devloop')
     3,
   )
   .option('--out <file>', 'where to write the JSON (default bench/results/devloop-<time>.json)')
+  .exitOverride()
   .showHelpAfterError();
-const options = program.parse().opts<{ runs: number; out?: string }>();
+const options = parseOrExit('bench:devloop', () => program.parse().opts<{ runs: number; out?: string }>());
 
 const HOST = '127.0.0.1';
 const startedAt = new Date();
@@ -55,20 +58,13 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 function npmRun(script: string): Step {
   return {
     name: `npm run ${script}`,
-    time: () =>
-      new Promise((resolve, reject) => {
-        const started = performance.now();
-        let output = '';
-        const child = spawn(npm, ['run', '--silent', script], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-        child.once('error', reject);
-        child.once('exit', (code) => {
-          const ms = performance.now() - started;
-          if (code === 0) resolve(ms);
-          else reject(new Error(`exit ${code}: ${output.trim().split('\n').slice(-5).join('\n')}`));
-        });
-      }),
+    async time() {
+      const started = performance.now();
+      const result = await runCommand([npm, 'run', '--silent', script], { timeoutMs: 300_000 });
+      const ms = performance.now() - started;
+      if (result.code === 0) return ms;
+      throw new Error(`${describeExit(result)}: ${`${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-5).join('\n')}`);
+    },
   };
 }
 
@@ -79,15 +75,13 @@ function startToFirst200(name: string, args: (port: number) => string[], headers
     name,
     async time() {
       const port = await freePort(HOST);
-      const server = startProcess([npm, ...args(port)], {
-        env: { ...process.env, ...env, PORT: String(port), HOST },
-        logFile: join(workDirectory, `${name.replaceAll(' ', '-')}-${++run}.log`),
-        cwd: projectRoot,
-      });
+      const log = join(workDirectory, `${name.replaceAll(' ', '-')}-${++run}.log`);
+      // Its own process group: stopping npm stops the shell, tsx and the server under it.
+      const server = launch([npm, ...args(port)], { env: { ...env, PORT: String(port), HOST }, output: { stdoutFile: log, stderrFile: log } });
       try {
-        return await waitForOk(server, { url: `http://${HOST}:${port}/`, method: 'POST', headers, body: REQUEST_BODY }, 60_000, 10);
+        return await waitForHttp(server, { url: `http://${HOST}:${port}/`, method: 'POST', headers, body: REQUEST_BODY, status: 200 }, { timeoutMs: 60_000, intervalMs: 10 });
       } finally {
-        await server.stop();
+        await server.stop({ graceMs: 3_000 });
       }
     },
   };
@@ -141,15 +135,14 @@ async function main(): Promise<number> {
     console.log(`${result.name.padEnd(width)}  ${seconds(result.medianMs).padStart(8)}  ${range.padStart(11)}${result.failure ? `  FAILED: ${result.failure}` : ''}`);
   }
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);
-  return results.some((result) => result.failure !== undefined) ? 1 : 0;
+  return results.some((result) => result.failure !== undefined) ? ExitCode.failed : ExitCode.ok;
 }
 
 try {
   process.exitCode = await main();
 } catch (error) {
   endProgress();
-  console.error(error instanceof Error ? error.stack : error);
-  process.exitCode = 1;
+  process.exitCode = exitCodeFor('bench:devloop', error);
 } finally {
   rmSync(workDirectory, { recursive: true, force: true });
 }

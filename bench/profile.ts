@@ -8,13 +8,15 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { exitCodeFor, parseOrExit } from '../src/cli/exit.js';
 import { projectRoot } from '../src/contract/project.js';
+import { freePort } from '../src/process/free-port.js';
+import { describeExit, launch } from '../src/process/launch.js';
+import { waitForHttp } from '../src/process/ready.js';
 import { summariseProfile, type SelfTime } from './lib/cpuprofile.js';
 import { REQUEST_BODY, requestHeaders } from './lib/fixture.js';
 import { runLoad } from './lib/load.js';
-import { onServerCore, pinLoadGenerator } from './lib/pin.js';
-import { freePort } from './lib/ports.js';
-import { startProcess, waitForOk } from './lib/process.js';
+import { pinLoadGenerator } from './lib/pin.js';
 import { prepareProjectDatabase } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
 import { SERVERS, type ServerId } from './lib/servers.js';
@@ -27,15 +29,15 @@ const number = (value: string) => {
   if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('must be a positive number');
   return parsed;
 };
-const options = new Command('bench:profile')
+const program = new Command('bench:profile')
   .description("CPU profile of this project's server (or a peer, to compare) under the benchmark load")
   .addOption(new Option('--server <id>', 'which server to profile').choices(PROFILABLE).default('project'))
   .option('--duration <seconds>', 'profiled load', number, 15)
   .option('--connections <n>', 'concurrent connections', number, 50)
   .option('--top <n>', 'functions to list', number, 25)
   .option('--log-level <level>', 'LOG_LEVEL of the server', 'warn')
-  .parse()
-  .opts<{ server: ServerId; duration: number; connections: number; top: number; logLevel: string }>();
+  .exitOverride();
+const options = parseOrExit('bench:profile', () => program.parse().opts<{ server: ServerId; duration: number; connections: number; top: number; logLevel: string }>());
 
 const HOST = '127.0.0.1';
 const pinning = pinLoadGenerator(true);
@@ -47,27 +49,24 @@ try {
   progress('profile: preparing a database with ten items and a key (the peers take the same key)');
   const { key, databasePath, userId } = await prepareProjectDatabase(work);
   const port = await freePort(HOST);
-  const launch = SERVERS[options.server].launch({ port, host: HOST, key, ownerId: userId, databasePath, mockSpec: '', logLevel: options.logLevel, compiled: false });
-  const [node = process.execPath, ...rest] = launch.argv;
+  const command = SERVERS[options.server].launch({ port, host: HOST, key, ownerId: userId, databasePath, mockSpec: '', logLevel: options.logLevel, compiled: false });
+  const [node = process.execPath, ...rest] = command.argv;
   const argv = [node, '--cpu-prof', '--cpu-prof-dir', profileDirectory, ...rest];
-  const server = startProcess(onServerCore(pinning, argv), {
-    env: { ...process.env, ...launch.env },
-    logFile: join(work, 'server.log'),
-    cwd: projectRoot,
-  });
+  const log = join(work, 'server.log');
+  const server = launch(argv, { env: command.env, output: { stdoutFile: log, stderrFile: log }, ...(pinning.serverCore !== undefined && { core: pinning.serverCore }) });
   const url = `http://${HOST}:${port}/`;
   const headers = requestHeaders(key);
-  await waitForOk(server, { url, method: 'POST', headers, body: REQUEST_BODY }, 60_000);
+  await waitForHttp(server, { url, method: 'POST', headers, body: REQUEST_BODY, status: 200 }, { timeoutMs: 60_000 });
   progress(`profile: loading the server for ${options.duration} s`);
   const loadStarted = performance.now();
   const result = await runLoad({ url, headers, body: REQUEST_BODY, connections: options.connections, durationSeconds: options.duration, pid: server.pid });
   const loadMs = performance.now() - loadStarted;
   // The profile is written when the process exits; every profiled server exits 0 on SIGTERM.
-  await server.stop(10_000);
+  await server.stop({ graceMs: 10_000 });
   endProgress();
 
   const file = readdirSync(profileDirectory).find((name) => name.endsWith('.cpuprofile'));
-  if (!file) throw new Error(`no .cpuprofile in ${profileDirectory}; the server ended with ${server.exitStatus()}`);
+  if (!file) throw new Error(`no .cpuprofile in ${profileDirectory}; the server ended with ${describeExit(await server.exited)}`);
   // Only the load counts, not the startup before it (nor the short shutdown after it).
   const summary = summariseProfile(join(profileDirectory, file), loadMs + 200);
   const cpuPerRequestUs = (summary.busyMs * 1000) / (result.ok + result.non2xx);
@@ -81,6 +80,9 @@ try {
     console.log('');
     console.log(table('time including callees, project code and Hono middleware (share of busy time)', summary.inclusive.slice(0, options.top)));
   }
+} catch (error) {
+  endProgress();
+  process.exitCode = exitCodeFor('bench:profile', error);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

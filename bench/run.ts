@@ -5,18 +5,22 @@
  * targets (a report: a miss does not fail the run) and writes the same as JSON.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
+import { type LocalPostgres, postgresBinDir, startLocalPostgres } from '../src/cluster/local-postgres.js';
 import { projectRoot } from '../src/contract/project.js';
+import { generateApiKey } from '../src/keys/api-key.js';
+import { binCommand } from '../src/process/commands.js';
+import { freePort } from '../src/process/free-port.js';
+import { describeExit, launch, type LaunchedProcess } from '../src/process/launch.js';
+import { waitForHttp } from '../src/process/ready.js';
 import { FALLBACK_KEY, FALLBACK_OWNER_ID, fixtureItems, REQUEST_BODY, requestHeaders } from './lib/fixture.js';
 import { runLoad, type LoadResult } from './lib/load.js';
-import { onServerCore, pinLoadGenerator } from './lib/pin.js';
-import { freePort } from './lib/ports.js';
+import { pinLoadGenerator } from './lib/pin.js';
 import { writeMockSpec } from './lib/prism.js';
 import { probe } from './lib/probe.js';
-import { startProcess, waitForOk, type ServerProcess } from './lib/process.js';
 import { preparePostgresDatabase, prepareProjectDatabase, projectServerMissing } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
 import {
@@ -32,8 +36,6 @@ import {
   type Settings,
 } from './lib/report.js';
 import { POSTGRES_SERVER_IDS, SERVER_IDS, SERVERS, type ServerId } from './lib/servers.js';
-import { type LocalPostgres, postgresBinDir, startLocalPostgres } from '../src/cluster/local-postgres.js';
-import { generateApiKey } from '../src/keys/api-key.js';
 
 const HOST = '127.0.0.1';
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -65,20 +67,23 @@ const program = new Command('bench')
   .option('--warmup <seconds>', 'load before the first round, not measured (default 3, quick 0.2)', positive('--warmup'))
   .option('--connections <n>', 'concurrent connections (default 50, quick 10)', positive('--connections'))
   .addOption(
-    new Option('--only <ids>', `comma-separated subset of ${SERVER_IDS.join(',')}`).default([...SERVER_IDS]).argParser((value) => {
-      const ids = value.split(',').map((id) => id.trim());
-      const unknown = ids.filter((id) => !(SERVER_IDS as readonly string[]).includes(id));
-      if (unknown.length > 0) throw new InvalidArgumentError(`unknown server ${unknown.join(', ')}`);
-      return SERVER_IDS.filter((id) => ids.includes(id));
-    }),
+    new Option('--only <ids>', `comma-separated subset of ${SERVER_IDS.join(',')}`)
+      .default([...SERVER_IDS])
+      .argParser((value) => {
+        const ids = value.split(',').map((id) => id.trim());
+        const unknown = ids.filter((id) => !(SERVER_IDS as readonly string[]).includes(id));
+        if (unknown.length > 0) throw new InvalidArgumentError(`unknown server ${unknown.join(', ')}`);
+        return SERVER_IDS.filter((id) => ids.includes(id));
+      }),
   )
   .addOption(new Option('--log-level <level>', "this project's LOG_LEVEL (peers do not log)").default('warn'))
   .option('--no-pin', 'do not pin the servers and the load generator to separate cores')
   .option('--tsx', 'run the TypeScript servers under the tsx loader instead of compiling them first (as npm start does; about 30 MiB more RSS each)', false)
   .option('--out <file>', 'where to write the JSON (default bench/results/bench-<time>.json)')
+  .exitOverride()
   .showHelpAfterError();
 
-const options = program.parse().opts<CliOptions>();
+const options = parseOrExit('bench', () => program.parse().opts<CliOptions>());
 const settings: Settings = {
   quick: options.quick,
   rounds: Math.round(options.rounds ?? (options.quick ? 1 : 8)),
@@ -93,12 +98,12 @@ const startedAt = new Date();
 const loadAtStart = loadavg()[0] ?? 0;
 const pinning = pinLoadGenerator(options.pin);
 const workDirectory = mkdtempSync(join(tmpdir(), 'bench-'));
-const processes = new Map<ServerId, ServerProcess[]>();
+const processes = new Map<ServerId, LaunchedProcess[]>();
 const notes: string[] = [];
 let postgres: LocalPostgres | undefined;
 
 async function cleanUp(): Promise<void> {
-  await Promise.all([...processes.values()].flat().map((server) => server.stop()));
+  await Promise.all([...processes.values()].flat().map((server) => server.stop({ graceMs: 3_000 })));
   postgres?.stop();
   rmSync(workDirectory, { recursive: true, force: true });
 }
@@ -114,8 +119,7 @@ try {
   process.exitCode = await main();
 } catch (error) {
   endProgress();
-  console.error(error instanceof Error ? error.stack : error);
-  process.exitCode = 1;
+  process.exitCode = exitCodeFor('bench', error);
 } finally {
   await cleanUp();
 }
@@ -129,7 +133,6 @@ async function main(): Promise<number> {
   let key = FALLBACK_KEY;
   let ownerId = FALLBACK_OWNER_ID;
   let databasePath: string | undefined;
-  let databaseUrl: string | undefined;
   const project = runs.get('project');
   if (project) {
     const missing = projectServerMissing();
@@ -141,6 +144,7 @@ async function main(): Promise<number> {
       ownerId = setup.userId;
     }
   }
+  let databaseUrl: string | undefined;
   const postgresRuns = [...runs.values()].filter((run) => POSTGRES_SERVER_IDS.includes(run.id));
   if (postgresRuns.length > 0) {
     if (key === FALLBACK_KEY) key = generateApiKey().key;
@@ -149,7 +153,7 @@ async function main(): Promise<number> {
     } else {
       progress("bench: starting PostgreSQL (on the servers' core) with the same user, items and key");
       // Default durability settings: what a deployment runs. The database shares the servers' core.
-      postgres = await startLocalPostgres({ prefix: 'bench-pg-', ...(pinning.enabled && { startPrefix: ['taskset', '-c', String(pinning.serverCore)] }) });
+      postgres = await startLocalPostgres({ prefix: 'bench-pg-', ...(pinning.serverCore !== undefined && { startPrefix: ['taskset', '-c', String(pinning.serverCore)] }) });
       databaseUrl = await postgres.createDatabase('bench');
       await preparePostgresDatabase(databaseUrl, key);
     }
@@ -159,27 +163,21 @@ async function main(): Promise<number> {
 
   if (!options.tsx) {
     progress('bench: compiling the TypeScript servers (npm run build)');
-    execFileSync(process.execPath, [join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(projectRoot, 'tsconfig.build.json')], {
-      stdio: 'inherit',
-    });
+    const build = await launch(binCommand('tsc', ['-p', 'tsconfig.build.json']), { output: 'inherit' }).exited;
+    if (build.code !== 0) throw new Error(`npm run build failed (${describeExit(build)})`);
   }
-  progress(
-    `bench: starting ${[...runs.values()]
-      .filter((run) => !run.failure)
-      .map((run) => run.label)
-      .join(', ')}`,
-  );
+  progress(`bench: starting ${[...runs.values()].filter((run) => !run.failure).map((run) => run.label).join(', ')}`);
   await Promise.all(
     [...runs.values()]
       .filter((run) => run.failure === undefined)
       .map(async (run) => {
-        const started: ServerProcess[] = [];
+        const started: LaunchedProcess[] = [];
         const instanceUrls: string[] = [];
         processes.set(run.id, started);
         try {
           for (let instance = 0; instance < (SERVERS[run.id].instances ?? 1); instance++) {
             const port = await freePort(HOST);
-            const launch = SERVERS[run.id].launch({
+            const command = SERVERS[run.id].launch({
               port,
               host: HOST,
               key,
@@ -190,14 +188,12 @@ async function main(): Promise<number> {
               ...(databasePath ? { databasePath } : {}),
               ...(databaseUrl ? { databaseUrl } : {}),
             });
-            const server = startProcess(onServerCore(pinning, launch.argv), {
-              env: { ...process.env, ...launch.env },
-              logFile: join(workDirectory, `${run.id}-${instance + 1}.log`),
-              cwd: projectRoot,
-            });
+            // Output to a file, so a chatty server costs the load generator nothing.
+            const log = join(workDirectory, `${run.id}-${instance + 1}.log`);
+            const server = launch(command.argv, { env: command.env, output: { stdoutFile: log, stderrFile: log }, ...(pinning.serverCore !== undefined && { core: pinning.serverCore }) });
             started.push(server);
             const url = `http://${HOST}:${port}/`;
-            const startupMs = await waitForOk(server, { url, method: 'POST', headers, body: REQUEST_BODY }, STARTUP_TIMEOUT_MS);
+            const startupMs = await waitForHttp(server, { url, method: 'POST', headers, body: REQUEST_BODY, status: 200 }, { timeoutMs: STARTUP_TIMEOUT_MS });
             run.startupMs ??= startupMs;
             const checked = await probe(url, key);
             run.problems.push(...checked.problems);
@@ -238,11 +234,12 @@ async function main(): Promise<number> {
       const result = await measure(run, `round ${round}/${settings.rounds}`, settings.durationSeconds);
       run.rounds.push(result);
       const instances = processes.get(run.id) ?? [];
-      const ended = instances.find((server) => server.hasExited());
-      if (ended) {
-        run.failure = `the process ended (${ended.exitStatus()}) during round ${round}; its last output:\n${ended.logTail()}`;
+      const ended = instances.find((server) => server.exitStatus() !== undefined);
+      const exit = ended?.exitStatus();
+      if (ended && exit !== undefined) {
+        run.failure = `the process ended (${describeExit(exit)}) during round ${round}; its last output:\n${ended.outputTail()}`;
       } else if (result.ok === 0) {
-        run.failure = `no 2xx answer in round ${round} (${result.non2xx} non-2xx, ${result.errors} errors); its last output:\n${instances[0]?.logTail() ?? ''}`;
+        run.failure = `no 2xx answer in round ${round} (${result.non2xx} non-2xx, ${result.errors} errors); its last output:\n${instances[0]?.outputTail() ?? ''}`;
       }
     }
   }
@@ -254,7 +251,7 @@ async function main(): Promise<number> {
   notes.push(
     `load: POST / with ${REQUEST_BODY}, Authorization: Bearer <key>, Content-Type: application/json; ${settings.connections} connections, pipelining 1`,
     `${settings.rounds} round(s) of ${settings.durationSeconds} s per server, alternating servers each round, after ${settings.warmupSeconds} s warm-up each`,
-    "req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds' percentiles; RSS = peak VmRSS of the server process while loaded; CPU us/req = its user+system CPU time per answer (all threads); gen CPU = how much of its core the load generator used (near 100%, the generator set the pace)",
+    'req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds\' percentiles; RSS = peak VmRSS of the server process while loaded; CPU us/req = its user+system CPU time per answer (all threads); gen CPU = how much of its core the load generator used (near 100%, the generator set the pace)',
     `this project runs with its real key check, validation, SQLite store and rate limiter (limit raised so it never trips), LOG_LEVEL=${settings.projectLogLevel}`,
     'PostgreSQL rows: the same server with DATABASE_URL on a PostgreSQL the harness starts (default durability settings; on the servers\' core when pinned): caches behind LISTEN/NOTIFY, the shared rate limiter leasing blocks of 100 (2% of the raised limit, capped); "2 x" runs two instances, the connections split between them; DB us/req = CPU of every PostgreSQL process per answer',
     options.tsx
@@ -275,17 +272,7 @@ async function main(): Promise<number> {
     targets,
     ...(postgresComparison.length > 0 && { postgres: postgresComparison }),
   };
-  const out =
-    options.out ??
-    join(
-      projectRoot,
-      'bench',
-      'results',
-      `bench-${startedAt
-        .toISOString()
-        .replaceAll(':', '-')
-        .replace(/\.\d+Z$/, 'Z')}.json`,
-    );
+  const out = options.out ?? join(projectRoot, 'bench', 'results', `bench-${startedAt.toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}.json`);
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 
@@ -303,7 +290,7 @@ async function main(): Promise<number> {
   const cpu = formatCpuComparison(servers);
   if (cpu !== undefined) console.log(`\n${cpu}`);
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);
-  return servers.some((server) => server.failure !== undefined) ? 1 : 0;
+  return servers.some((server) => server.failure !== undefined) ? ExitCode.failed : ExitCode.ok;
 }
 
 function elapsed(): string {

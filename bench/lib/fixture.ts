@@ -1,24 +1,20 @@
 /**
  * What every server in the benchmark is asked and answers: the source's sample
  * request, and a page of ten items that is valid against the spec's `ItemPage`.
+ * The shapes are the contract's, from `generated/`, so a spec change reaches the peers.
  */
+import type { Item, OperationInput, ResponseBody } from '../../src/contract/types.js';
+
+export type { Item };
+/** The body of `POST /` (the spec's `ListRequest`). */
+export type ListRequest = OperationInput<'listOwnItems'>['body'];
+/** Its 200 answer (the spec's `ItemPage`). */
+export type ItemPage = ResponseBody<'listOwnItems', 200>;
 
 /** The request body the source interface shows, with a limit that returns the whole fixture. */
-export const REQUEST_BODY = JSON.stringify({ sort: 'asc', limit: 10 });
+export const REQUEST_BODY = JSON.stringify({ sort: 'asc', limit: 10 } satisfies ListRequest);
 
 export const ITEM_COUNT = 10;
-
-export interface Item {
-  id: string;
-  title: string;
-  ownerId: string;
-  createdAt: string;
-}
-
-export interface ItemPage {
-  items: Item[];
-  nextCursor: string | null;
-}
 
 /** A placeholder owner for peers when the project's CLI has not made a user. */
 export const FALLBACK_OWNER_ID = 'usr_bench00000000000';

@@ -1,6 +1,6 @@
 // One measurement: autocannon against one server for a fixed time, with the server's RSS sampled meanwhile.
 import autocannon from 'autocannon';
-import { readCpuMs, readRss } from './process.js';
+import { readCpuMs, readRssBytes } from '../../src/process/resource-usage.js';
 import { percentileOfSorted, Samples } from './stats.js';
 
 export interface LoadOptions {
@@ -75,7 +75,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let peakRss: number | undefined;
   const sampleRss = (): void => {
     for (const pid of pids) {
-      const rss = readRss(pid);
+      const rss = readRssBytes(pid);
       if (rss !== undefined && (peakRss === undefined || rss > peakRss)) peakRss = rss;
     }
   };

@@ -1,8 +1,9 @@
 // Before a server is measured, check that it does the work: answers the request with the
 // ten items as a valid ItemPage, refuses a missing token and refuses a body the contract rejects.
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { loadSpec } from '../../src/contract/spec.js';
 import { compileSpecSchema, createSpecAjv } from '../../src/contract/schemas.js';
-import { ITEM_COUNT, REQUEST_BODY, requestHeaders } from './fixture.js';
+import { ITEM_COUNT, REQUEST_BODY, requestHeaders, type ItemPage } from './fixture.js';
 import { specPath } from './spec.js';
 
 export interface ProbeResult {
@@ -15,7 +16,8 @@ export interface ProbeResult {
 }
 
 const spec = loadSpec(specPath);
-const validateItemPage = compileSpecSchema(createSpecAjv(spec), { $ref: '#/components/schemas/ItemPage' });
+// The spec's own schema; what passes it has the generated type's shape.
+const validateItemPage = compileSpecSchema(createSpecAjv(spec), { $ref: '#/components/schemas/ItemPage' }) as ValidateFunction<ItemPage>;
 
 export async function probe(url: string, key: string): Promise<ProbeResult> {
   const problems: string[] = [];
@@ -23,9 +25,9 @@ export async function probe(url: string, key: string): Promise<ProbeResult> {
   const text = await ok.text();
   if (ok.status !== 200) problems.push(`the request got ${ok.status}, not 200`);
   else {
-    const page = JSON.parse(text) as { items?: unknown[] };
+    const page: unknown = JSON.parse(text);
     if (!validateItemPage(page)) problems.push(`the answer is not an ItemPage: ${JSON.stringify(validateItemPage.errors?.[0])}`);
-    else if (page.items?.length !== ITEM_COUNT) problems.push(`the answer has ${page.items?.length} items, not ${ITEM_COUNT}`);
+    else if (page.items.length !== ITEM_COUNT) problems.push(`the answer has ${page.items.length} items, not ${ITEM_COUNT}`);
   }
   const anonymous = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: REQUEST_BODY });
   await anonymous.arrayBuffer();

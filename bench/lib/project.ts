@@ -1,17 +1,14 @@
 // This project's server in the benchmark: a database with one user, ten items and a key.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { projectRoot } from '../../src/contract/project.js';
+import { makeKey } from '../../src/process/make-key.js';
 import { digestApiKey } from '../../src/keys/api-key.js';
 import { openStore } from '../../src/store/open-store.js';
 import { fixtureItems } from './fixture.js';
 
-const run = promisify(execFile);
-
-export const SERVER_ENTRY = join(projectRoot, 'src', 'server', 'main.ts');
-export const KEYS_CLI = join(projectRoot, 'src', 'cli', 'keys.ts');
+export const SERVER_ENTRY = 'src/server/main.ts';
+const KEYS_CLI = 'src/cli/keys.ts';
 
 export interface ProjectSetup {
   databasePath: string;
@@ -21,7 +18,7 @@ export interface ProjectSetup {
 
 /** Whether the server and its key CLI exist yet (they are written alongside the benchmark). */
 export function projectServerMissing(): string | undefined {
-  for (const file of [SERVER_ENTRY, KEYS_CLI]) if (!existsSync(file)) return `${file.slice(projectRoot.length + 1)} does not exist`;
+  for (const file of [SERVER_ENTRY, KEYS_CLI]) if (!existsSync(join(projectRoot, file))) return `${file} does not exist`;
   return undefined;
 }
 
@@ -32,14 +29,7 @@ export function projectServerMissing(): string | undefined {
  */
 export async function prepareProjectDatabase(directory: string): Promise<ProjectSetup> {
   const databasePath = join(directory, 'bench.sqlite');
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', KEYS_CLI, 'create', '--user', 'bench', '--json'], {
-    cwd: projectRoot,
-    env: { ...process.env, DATABASE_PATH: databasePath },
-  });
-  const created = JSON.parse(stdout) as { key?: unknown; userId?: unknown };
-  if (typeof created.key !== 'string' || typeof created.userId !== 'string') {
-    throw new Error(`keys create --json printed no key and userId: ${stdout}`);
-  }
+  const created = await makeKey(databasePath, 'bench');
   const store = await openStore({ databasePath });
   try {
     for (const item of fixtureItems(created.userId)) await store.createItem(created.userId, item.title, item.createdAt);

@@ -1,6 +1,6 @@
 // The servers under test, in the order they are loaded in each round.
-import { join, relative } from 'node:path';
-import { projectRoot } from '../../src/contract/project.js';
+import { MOCK_DEFAULTS, prismCommand } from '../../src/mock/prism.js';
+import { compiledCommand, tsxCommand } from '../../src/process/commands.js';
 import { SERVER_ENTRY } from './project.js';
 
 export const SERVER_IDS = ['raw', 'hono', 'project', 'project-pg', 'project-pg-x2', 'fastify', 'express', 'prism'] as const;
@@ -33,12 +33,9 @@ export interface ServerDefinition {
   launch(context: LaunchContext): { argv: string[]; env: Record<string, string> };
 }
 
-const node = process.execPath;
-
 /** The command line for a TypeScript entry: its compiled JavaScript, or the source under the tsx loader in one process. */
-export function nodeArgv(sourceFile: string, compiled: boolean): string[] {
-  if (!compiled) return [node, '--import', 'tsx', sourceFile];
-  return [node, join(projectRoot, 'dist', relative(projectRoot, sourceFile)).replace(/\.ts$/, '.js')];
+export function nodeArgv(entry: string, compiled: boolean): string[] {
+  return compiled ? compiledCommand(entry) : tsxCommand(entry);
 }
 
 /** This project's server as `npm run start:prod` runs it, on SQLite or on PostgreSQL. */
@@ -59,7 +56,7 @@ function projectLaunch(context: LaunchContext, database: 'sqlite' | 'postgres') 
 }
 
 const peer = (file: string) => (context: LaunchContext) => ({
-  argv: nodeArgv(join(projectRoot, 'bench', 'servers', file), context.compiled),
+  argv: nodeArgv(`bench/servers/${file}`, context.compiled),
   env: { PORT: String(context.port), HOST: context.host, BENCH_KEY: context.key, BENCH_OWNER_ID: context.ownerId, NODE_ENV: 'production' },
 });
 
@@ -82,20 +79,8 @@ export const SERVERS: Record<ServerId, ServerDefinition> = {
     id: 'prism',
     label: 'Prism mock',
     launch: (context) => ({
-      argv: [
-        node,
-        join(projectRoot, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js'),
-        'mock',
-        context.mockSpec,
-        '--port',
-        String(context.port),
-        '--host',
-        context.host,
-        // As `npm run mock` starts it (src/mock/prism.ts): quiet, in one process.
-        '--verboseLevel',
-        'warn',
-        '--multiprocess=false',
-      ],
+      // As `npm run mock` starts it: quiet, in one process.
+      argv: prismCommand({ ...MOCK_DEFAULTS, host: context.host, port: context.port, spec: context.mockSpec }),
       env: { NODE_ENV: 'production' },
     }),
   },

@@ -19,7 +19,7 @@ app.addHook('onRequest', async (request, reply) => {
       .code(401)
       .header('www-authenticate', CHALLENGE)
       .type('application/problem+json')
-      .send(problem(401, 'Unauthorized', 'Send a valid API key.'));
+      .send(problem('unauthorized', 401, 'Unauthorized', 'Send a valid API key.'));
   }
 });
 

@@ -5,7 +5,10 @@
  * check the bearer token, parse the body, check it against the contract, build and
  * serialise the page.
  */
-import { FALLBACK_KEY, FALLBACK_OWNER_ID, fixtureItems, type Item, type ItemPage } from '../lib/fixture.js';
+import type { Problem, ProblemType } from '../../src/contract/types.js';
+import { FALLBACK_KEY, FALLBACK_OWNER_ID, fixtureItems, type Item, type ItemPage, type ListRequest } from '../lib/fixture.js';
+
+export type { ListRequest };
 
 export interface PeerConfig {
   port: number;
@@ -26,12 +29,6 @@ export function readPeerConfig(env: NodeJS.ProcessEnv = process.env): PeerConfig
 
 const ascending = fixtureItems(process.env['BENCH_OWNER_ID'] ?? FALLBACK_OWNER_ID);
 const descending = [...ascending].reverse();
-
-export interface ListRequest {
-  sort?: 'asc' | 'desc';
-  limit?: number;
-  cursor?: string;
-}
 
 /** One page of the fixture; a cursor is an offset, which is all a fixed list needs. */
 export function listPage(request: ListRequest): ItemPage {
@@ -71,7 +68,11 @@ process.once('SIGTERM', () => process.exit(0));
 
 export const CHALLENGE = 'Bearer realm="api"';
 
+/** The part of a contract `ProblemType` after `urn:problem-type:`. */
+export type ProblemName = ProblemType extends `urn:problem-type:${infer Name}` ? Name : never;
+
 /** A problem+json body (RFC 9457) as the contract's `Problem`, without the request id. */
-export function problem(status: number, title: string, detail: string): string {
-  return JSON.stringify({ type: `urn:problem-type:${title.toLowerCase().replaceAll(' ', '-')}`, title, status, detail });
+export function problem(name: ProblemName, status: number, title: string, detail: string): string {
+  const body: Problem = { type: `urn:problem-type:${name}`, title, status, detail };
+  return JSON.stringify(body);
 }

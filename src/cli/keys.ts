@@ -3,15 +3,13 @@
  * settings page exists. Exit codes: 0 done, 1 the request failed (unknown user or
  * key), 2 bad usage.
  */
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { generateApiKey } from '../keys/api-key.js';
 import { ConfigError, readStoreConfig } from '../config/env.js';
 import { openStore } from '../store/open-store.js';
 import { UnsafeLocationError } from '../store/private-files.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
-
-class UsageError extends Error {}
-class NotFoundError extends Error {}
+import { CommandFailed, runCli, UsageError } from './exit.js';
 
 async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
   const store = await openStore(readStoreConfig());
@@ -61,7 +59,7 @@ program
   .action(async (options: { user: string; json?: boolean }) => {
     const keys = await withStore(async (store) => {
       const user = await store.findUserByName(options.user);
-      if (!user) throw new NotFoundError(`no user named ${JSON.stringify(options.user)}`);
+      if (!user) throw new CommandFailed(`no user named ${JSON.stringify(options.user)}`);
       return store.listKeys(user.id);
     });
     const rows = keys.map((key) => [key.id, key.hint, key.createdAt, key.lastUsedAt ?? 'never', key.revokedAt ? `revoked ${key.revokedAt}` : 'active'].join('  '));
@@ -75,23 +73,16 @@ program
   .option('--json', 'print JSON')
   .action(async (id: string, options: { json?: boolean }) => {
     const revoked = await withStore((store) => store.revokeKey(id, new Date().toISOString()));
-    if (!revoked) throw new NotFoundError(`no active key with id ${JSON.stringify(id)}`);
+    if (!revoked) throw new CommandFailed(`no active key with id ${JSON.stringify(id)}`);
     print(options.json ?? false, { id, revoked: true }, `Revoked ${id}.`);
   });
 
-try {
-  await program.parseAsync();
-} catch (error) {
-  if (error instanceof CommanderError) {
-    // Help and version exit 0; any other parse problem is bad usage.
-    process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof UsageError || error instanceof ConfigError || error instanceof UnsafeLocationError) {
-    process.stderr.write(`keys: ${error.message}\n`);
-    process.exitCode = 2;
-  } else if (error instanceof NotFoundError || error instanceof StoreUnavailable) {
-    process.stderr.write(`keys: ${error.message}\n`);
-    process.exitCode = 1;
-  } else {
-    throw error;
+await runCli('keys', async () => {
+  try {
+    await program.parseAsync();
+  } catch (error) {
+    // A bad or unsafe DATABASE_PATH (or DATABASE_URL) is bad usage of this command too; an unreachable database is a failure.
+    if (error instanceof ConfigError || error instanceof UnsafeLocationError) throw new UsageError(error.message);
+    throw error instanceof StoreUnavailable ? new CommandFailed(error.message) : error;
   }
-}
+});

@@ -11,7 +11,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { projectRoot } from '../contract/project.js';
-import { createKeyWithCli } from '../soak/server-process.js';
+import { makeKey } from '../process/make-key.js';
 import { type LocalPostgres, startLocalPostgres } from './local-postgres.js';
 
 const whole = (name: string, min: number, max: number) => (value: string) => {
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
     )),
   );
   balancer = await startBalancer(children, options.port, options.host);
-  const { key } = await createKeyWithCli(':unused:', 'demo', { DATABASE_URL: databaseUrl });
+  const { key } = await makeKey(':unused:', 'demo', { DATABASE_URL: databaseUrl });
   const url = `http://${options.host}:${options.port}`;
   process.stdout.write(
     [

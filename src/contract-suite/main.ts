@@ -5,7 +5,8 @@
  * write are skipped unless `--allow-writes`.
  * Exit codes: 0 no violation, 1 a violation, 2 bad usage or nothing reachable.
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { exitCodeFor } from '../cli/exit.js';
 import type { Target } from './known-differences.js';
 import { formatProgress, formatReport } from './report.js';
 import { runContractSuite } from './run.js';
@@ -59,8 +60,7 @@ let options: CliOptions;
 try {
   options = program.parse().opts<CliOptions>();
 } catch (error) {
-  if (!(error instanceof CommanderError)) throw error;
-  process.exit(error.exitCode === 0 ? 0 : 2);
+  process.exit(exitCodeFor('contract', error));
 }
 
 const interactive = process.stderr.isTTY === true;

@@ -1,13 +1,14 @@
 /**
  * `npm run mock` / `npm run mock:dynamic`: the Prism mock of the contract for
  * frontend work. Starts Prism, waits until it answers, says where it is, and
- * passes Ctrl-C on. Exit codes: Prism's own, or 2 on bad usage.
+ * passes Ctrl-C on. Exit codes: Prism's own once it ends (0 when stopped with
+ * Ctrl-C or SIGTERM), 1 when it does not come up, 2 on bad usage.
  */
-import { spawn } from 'node:child_process';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { projectRoot } from '../contract/project.js';
-import { MOCK_DEFAULTS, prismCommand, type MockOptions } from './prism.js';
-import { waitForApi } from './ready.js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ExitCode, runCli } from '../cli/exit.js';
+import { launch } from '../process/launch.js';
+import { waitForHttp } from '../process/ready.js';
+import { MOCK_DEFAULTS, prismCommand, prismReadinessProbe, type MockOptions } from './prism.js';
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -25,30 +26,21 @@ const program = new Command('mock')
   .exitOverride()
   .showHelpAfterError('(run with --help for usage)');
 
-let options: MockOptions;
-try {
-  options = program.parse().opts<MockOptions>();
-} catch (error) {
-  if (!(error instanceof CommanderError)) throw error;
-  process.exit(error.exitCode === 0 ? 0 : 2);
-}
+await runCli('mock', async () => {
+  const options = program.parse().opts<MockOptions>();
+  // In this process's group, so a terminal's Ctrl-C reaches Prism as it reaches npm and this launcher.
+  const prism = launch(prismCommand(options), { output: 'inherit', ownGroup: false });
+  let stopRequested = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      stopRequested = true;
+      prism.signal(signal);
+    });
+  }
 
-const { command, args } = prismCommand(options);
-const prism = spawn(command, args, { cwd: projectRoot, stdio: 'inherit' });
-let stopRequested = false;
-// Stopped on request (Ctrl-C, SIGTERM) is a clean exit; Prism dying on its own is not.
-const stopped = new Promise<number>((done) => prism.once('exit', (code, signal) => done(code ?? (stopRequested ? 0 : signal ? 1 : 0))));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    stopRequested = true;
-    prism.kill(signal);
-  });
-}
-
-const url = `http://${options.host}:${options.port}`;
-// A valid request asking Prism for its 401, so quiet mode does not log the probe as a rejected request.
-waitForApi(url, { stopped, timeoutMs: 60_000, headers: { Authorization: 'Bearer readiness-probe', Prefer: 'code=401' } }).then(
-  () => {
+  const url = `http://${options.host}:${options.port}`;
+  try {
+    await waitForHttp(prism, prismReadinessProbe(url), { timeoutMs: 60_000, intervalMs: 100 });
     const mode = options.dynamic ? 'dynamic: bodies generated from the schemas' : 'static: the named examples of the spec';
     process.stdout.write(
       [
@@ -61,10 +53,15 @@ waitForApi(url, { stopped, timeoutMs: 60_000, headers: { Authorization: 'Bearer 
         '',
       ].join('\n'),
     );
-  },
-  (error: unknown) => {
-    process.stderr.write(`mock: ${error instanceof Error ? error.message : String(error)}\n`);
-    prism.kill('SIGTERM');
-  },
-);
-process.exitCode = await stopped;
+  } catch (error) {
+    // Stopped while starting is still a stop on request; see below.
+    if (!stopRequested) {
+      process.stderr.write(`mock: ${error instanceof Error ? error.message : String(error)}\n`);
+      await prism.stop();
+      return ExitCode.failed;
+    }
+  }
+  const exit = await prism.exited;
+  // Stopped on request (Ctrl-C, SIGTERM) is a clean exit; Prism dying on its own is not.
+  return exit.code ?? (stopRequested ? ExitCode.ok : ExitCode.failed);
+});

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { projectRoot, readContractPaths } from '../contract/project.js';
+import type { ReadinessProbe } from '../process/ready.js';
 
 export interface MockOptions {
   host: string;
@@ -11,12 +12,14 @@ export interface MockOptions {
   verbose: boolean;
   /** Makes dynamic bodies repeatable. */
   seed?: string;
+  /** The document to serve; default the contract (`redocly.yaml` says where). The bench serves a copy. */
+  spec?: string;
 }
 
 export const MOCK_DEFAULTS: MockOptions = { host: '127.0.0.1', port: 4010, dynamic: false, verbose: false };
 
 /**
- * The command line that starts Prism 5.14 on the contract. Prism's logging is a
+ * The command line (for `launch`) that starts Prism 5.14 on the contract. Prism's logging is a
  * pino level chosen with `--verboseLevel` (trace, debug, info, warn, error, fatal,
  * silent; default info, which logs every request). Quiet mode uses `warn`: the
  * happy path prints nothing, and a request Prism rejects still prints why
@@ -25,12 +28,13 @@ export const MOCK_DEFAULTS: MockOptions = { host: '127.0.0.1', port: 4010, dynam
  * and pino refuses it), so the level is chosen here, once.
  * `--multiprocess=false` keeps Prism in one process, so stopping it is one signal.
  */
-export function prismCommand(options: MockOptions): { command: string; args: string[] } {
+export function prismCommand(options: MockOptions): string[] {
   const require = createRequire(import.meta.url);
   const manifest = require.resolve('@stoplight/prism-cli/package.json');
   const bin = resolve(dirname(manifest), (require(manifest) as { bin: { prism: string } }).bin.prism);
-  const spec = relative(projectRoot, readContractPaths().spec);
-  const args = [
+  const spec = relative(projectRoot, options.spec ?? readContractPaths().spec);
+  const argv = [
+    process.execPath,
     bin,
     'mock',
     spec,
@@ -42,7 +46,16 @@ export function prismCommand(options: MockOptions): { command: string; args: str
     options.verbose ? 'info' : 'warn',
     '--multiprocess=false',
   ];
-  if (options.dynamic) args.push('--dynamic');
-  if (options.seed !== undefined) args.push('--seed', options.seed);
-  return { command: process.execPath, args };
+  if (options.dynamic) argv.push('--dynamic');
+  if (options.seed !== undefined) argv.push('--seed', options.seed);
+  return argv;
+}
+
+/**
+ * The request a started Prism answers once it serves the contract: `GET /shared` must come back
+ * `401`, as from the implementation. A bearer token with `Prefer: code=401` asks Prism for its
+ * documented 401, so the probe is a valid request that quiet mode does not log as rejected.
+ */
+export function prismReadinessProbe(baseUrl: string): ReadinessProbe {
+  return { url: `${baseUrl.replace(/\/+$/, '')}/shared`, status: 401, headers: { Authorization: 'Bearer readiness-probe', Prefer: 'code=401' } };
 }

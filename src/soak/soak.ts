@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { ResponseChecker } from '../contract/response-checker.js';
 import { compileSpecSchema, createSpecAjv } from '../contract/schemas.js';
 import { loadSpec } from '../contract/spec.js';
-import { readRssKiB } from './server-process.js';
+import { readRssBytes } from '../process/resource-usage.js';
 
 /** The part of autocannon's library API the soak uses (autocannon ships no types). */
 interface AutocannonRequest {
@@ -166,10 +166,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     },
   }));
 
+  /** Samples of the server's RSS in KiB. */
   const rss: number[] = [];
   const sampleRss = () => {
-    const value = options.pid === undefined ? undefined : readRssKiB(options.pid);
-    if (value !== undefined) rss.push(value);
+    const bytes = options.pid === undefined ? undefined : readRssBytes(options.pid);
+    if (bytes !== undefined) rss.push(bytes / 1024);
   };
   sampleRss();
   const socketErrors: Record<string, number> = {};

@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createApiClient, paginate, ProblemError, type Item, type ItemPage } from 'bearer-list-api/client';
-import { startMockAndServer, type MockProcess } from '../helpers/mock-process.js';
-import { createKey, type ServerProcess } from '../helpers/server-process.js';
 
-let mock: MockProcess | undefined;
-let server: ServerProcess | undefined;
-let demoKey: string;
-
-beforeAll(async () => {
-  ({ mock, server } = await startMockAndServer({ env: { LOG_LEVEL: 'warn' } }));
-  demoKey = (await createKey(server.databasePath, 'demo')).key;
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all([mock?.stop(), server?.stop()]);
-});
+// Started once for the run by test/global-setup.ts.
+const mock = inject('mock');
+const server = inject('server');
+const demoKey = server.demoKey;
 
 async function collect(pages: AsyncIterable<ItemPage>): Promise<Item[]> {
   const items: Item[] = [];
@@ -24,7 +14,7 @@ async function collect(pages: AsyncIterable<ItemPage>): Promise<Item[]> {
 
 describe('the client against the implementation', () => {
   it('lists, walks every page and agrees with one big page', async () => {
-    const api = createApiClient({ baseUrl: server!.url, apiKey: demoKey });
+    const api = createApiClient({ baseUrl: server.url, apiKey: demoKey });
     const { data, error } = await api.POST('/', { body: { sort: 'desc', limit: 100 } });
     expect(error).toBeUndefined();
     expect(data?.items.length).toBeGreaterThan(5);
@@ -33,7 +23,7 @@ describe('the client against the implementation', () => {
   });
 
   it('gives the same shared items through POST /shared and GET /shared', async () => {
-    const api = createApiClient({ baseUrl: server!.url, apiKey: demoKey });
+    const api = createApiClient({ baseUrl: server.url, apiKey: demoKey });
     const byPost = await collect(paginate(api, 'listSharedItems', { limit: 1 }));
     const byGet = await collect(paginate(api, 'listSharedItemsByQuery', { limit: 1 }));
     expect(byPost.length).toBeGreaterThan(1);
@@ -41,7 +31,7 @@ describe('the client against the implementation', () => {
   });
 
   it('returns a Problem for a key the server does not know', async () => {
-    const api = createApiClient({ baseUrl: server!.url, apiKey: `tka_${'A'.repeat(38)}` });
+    const api = createApiClient({ baseUrl: server.url, apiKey: `tka_${'A'.repeat(38)}` });
     const { data, error, response } = await api.GET('/shared');
     expect(data).toBeUndefined();
     expect(response.status).toBe(401);
@@ -50,20 +40,20 @@ describe('the client against the implementation', () => {
   });
 
   it('returns the 422 Problem with the offending field', async () => {
-    const api = createApiClient({ baseUrl: server!.url, apiKey: demoKey });
+    const api = createApiClient({ baseUrl: server.url, apiKey: demoKey });
     const { error } = await api.POST('/shared', { body: { limit: 101 } });
     expect(error).toMatchObject({ type: 'urn:problem-type:validation-failed', status: 422, errors: [{ in: 'body', pointer: '/limit' }] });
   });
 
   it('makes paginate throw a ProblemError when a page fails', async () => {
-    const api = createApiClient({ baseUrl: server!.url, apiKey: `tka_${'A'.repeat(38)}` });
+    const api = createApiClient({ baseUrl: server.url, apiKey: `tka_${'A'.repeat(38)}` });
     await expect(collect(paginate(api, 'listOwnItems'))).rejects.toBeInstanceOf(ProblemError);
   });
 });
 
 describe('the client against the Prism mock', () => {
   it('accepts any token and serves the named examples', async () => {
-    const api = createApiClient({ baseUrl: mock!.url, apiKey: 'any-token' });
+    const api = createApiClient({ baseUrl: mock.url, apiKey: 'any-token' });
     const first = await api.POST('/', { body: { sort: 'asc', limit: 2 } });
     expect(first.data?.items.map((item) => item.title)).toEqual(['Quarterly report draft', 'Meeting notes']);
     const last = await api.POST('/', { body: { sort: 'asc', limit: 2, cursor: first.data!.nextCursor! }, headers: { Prefer: 'example=lastPage' } });
@@ -71,20 +61,20 @@ describe('the client against the Prism mock', () => {
   });
 
   it('returns a Problem when the Prefer header asks for an error status', async () => {
-    const api = createApiClient({ baseUrl: mock!.url, apiKey: 'any-token' });
+    const api = createApiClient({ baseUrl: mock.url, apiKey: 'any-token' });
     const { error, response } = await api.GET('/shared', { headers: { Prefer: 'code=401' } });
     expect(response.status).toBe(401);
     expect(error).toMatchObject({ type: 'urn:problem-type:unauthorized', status: 401 });
   });
 
   it('rejects a request that breaks the spec with 422', async () => {
-    const api = createApiClient({ baseUrl: mock!.url, apiKey: 'any-token' });
+    const api = createApiClient({ baseUrl: mock.url, apiKey: 'any-token' });
     const { error } = await api.GET('/shared', { params: { query: { limit: 101 } } });
     expect(error).toMatchObject({ type: 'urn:problem-type:validation-failed', status: 422 });
   });
 
   it('walks a list whose example ends, and stops with an explanation where the static example repeats its cursor', async () => {
-    const api = createApiClient({ baseUrl: mock!.url, apiKey: 'any-token' });
+    const api = createApiClient({ baseUrl: mock.url, apiKey: 'any-token' });
     expect(await collect(paginate(api, 'listSharedItems'))).toHaveLength(2);
     await expect(collect(paginate(api, 'listOwnItems'))).rejects.toThrow(/sent the cursor .* twice/);
   });

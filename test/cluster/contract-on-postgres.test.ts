@@ -5,10 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/server/seed.js';
-import { type ServerProcess, startServer } from '../../src/soak/server-process.js';
+import { tsxCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
+import { type ServerProcess, startServer } from '../../src/process/server.js';
 import { openStore } from '../../src/store/open-store.js';
 import { freshDatabase } from '../helpers/postgres.js';
-import { run } from '../helpers/run.js';
 
 let server: ServerProcess;
 let key: string;
@@ -27,7 +28,7 @@ afterAll(async () => {
 
 describe('the contract suite against an instance on PostgreSQL', () => {
   it('passes with no violation', async () => {
-    const result = await run('node', ['--import', 'tsx', 'src/contract-suite/main.ts', '--base-url', server.url, '--token', key], { timeoutMs: 120_000 });
+    const result = await runCommand(tsxCommand('src/contract-suite/main.ts', ['--base-url', server.url, '--token', key]), { timeoutMs: 120_000 });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('PASSED: no contract violations.');
   });

@@ -5,9 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalPostgres, SCRATCH_SETTINGS, startLocalPostgres } from '../../src/cluster/local-postgres.js';
-import { createKeyWithCli, type ServerProcess, startServer } from '../../src/soak/server-process.js';
+import { tsxCommand } from '../../src/process/commands.js';
+import { makeKey } from '../../src/process/make-key.js';
+import { runCommand } from '../../src/process/run-command.js';
+import { type ServerProcess, startServer } from '../../src/process/server.js';
 import { expectHonoursContract } from '../helpers/contract.js';
-import { run } from '../helpers/run.js';
 
 let postgres: LocalPostgres;
 let server: ServerProcess;
@@ -22,7 +24,7 @@ beforeAll(async () => {
   // A one-minute backstop: after the outage, a revocation seen within seconds came by NOTIFY on a listener that reconnected.
   env = { DATABASE_URL: databaseUrl, DATABASE_CONNECT_TIMEOUT_MS: '1000', CACHE_TTL_MS: '60000', NODE_ENV: 'development', LOG_LEVEL: 'info' };
   server = await startServer({ databasePath: ':unused:', env, timeoutMs: 30_000 });
-  ({ key, id: keyId } = await createKeyWithCli(':unused:', 'ann', env));
+  ({ key, id: keyId } = await makeKey(':unused:', 'ann', env));
 });
 
 afterAll(async () => {
@@ -64,7 +66,7 @@ describe('the database going away and coming back', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(status).toBe(200);
-    expect(server.child.exitCode).toBeNull();
+    expect(server.exitStatus()).toBeUndefined();
     expect(server.stderr()).not.toMatch(/uncaught|unhandled/i);
     expect(server.stdout()).toContain('change listener dropped');
     expect(server.stdout()).toContain('store unavailable; answering 503');
@@ -76,7 +78,7 @@ describe('the database going away and coming back', () => {
     while (listening() < 2 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(listening(), 'the listener connected at start and again after the outage').toBe(2);
     expect((await call()).status).toBe(200);
-    const revoked = await run('node', ['--import', 'tsx', 'src/cli/keys.ts', 'revoke', keyId], { env });
+    const revoked = await runCommand(tsxCommand('src/cli/keys.ts', ['revoke', keyId]), { env });
     expect(revoked.code, revoked.stderr).toBe(0);
     const started = performance.now();
     let status = 0;

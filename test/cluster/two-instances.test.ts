@@ -5,10 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaseBlock } from '../../src/server/shared-rate-limit.js';
-import { createKeyWithCli, type ServerProcess, startServer } from '../../src/soak/server-process.js';
+import { tsxCommand } from '../../src/process/commands.js';
+import { makeKey } from '../../src/process/make-key.js';
+import { runCommand } from '../../src/process/run-command.js';
+import { type ServerProcess, startServer } from '../../src/process/server.js';
 import { expectHonoursContract } from '../helpers/contract.js';
 import { freshDatabase } from '../helpers/postgres.js';
-import { run } from '../helpers/run.js';
 
 const QUOTA = 100;
 let databaseUrl: string;
@@ -46,12 +48,12 @@ async function call(server: ServerProcess, key: string): Promise<Response & { te
 
 describe('two instances on one PostgreSQL', () => {
   it('both started on an empty database at once, and both serve a key made with the CLI', async () => {
-    const { key } = await createKeyWithCli(':unused:', 'ann', { DATABASE_URL: databaseUrl });
+    const { key } = await makeKey(':unused:', 'ann', { DATABASE_URL: databaseUrl });
     for (const server of servers) expect((await call(server, key)).status).toBe(200);
   });
 
   it(`grant a quota of ${QUOTA} once between them when the requests alternate, never more, at most the documented block fewer`, async () => {
-    const { key } = await createKeyWithCli(':unused:', 'bob', { DATABASE_URL: databaseUrl });
+    const { key } = await makeKey(':unused:', 'bob', { DATABASE_URL: databaseUrl });
     const statuses: number[] = [];
     let lastRefusal: Response | undefined;
     for (let index = 0; index < QUOTA + 40; index++) {
@@ -69,7 +71,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('grant no more than the quota to requests sent to both at once', async () => {
-    const { key } = await createKeyWithCli(':unused:', 'cy', { DATABASE_URL: databaseUrl });
+    const { key } = await makeKey(':unused:', 'cy', { DATABASE_URL: databaseUrl });
     const statuses = await Promise.all(Array.from({ length: QUOTA + 50 }, async (_, index) => (await call(servers[index % 2] as ServerProcess, key)).status));
     const granted = statuses.filter((status) => status === 200).length;
     expect(granted).toBeLessThanOrEqual(QUOTA);
@@ -77,9 +79,9 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('refuse a key revoked with the CLI on both instances within a second, the backstop being a minute', async () => {
-    const { id, key } = await createKeyWithCli(':unused:', 'dee', { DATABASE_URL: databaseUrl });
+    const { id, key } = await makeKey(':unused:', 'dee', { DATABASE_URL: databaseUrl });
     for (const server of servers) expect((await call(server, key)).status).toBe(200);
-    const revoked = await run('node', ['--import', 'tsx', 'src/cli/keys.ts', 'revoke', id], { env: { DATABASE_URL: databaseUrl } });
+    const revoked = await runCommand(tsxCommand('src/cli/keys.ts', ['revoke', id]), { env: { DATABASE_URL: databaseUrl } });
     expect(revoked.code, revoked.stderr).toBe(0);
     const started = performance.now();
     const seenAfter: number[] = [];

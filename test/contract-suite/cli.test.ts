@@ -1,39 +1,24 @@
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/contract/project.js';
+import { describe, expect, inject, it } from 'vitest';
 import type { SuiteReport } from '../../src/contract-suite/run.js';
-import { startMockAndServer, type MockProcess } from '../helpers/mock-process.js';
-import { createKey, freePort, type ServerProcess } from '../helpers/server-process.js';
+import { tsxCommand } from '../../src/process/commands.js';
+import { freePort } from '../../src/process/free-port.js';
+import { makeKey } from '../../src/process/make-key.js';
+import { runCommand } from '../../src/process/run-command.js';
 
 /** `npm run contract -- ...` without npm in between; API_KEY only when the test sets it. */
-function contract(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { API_KEY: _, ...inherited } = process.env;
-  return new Promise((done) => {
-    execFile(
-      resolve(projectRoot, 'node_modules', '.bin', 'tsx'),
-      ['src/contract-suite/main.ts', ...args],
-      { cwd: projectRoot, env: { ...inherited, ...env }, timeout: 120_000 },
-      (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-    );
-  });
+function contract(args: string[], env: Record<string, string> = {}) {
+  return runCommand(tsxCommand('src/contract-suite/main.ts', args), { env: { API_KEY: undefined, ...env }, timeoutMs: 120_000 });
 }
 
-let mock: MockProcess | undefined;
-let server: ServerProcess | undefined;
+// Started once for the run by test/global-setup.ts.
+const mock = inject('mock');
+const server = inject('server');
 
-beforeAll(async () => {
-  ({ mock, server } = await startMockAndServer({ env: { LOG_LEVEL: 'warn' } }));
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all([mock?.stop(), server?.stop()]);
-});
-
-describe('npm run contract', () => {
+// Each case is its own process against the shared mock and server (with its own key where it needs one), so they run side by side.
+describe('npm run contract', { concurrent: true }, () => {
   it('exits 0 against the implementation, with a report per operation and a progress line on stderr', async () => {
-    const { key } = await createKey(server!.databasePath, 'demo');
-    const result = await contract(['--base-url', server!.url, '--token', key]);
+    const { key } = await makeKey(server.databasePath, 'demo');
+    const result = await contract(['--base-url', server.url, '--token', key]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Contract suite: Bearer List API \S+ against http:\/\/127\.0\.0\.1:\d+ \(target: implementation\)$/m);
     for (const heading of ['listOwnItems  POST /', 'listSharedItems  POST /shared', 'listSharedItemsByQuery  GET /shared']) expect(result.stdout).toContain(`\n${heading}\n`);
@@ -46,14 +31,14 @@ describe('npm run contract', () => {
   });
 
   it('exits 0 against the mock with --target prism and names the differences it allowed', async () => {
-    const result = await contract(['--base-url', mock!.url, '--token', 'anything', '--target', 'prism']);
+    const result = await contract(['--base-url', mock.url, '--token', 'anything', '--target', 'prism']);
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toMatch(/^ {2}ok\* {3}negative {2}unknown key \(well-formed\) +200 {2}known difference: prism-accepts-any-token$/m);
     expect(result.stdout).toContain('Known differences for prism (src/contract-suite/known-differences.ts):');
   });
 
   it('exits 1 on a violation, with the reason, the offending request and a hint when the target looks like the mock', async () => {
-    const result = await contract(['--base-url', mock!.url, '--token', 'anything']);
+    const result = await contract(['--base-url', mock.url, '--token', 'anything']);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^ {2}FAIL {2}negative {2}unknown key \(well-formed\) +200$/m);
     expect(result.stdout).toContain('- [status] expected 401, got 200: the invalid request was accepted');
@@ -63,7 +48,7 @@ describe('npm run contract', () => {
   });
 
   it('prints the report as JSON with --json, taking the key from API_KEY', async () => {
-    const result = await contract(['--base-url', mock!.url, '--target', 'prism', '--json'], { API_KEY: 'anything' });
+    const result = await contract(['--base-url', mock.url, '--target', 'prism', '--json'], { API_KEY: 'anything' });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as SuiteReport;
     expect(report).toMatchObject({ target: 'prism', summary: { failed: 0 } });

@@ -1,39 +1,32 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
 import { deref, loadSpec } from '../../src/contract/spec.js';
 import { KNOWN_DIFFERENCES } from '../../src/contract-suite/known-differences.js';
 import { formatReport } from '../../src/contract-suite/report.js';
 import { disagreements, runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
-import { isRunning, startMockAndServer, type MockProcess } from '../helpers/mock-process.js';
-import { createKey, type ServerProcess } from '../helpers/server-process.js';
+import { makeKey } from '../../src/process/make-key.js';
 
 /** The report's failures, readable in an assertion message. */
 function failures(report: SuiteReport): string[] {
   return report.results.filter((result) => result.outcome === 'fail').map((result) => `${result.id}: ${result.findings.map((finding) => finding.message).join('; ')}\n  ${result.curl ?? ''}`);
 }
 
-let mock: MockProcess | undefined;
-let server: ServerProcess | undefined;
+// Started once for the run by test/global-setup.ts, which also checks that stopping them leaves nothing running.
+const mock = inject('mock');
+const server = inject('server');
+// The demo user the server seeds on a fresh database has items and shares, so walks span pages.
+const demoKey = server.demoKey;
 let mockReport: SuiteReport;
 let implementationReport: SuiteReport;
-let demoKey: string;
 
 beforeAll(async () => {
-  ({ mock, server } = await startMockAndServer({ env: { LOG_LEVEL: 'warn' } }));
-  // The demo user the server seeds on a fresh database has items and shares, so walks span pages.
-  demoKey = (await createKey(server.databasePath, 'demo')).key;
   [mockReport, implementationReport] = await Promise.all([
     runContractSuite({ baseUrl: mock.url, token: 'any-token-will-do', target: 'prism' }),
     runContractSuite({ baseUrl: server.url, token: demoKey }),
   ]);
 }, 120_000);
-
-afterAll(async () => {
-  await Promise.all([mock?.stop(), server?.stop()]);
-  if (mock) expect(isRunning(mock.pid), 'Prism is still running').toBe(false);
-});
 
 describe('the contract suite', () => {
   it('passes against the implementation, started as a real process with a fresh key', () => {
@@ -139,10 +132,10 @@ describe('the contract suite against a broken implementation', () => {
       },
       want: { id: 'listOwnItems positive field-values body/sort', message: 'items out of order for sort=desc' },
     },
-  ])('reports $breakage with a clear message and the request', async ({ breakResponse, want }) => {
-    const proxy = await brokenProxy(server!.url, breakResponse);
+  ])('reports $breakage with a clear message and the request', { concurrent: true }, async ({ breakResponse, want }) => {
+    const proxy = await brokenProxy(server.url, breakResponse);
     try {
-      const { key } = await createKey(server!.databasePath, 'demo');
+      const { key } = await makeKey(server.databasePath, 'demo');
       const report = await runContractSuite({ baseUrl: proxy.url, token: key });
       const result = report.results.find((entry) => entry.id === want.id);
       expect(result?.outcome).toBe('fail');

@@ -6,7 +6,8 @@ import { readOperations, type OperationContract } from '../../src/contract/opera
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../../src/contract/schemas.js';
 import { deref, isObject, loadSpec, type Json } from '../../src/contract/spec.js';
 import { findInvalidValueExamples, listValueExamples } from '../../src/tooling/value-examples.js';
-import { run } from '../helpers/run.js';
+import { binCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
 
 // Every expectation here is a rule of the contract or is derived from the spec, so adding an
 // operation that follows the rules needs no edit here; a failure names what to change in the spec.
@@ -26,7 +27,7 @@ const rateLimitHeaders = Object.keys(isObject(spec.components['headers']) ? spec
 describe('the OpenAPI document', () => {
   it('bundles into one self-contained OpenAPI 3.1 document', async () => {
     const output = join(scratch, 'bundle.json');
-    const result = await run('redocly', ['bundle', 'main', '--config', 'redocly.yaml', '--output', output]);
+    const result = await runCommand(binCommand('redocly', ['bundle', 'main', '--config', 'redocly.yaml', '--output', output]));
     expect(result.code, `redocly bundle failed; fix the spec (\`npm run lint\` says where):\n${result.stderr}`).toBe(0);
     const bundled = JSON.parse(readFileSync(output, 'utf8')) as { openapi: string; paths: object };
     expect(bundled.openapi, `set \`openapi: 3.1.x\` at the top of ${SPEC_FILE}`).toMatch(/^3\.1\./);
@@ -34,7 +35,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('validates with no lint errors or warnings under redocly.yaml', async () => {
-    const result = await run('redocly', ['lint', '--config', 'redocly.yaml', '--format', 'json']);
+    const result = await runCommand(binCommand('redocly', ['lint', '--config', 'redocly.yaml', '--format', 'json']));
     let problems = result.stderr.trim();
     try {
       const report = JSON.parse(result.stdout) as { problems: Array<{ ruleId: string; message: string; location?: Array<{ source?: { ref?: string }; start?: { line: number } }> }> };

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { projectRoot } from '../../src/contract/project.js';
-import { run } from '../helpers/run.js';
+import { binCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
 
 const copy = mkdtempSync(join(tmpdir(), 'add-operation-'));
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
@@ -76,15 +77,15 @@ beforeAll(async () => {
 
 describe('adding GET /items/{id} to a copy of the project', () => {
   it('passes the contract lint and regenerates the types', async () => {
-    const lint = await run('redocly', ['lint', '--config', inCopy('redocly.yaml')], { cwd: copy });
+    const lint = await runCommand(binCommand('redocly', ['lint', '--config', inCopy('redocly.yaml')]), { cwd: copy });
     expect(lint.code, lint.stdout + lint.stderr).toBe(0);
-    const generate = await run(process.execPath, ['--import', 'tsx', 'src/tooling/generate.ts'], { cwd: copy });
+    const generate = await runCommand([process.execPath, '--import', 'tsx', 'src/tooling/generate.ts'], { cwd: copy }); // the copy's own generator
     expect(generate.code, generate.stderr).toBe(0);
     expect(readFileSync(inCopy('generated/openapi.d.ts'), 'utf8')).toContain('getItem');
   });
 
   it('fails the typecheck, naming the missing handler, until one exists', async () => {
-    const before = await run('tsc', ['-p', inCopy('tsconfig.json')], { cwd: copy });
+    const before = await runCommand(binCommand('tsc', ['-p', inCopy('tsconfig.json')]), { cwd: copy });
     expect(before.code).not.toBe(0);
     expect(before.stdout).toMatch(/src\/server\/operations\.ts\(\d+,\d+\): error TS\d+: Property 'getItem' is missing/);
     // Nothing else fails: the client call and every other module already follow the new types.
@@ -96,7 +97,7 @@ describe('adding GET /items/{id} to a copy of the project', () => {
       .replace("import { InputViolation } from './read-input.js';", "import { ApiError } from './problems.js';\nimport { InputViolation } from './read-input.js';");
     expect(withHandler).toContain('getItem:');
     writeFileSync(inCopy('src/server/operations.ts'), withHandler);
-    const after = await run('tsc', ['-p', inCopy('tsconfig.json')], { cwd: copy });
+    const after = await runCommand(binCommand('tsc', ['-p', inCopy('tsconfig.json')]), { cwd: copy });
     expect(after.code, after.stdout).toBe(0);
   });
 });

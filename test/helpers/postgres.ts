@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 
 let made = 0;
 
-/** The run's PostgreSQL server (started by `test/global-setup/postgres.ts`), as a superuser URL. */
+/** The run's PostgreSQL server (started by `test/global-setup-postgres.ts`), as a superuser URL. */
 export function postgresServerUrl(): string {
   return inject('postgresUrl');
 }

@@ -5,24 +5,16 @@
  * runs), and framing that request smuggling relies on. After every row the
  * same process must still answer a valid request.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyWithCli, startServer, tempDatabase, type ServerProcess } from '../../src/soak/server-process.js';
+import { readFileSync } from 'node:fs';
+import { describe, expect, inject, it } from 'vitest';
+import { isRunning } from '../../src/process/process-group.js';
 import { expectHonoursContract, operationIdFor } from '../helpers/contract.js';
 import { chunkedBody, exchange, httpRequest, type RawResponse, type Step } from './helpers/raw-http.js';
 
 const MAX = 8192;
-const database = tempDatabase('wire-');
-let server: ServerProcess;
-let key: string;
-
-beforeAll(async () => {
-  key = (await createKeyWithCli(database.path, 'wire')).key;
-  server = await startServer({ databasePath: database.path });
-});
-afterAll(async () => {
-  await server?.stop();
-  database.remove();
-});
+// Started once for the run by test/global-setup.ts; other files send it requests meanwhile.
+const server = inject('server');
+const key = server.demoKey;
 
 const json: Array<[string, string]> = [['Content-Type', 'application/json']];
 const auth = (): Array<[string, string]> => [['Authorization', `Bearer ${key}`]];
@@ -197,7 +189,7 @@ describe('the bad-input matrix over the wire', () => {
 
   it('is still the same process, with nothing on stderr, after all of it', async () => {
     await stillServes();
-    expect(server.child.exitCode).toBeNull();
-    expect(server.stderr()).toBe('');
+    expect(isRunning(server.pid)).toBe(true);
+    expect(readFileSync(server.stderrFile, 'utf8')).toBe('');
   });
 });

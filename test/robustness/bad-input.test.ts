@@ -5,7 +5,7 @@
  * Authorization header lines, oversized headers, smuggling-style framing) are
  * in bad-input-wire.test.ts.
  */
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ProblemType } from '../../src/contract/types.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { operationHandlers } from '../../src/server/operations.js';
@@ -195,6 +195,10 @@ beforeAll(() => {
 });
 afterEach(() => {
   handlerCalls = [];
+});
+// The next test file in this worker shares the module (vitest.config.ts: isolate off).
+afterAll(() => {
+  vi.restoreAllMocks();
 });
 
 async function world(limits?: Partial<Limits>) {

@@ -7,7 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { createKeyWithCli, startServer, tempDatabase } from '../../src/soak/server-process.js';
+import { makeKey } from '../../src/process/make-key.js';
+import { scratchDatabase } from '../../src/process/scratch-database.js';
+import { startServer } from '../../src/process/server.js';
 import { createTestApp, type TestResponse } from '../helpers/app.js';
 import { requestContract } from '../helpers/contract.js';
 
@@ -107,9 +109,9 @@ describe('rate limiting per key', () => {
   });
 
   it('is configured by RATE_LIMIT_REQUESTS and RATE_LIMIT_WINDOW_SECONDS in a real process', async () => {
-    const database = tempDatabase('rate-');
+    const database = scratchDatabase('rate-');
     try {
-      const { key } = await createKeyWithCli(database.path, 'ann');
+      const { key } = await makeKey(database.path, 'ann');
       const server = await startServer({ databasePath: database.path, env: { RATE_LIMIT_REQUESTS: '2', RATE_LIMIT_WINDOW_SECONDS: '5' } });
       try {
         const call = () => fetch(`${server.url}/shared`, { headers: { Authorization: `Bearer ${key}` } });

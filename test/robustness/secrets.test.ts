@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { createKeyWithCli, startServer, tempDatabase } from '../../src/soak/server-process.js';
+import { makeKey } from '../../src/process/make-key.js';
+import { scratchDatabase } from '../../src/process/scratch-database.js';
+import { startServer } from '../../src/process/server.js';
 import { createTestApp } from '../helpers/app.js';
 import { exchange, httpRequest } from './helpers/raw-http.js';
 
@@ -94,9 +96,9 @@ describe('secrets never reach the logs', () => {
   });
 
   it('from a real process at LOG_LEVEL=trace: stdout and stderr hold no key; the database holds only its digest', async () => {
-    const database = tempDatabase('secrets-');
+    const database = scratchDatabase('secrets-');
     try {
-      const { key } = await createKeyWithCli(database.path, 'ann');
+      const { key } = await makeKey(database.path, 'ann');
       const unknown = generateApiKey().key;
       const server = await startServer({ databasePath: database.path, env: { LOG_LEVEL: 'trace' } });
       let stopped = false;

@@ -9,7 +9,9 @@ import { existsSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createKeyWithCli, startServer, tempDatabase, type ServerProcess } from '../../src/soak/server-process.js';
+import { makeKey } from '../../src/process/make-key.js';
+import { scratchDatabase } from '../../src/process/scratch-database.js';
+import { startServer, type ServerProcess } from '../../src/process/server.js';
 import { expectHonoursContract } from '../helpers/contract.js';
 
 interface SlowCall {
@@ -65,11 +67,12 @@ function logEntries(server: ServerProcess): Array<{ level: number; msg?: string;
   return server.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { level: number; msg?: string; status?: number });
 }
 
-describe('graceful shutdown', () => {
+// Each case has its own server and database, and mostly waits, so they run side by side.
+describe('graceful shutdown', { concurrent: true }, () => {
   it('finishes in-flight requests with 200, refuses new connections, exits 0 and leaves a clean database', async () => {
-    const database = tempDatabase('shutdown-');
+    const database = scratchDatabase('shutdown-');
     try {
-      const { key } = await createKeyWithCli(database.path, 'ann');
+      const { key } = await makeKey(database.path, 'ann');
       const server = await startServer({ databasePath: database.path });
       const agent = new Agent({ keepAlive: true });
       // A request answered before the signal leaves an idle keep-alive connection behind: it must not delay the exit.
@@ -83,11 +86,11 @@ describe('graceful shutdown', () => {
       ];
       await sleep(300);
       const signalled = performance.now();
-      server.child.kill('SIGTERM');
+      server.signal('SIGTERM');
       await sleep(300);
 
       expect(await connectionRefused(server.port), 'a new connection after SIGTERM is refused').toBe(true);
-      expect(server.child.exitCode, 'still running while requests are in flight').toBeNull();
+      expect(server.exitStatus(), 'still running while requests are in flight').toBeUndefined();
 
       const answers = await Promise.all(inFlight.map((call) => call.finish()));
       for (const [index, answer] of answers.entries()) {
@@ -125,16 +128,16 @@ describe('graceful shutdown', () => {
   });
 
   it('cuts what is still running after SHUTDOWN_GRACE_MS, and still exits 0 with a clean database', async () => {
-    const database = tempDatabase('shutdown-grace-');
+    const database = scratchDatabase('shutdown-grace-');
     try {
-      const { key } = await createKeyWithCli(database.path, 'ann');
+      const { key } = await makeKey(database.path, 'ann');
       const server = await startServer({ databasePath: database.path, env: { SHUTDOWN_GRACE_MS: '1000' } });
       const agent = new Agent({ keepAlive: true });
       // Never finished: its body stops after the first fragment.
       startSlowCall(server, key, agent, '/', 'asc');
       await sleep(300);
       const signalled = performance.now();
-      server.child.kill('SIGTERM');
+      server.signal('SIGTERM');
       const exit = await server.exited;
       const elapsed = performance.now() - signalled;
       expect(exit).toEqual({ code: 0, signal: null });

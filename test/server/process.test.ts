@@ -1,56 +1,58 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { run } from '../helpers/run.js';
-import { createKey, startServer, type ServerProcess } from '../helpers/server-process.js';
+import { tsxCommand } from '../../src/process/commands.js';
+import { makeKey } from '../../src/process/make-key.js';
+import { waitForOutput } from '../../src/process/ready.js';
+import { runCommand } from '../../src/process/run-command.js';
+import { scratchDatabase } from '../../src/process/scratch-database.js';
+import { startServer, type ServerProcess } from '../../src/process/server.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'process-test-'));
-const databasePath = join(scratch, 'api.sqlite');
+const database = scratchDatabase('process-test-');
+const databasePath = database.path;
 const started: ServerProcess[] = [];
 afterAll(async () => {
-  await Promise.all(started.map((server) => server.stop('SIGKILL')));
-  rmSync(scratch, { recursive: true, force: true });
+  await Promise.all(started.map((server) => server.stop({ signal: 'SIGKILL' })));
+  database.remove();
 });
 
 /** Starts the server and waits until it has printed its whole greeting. */
 async function start(): Promise<ServerProcess> {
   const server = await startServer({ databasePath });
   started.push(server);
-  for (let waited = 0; !/Try it:[\s\S]*curl|Make a key with/.test(server.output()) && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  await waitForOutput(server, /Try it:[\s\S]*curl|Make a key with/, { timeoutMs: 10_000 });
   return server;
 }
 
-const keys = (args: string[]) => run('tsx', ['src/cli/keys.ts', ...args], { env: { DATABASE_PATH: databasePath } });
+const output = (server: ServerProcess) => server.stdout() + server.stderr();
+const keys = (args: string[]) => runCommand(tsxCommand('src/cli/keys.ts', args), { env: { DATABASE_PATH: databasePath } });
 
 describe('npm start, as a real process', () => {
   it('creates the database on first run and prints a demo key with a curl command that works', async () => {
     const server = await start();
-    const output = server.output();
-    expect(output).toContain('First run');
-    const curl = /^\s*(curl .+)$/m.exec(output)?.[1];
+    const greeting = output(server);
+    expect(greeting).toContain('First run');
+    const curl = /^\s*(curl .+)$/m.exec(greeting)?.[1];
     expect(curl).toBeDefined();
-    const { stdout } = await promisify(execFile)('bash', ['-c', curl!]);
+    const { code, stdout } = await runCommand(['bash', '-c', curl!]);
+    expect(code).toBe(0);
     const page = JSON.parse(stdout) as { items: Array<{ title: string }>; nextCursor: string | null };
     expect(page.items.length).toBeGreaterThan(0);
     expect(page.items[0]?.title).toBe('Quarterly report draft');
-    expect(await server.stop()).toBe(0);
+    expect((await server.stop()).code).toBe(0);
   });
 
   it('on later starts keeps the data and says how to make a key', async () => {
     const server = await start();
-    expect(server.output()).not.toContain('First run');
-    expect(server.output()).toContain('npm run keys -- create --user');
-    expect(await server.stop()).toBe(0);
+    expect(output(server)).not.toContain('First run');
+    expect(output(server)).toContain('npm run keys -- create --user');
+    expect((await server.stop()).code).toBe(0);
   });
 });
 
-describe('npm run keys', () => {
+// Each case is its own process; they run side by side (the database is the one npm start made above).
+describe('npm run keys', { concurrent: true }, () => {
   it('creates, lists and revokes keys; a revoked key stops working on the running server at once', async () => {
     const server = await start();
-    const created = await createKey(databasePath, 'erin');
+    const created = await makeKey(databasePath, 'erin');
     expect(created.key).toMatch(/^tka_[0-9A-Za-z]{38}$/);
     const ok = await fetch(`${server.url}/shared`, { headers: { Authorization: `Bearer ${created.key}` } });
     expect(ok.status).toBe(200);
@@ -65,7 +67,7 @@ describe('npm run keys', () => {
     expect(revoked).toMatchObject({ code: 0, stdout: expect.stringContaining('Revoked') });
     const refused = await fetch(`${server.url}/shared`, { headers: { Authorization: `Bearer ${created.key}` } });
     expect(refused.status).toBe(401);
-    expect(await server.stop()).toBe(0);
+    expect((await server.stop()).code).toBe(0);
   });
 
   it.each([

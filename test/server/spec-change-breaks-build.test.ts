@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot, readContractPaths } from '../../src/contract/project.js';
 import { renderTypes } from '../../src/tooling/render-types.js';
-import { run } from '../helpers/run.js';
 import { editSpec } from '../helpers/spec-edits.js';
+import { binCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'spec-change-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -35,7 +36,7 @@ describe('a spec change the code does not follow', () => {
     cpSync(join(projectRoot, 'package.json'), join(scratch, 'package.json'));
     symlinkSync(join(projectRoot, 'node_modules'), join(scratch, 'node_modules'));
 
-    const result = await run('tsc', ['-p', join(scratch, 'tsconfig.json')], { cwd: scratch });
+    const result = await runCommand(binCommand('tsc', ['-p', join(scratch, 'tsconfig.json')]), { cwd: scratch });
     expect(
       result.code,
       'tsc accepted src/ against types where Item.title became Item.name: the code must take its types from generated/ (src/contract/types.ts), never from hand-written copies',

@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readContractPaths } from '../../src/contract/project.js';
 import { checkDrift } from '../../src/tooling/drift.js';
-import { run } from '../helpers/run.js';
 import { editSpec } from '../helpers/spec-edits.js';
+import { tsxCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
 
 const paths = readContractPaths();
 const scratch = mkdtempSync(join(tmpdir(), 'drift-test-'));
@@ -49,7 +50,7 @@ describe('the drift check', () => {
   });
 
   it('exits 1 from the command line, with the fix on stderr', async () => {
-    const result = await run('tsx', ['src/tooling/check-drift.ts', '--spec', editedSpecCopy()]);
+    const result = await runCommand(tsxCommand('src/tooling/check-drift.ts', ['--spec', editedSpecCopy()]));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('npm run generate');
   });

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readContractPaths } from '../../src/contract/project.js';
 import { checkValueExamples } from '../../src/tooling/examples-check.js';
-import { run } from '../helpers/run.js';
+import { tsxCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
 import { editSpec } from '../helpers/spec-edits.js';
 
 const FIXTURE = fileURLToPath(import.meta.url);
@@ -55,7 +56,7 @@ describe('the header and parameter examples check', () => {
 
   it('exits 1 from the command line, with the fix on stderr', async () => {
     const { file } = specCopy('cli', [[/(\n {4}RateLimit-Limit:\n(?: {6}.*\n)*? {6}example:) 600/, '$1 many']]);
-    const result = await run('tsx', ['src/tooling/check-examples.ts', '--spec', file]);
+    const result = await runCommand(tsxCommand('src/tooling/check-examples.ts', ['--spec', file]));
     expect(result.code, result.stdout + result.stderr).toBe(1);
     expect(result.stderr).toMatch(/examples: FAILED, .*\n {2}.*header RateLimit-Limit .*"many" must be integer\nFix the example/);
   });

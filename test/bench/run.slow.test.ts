@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../bench/lib/report.js';
 import { SERVER_IDS } from '../../bench/lib/servers.js';
-import { run } from '../helpers/run.js';
+import { tsxCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'bench-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -13,7 +14,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('the benchmark harness in --quick mode', () => {
   it('measures every server (this project on SQLite, on PostgreSQL, and two instances on PostgreSQL among them) and writes a row of positive numbers for each', async () => {
     const out = join(scratch, 'report.json');
-    const result = await run('node', ['--import', 'tsx', 'bench/run.ts', '--quick', '--out', out], { timeoutMs: 110_000 });
+    const result = await runCommand(tsxCommand('bench/run.ts', ['--quick', '--out', out]), { timeoutMs: 110_000 });
     expect(result.code, result.stderr + result.stdout).toBe(0);
 
     const report = JSON.parse(readFileSync(out, 'utf8')) as BenchReport;

@@ -4,7 +4,9 @@
  * near the configured time, while the server keeps answering everyone else.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyWithCli, startServer, tempDatabase, type ServerProcess } from '../../src/soak/server-process.js';
+import { makeKey } from '../../src/process/make-key.js';
+import { scratchDatabase } from '../../src/process/scratch-database.js';
+import { startServer, type ServerProcess } from '../../src/process/server.js';
 import { exchange, httpRequest, parseResponses, type RawExchange, type Step } from './helpers/raw-http.js';
 
 const HEADERS_TIMEOUT_MS = 1_000;
@@ -12,12 +14,12 @@ const REQUEST_TIMEOUT_MS = 2_000;
 /** The server checks its timeouts once a second, so a cut comes up to a second after the deadline; the rest is slack for a busy machine. */
 const CUT_WITHIN_MS = 1_000 + 2_000;
 
-const database = tempDatabase('slow-');
+const database = scratchDatabase('slow-');
 let server: ServerProcess;
 let key: string;
 
 beforeAll(async () => {
-  key = (await createKeyWithCli(database.path, 'slow')).key;
+  key = (await makeKey(database.path, 'slow')).key;
   server = await startServer({ databasePath: database.path, env: { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
 });
 afterAll(async () => {
@@ -90,7 +92,7 @@ describe('slow clients', () => {
     for (const result of results) expect(result.closedByServer).toBe(true);
     expect(Math.max(...results.map((result) => result.elapsedMs))).toBeLessThan(REQUEST_TIMEOUT_MS + CUT_WITHIN_MS);
     expect((await timedRequest()).status).toBe(200);
-    expect(server.child.exitCode).toBeNull();
+    expect(server.exitStatus()).toBeUndefined();
   });
 
   it('logs the cut requests as the clients\' doing (4xx), never as server faults', async () => {

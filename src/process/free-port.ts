@@ -1,6 +1,10 @@
 import { createServer } from 'node:net';
 
-/** A port that is free on loopback right now (the kernel picks it). */
+/**
+ * A port nothing listens on right now on `host` (default loopback); the kernel picks it. For a
+ * program that needs its port before it starts (Prism, the bench peers); the server itself takes
+ * `PORT=0` and prints where it listens.
+ */
 export function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -9,7 +13,7 @@ export function freePort(host = '127.0.0.1'): Promise<number> {
     probe.listen(0, host, () => {
       const address = probe.address();
       const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => (port > 0 ? resolve(port) : reject(new Error('no free port'))));
+      probe.close(() => (port > 0 ? resolve(port) : reject(new Error(`no free port on ${host}`))));
     });
   });
 }

@@ -6,8 +6,8 @@
  * Without either, the run fails: the PostgreSQL tests are never skipped.
  */
 import type { TestProject } from 'vitest/node';
-import { SCRATCH_SETTINGS, startLocalPostgres } from '../../src/cluster/local-postgres.js';
-import { withClient } from '../helpers/postgres.js';
+import { SCRATCH_SETTINGS, startLocalPostgres } from '../src/cluster/local-postgres.js';
+import { withClient } from './helpers/postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

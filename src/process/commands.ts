@@ -1,0 +1,22 @@
+/**
+ * Command lines for the project's programs, for `launch` and `runCommand`. TypeScript entries run
+ * as `node --import tsx <entry>`, which is what the `tsx` command does but in one process: the
+ * pid is the program itself (its RSS, its signals), and there is no second node to start.
+ */
+import { join, relative, resolve } from 'node:path';
+import { projectRoot } from '../contract/project.js';
+
+/** A TypeScript entry (relative to the project root, e.g. `src/cli/keys.ts`) under the tsx loader, as `npm run` scripts run it. */
+export function tsxCommand(entry: string, args: readonly string[] = []): string[] {
+  return [process.execPath, '--import', 'tsx', resolve(projectRoot, entry), ...args];
+}
+
+/** The same entry compiled by `npm run build` into `dist/`, with plain node, as `npm run start:prod` runs the server. */
+export function compiledCommand(entry: string, args: readonly string[] = []): string[] {
+  return [process.execPath, join(projectRoot, 'dist', relative(projectRoot, resolve(projectRoot, entry))).replace(/\.ts$/, '.js'), ...args];
+}
+
+/** A binary a dependency installs in `node_modules/.bin` (`redocly`, `tsc`). */
+export function binCommand(name: string, args: readonly string[] = []): string[] {
+  return [join(projectRoot, 'node_modules', '.bin', name), ...args];
+}
