@@ -167,7 +167,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The `Authorization` header is missing, is not a bearer token, or the key is malformed, unknown or revoked. */
+        /** @description The `Authorization` header is missing, is not a bearer token, or the key is malformed, unknown, revoked or expired (a rolled key past its overlap is expired). */
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
@@ -308,9 +308,10 @@ export interface components {
         /**
          * @description The bearer challenge of RFC 6750 §3, for example `Bearer realm="api"` when
          *     no credentials were sent, or
-         *     `Bearer realm="api", error="invalid_token", error_description="The API key is unknown or revoked"`
-         *     when a token was presented and refused.
-         * @example Bearer realm="api", error="invalid_token", error_description="The API key is unknown or revoked"
+         *     `Bearer realm="api", error="invalid_token", error_description="The API key expired at 2026-02-05T10:00:00.000Z."`
+         *     when a token was presented and refused. `error_description` says why: the
+         *     key is unknown, has been revoked, expired, or was rolled and its overlap ended.
+         * @example Bearer realm="api", error="invalid_token", error_description="The API key expired at 2026-02-05T10:00:00.000Z."
          */
         "WWW-Authenticate": string;
     };

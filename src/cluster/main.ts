@@ -1,9 +1,10 @@
 /**
  * `npm run start:cluster`: a local trial of the scaled-out deployment. N server
  * instances on one PostgreSQL (`DATABASE_URL`, or a throwaway one started from
- * the machine's PostgreSQL binaries), behind a round-robin HTTP balancer on
- * `--port`. Makes a key for a demo user and prints it. Ctrl-C stops everything
- * it started. The balancer is for trying things out; production puts a real
+ * the machine's PostgreSQL binaries), each on free ports, behind two round-robin
+ * HTTP balancers: the public API on `--port`, the web application on
+ * `--web-port`. Makes a key for a demo user and prints it. Ctrl-C stops
+ * everything it started. The balancer is for trying things out; production puts a real
  * load balancer in front (README: "Scaling out").
  * Exit codes: 0 stopped by a signal, 1 something failed, 2 bad usage.
  */
@@ -23,7 +24,8 @@ const whole = (name: string, min: number, max: number) => (value: string) => {
 const program = new Command('start:cluster')
   .description('N instances of the server on one PostgreSQL, behind a round-robin balancer, for a local trial')
   .option('--instances <n>', 'server instances', whole('--instances', 1, 16), 2)
-  .option('--port <n>', 'port of the balancer; instances take the next ones', whole('--port', 1, 65_000), Number(process.env['PORT'] ?? 3000))
+  .option('--port <n>', "port of the public API's balancer", whole('--port', 1, 65_535), Number(process.env['PORT'] || 3000))
+  .option('--web-port <n>', "port of the web application's balancer", whole('--web-port', 1, 65_535), Number(process.env['WEB_PORT'] || 3001))
   .option('--host <address>', 'address of the balancer and the instances', process.env['HOST'] ?? '127.0.0.1')
   .exitOverride()
   .showHelpAfterError('(run with --help for usage)');
@@ -31,18 +33,19 @@ const program = new Command('start:cluster')
 interface Instance {
   index: number;
   url: string;
+  webUrl: string;
   child: ChildProcess;
 }
 
 const children: Instance[] = [];
 let postgres: LocalPostgres | undefined;
-let balancer: Server | undefined;
+const balancers: Server[] = [];
 let stopping = false;
 
 function stopAll(code: number): void {
   if (stopping) return;
   stopping = true;
-  balancer?.close();
+  for (const balancer of balancers) balancer.close();
   let running = children.filter((instance) => instance.child.exitCode === null && instance.child.signalCode === null);
   for (const instance of running) instance.child.kill('SIGTERM');
   const finish = () => {
@@ -64,19 +67,22 @@ function stopAll(code: number): void {
   }
 }
 
-function startInstance(index: number, port: number, host: string, databaseUrl: string): Promise<Instance> {
+function startInstance(index: number, host: string, databaseUrl: string, publicApiUrl: string): Promise<Instance> {
+  // Free ports for each instance's two listeners; the pages show the balancer's URL in their curl.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: host },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', WEB_PORT: '0', HOST: host, PUBLIC_API_URL: publicApiUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const label = `[instance ${index}] `;
   let buffered = '';
+  let url: string | undefined;
   return new Promise((resolve, reject) => {
     const onLine = (line: string) => {
       process.stdout.write(`${label}${line}\n`);
-      const url = /^Listening on (\S+)$/.exec(line)?.[1];
-      if (url) resolve({ index, url, child });
+      url ??= /^Listening on (\S+)$/.exec(line)?.[1];
+      const webUrl = /^Web application on (\S+)$/.exec(line)?.[1];
+      if (url && webUrl) resolve({ index, url, webUrl, child });
     };
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       buffered += chunk;
@@ -95,11 +101,11 @@ function startInstance(index: number, port: number, host: string, databaseUrl: s
   });
 }
 
-/** Round robin over the instances, one request at a time each way; enough to watch two instances share a quota. */
-function startBalancer(instances: Instance[], port: number, host: string): Promise<Server> {
+/** Round robin over the instances' URLs, one request at a time each way; enough to watch instances share keys, sessions and a quota. */
+function startBalancer(targets: string[], port: number, host: string): Promise<Server> {
   let next = 0;
   const server = createServer((incoming, outgoing) => {
-    const target = new URL(instances[next++ % instances.length]?.url ?? '');
+    const target = new URL(targets[next++ % targets.length] ?? '');
     const upstream = httpRequest(
       { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
       (answer) => {
@@ -120,7 +126,9 @@ function startBalancer(instances: Instance[], port: number, host: string): Promi
 }
 
 async function main(): Promise<void> {
-  const options = program.parse().opts<{ instances: number; port: number; host: string }>();
+  const options = program.parse().opts<{ instances: number; port: number; webPort: number; host: string }>();
+  const url = `http://${options.host}:${options.port}`;
+  const webUrl = `http://${options.host}:${options.webPort}`;
   let databaseUrl = process.env['DATABASE_URL'];
   if (!databaseUrl) {
     process.stdout.write('DATABASE_URL is not set: starting a throwaway PostgreSQL (removed on exit)\n');
@@ -131,16 +139,17 @@ async function main(): Promise<void> {
   // Started together on purpose: their migrations race, and the advisory lock sorts it out.
   children.push(
     ...(await Promise.all(
-      Array.from({ length: options.instances }, (_, index) => startInstance(index + 1, options.port + 1 + index, options.host, databaseUrl)),
+      Array.from({ length: options.instances }, (_, index) => startInstance(index + 1, options.host, databaseUrl, url)),
     )),
   );
-  balancer = await startBalancer(children, options.port, options.host);
+  balancers.push(await startBalancer(children.map((instance) => instance.url), options.port, options.host));
+  balancers.push(await startBalancer(children.map((instance) => instance.webUrl), options.webPort, options.host));
   const { key } = await makeKey(':unused:', 'demo', { DATABASE_URL: databaseUrl });
-  const url = `http://${options.host}:${options.port}`;
   process.stdout.write(
     [
       '',
       `Balancer on ${url}, round robin over ${children.map((instance) => instance.url).join(', ')}`,
+      `Web application balancer on ${webUrl}, round robin over ${children.map((instance) => instance.webUrl).join(', ')}`,
       `Database: ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
       'A new key for user "demo" (shown once):',
       '',

@@ -36,6 +36,12 @@ export interface PostgresSettings {
 export interface ServerConfig extends StoreConfig {
   port: number;
   host: string;
+  /** Port of the web application's listener (the pages and the account API); on `host` too. */
+  webPort: number;
+  /** The web application's public origin (`https://...` makes the session cookie `__Host-` and `Secure`); unset in local development. */
+  webOrigin: string | undefined;
+  /** The `{base_url}` the pages show in their curl; unset means the public listener's own URL. */
+  publicApiUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   basePath: string;
   corsOrigins: string[];
@@ -108,10 +114,15 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   if (!RESPONSE_VALIDATION_MODES.includes(responseValidation as ResponseValidationMode)) {
     throw new ConfigError(`RESPONSE_VALIDATION must be one of ${RESPONSE_VALIDATION_MODES.join(', ')}, not ${JSON.stringify(responseValidation)}`);
   }
+  const port = integer(env, 'PORT', 3000, 0, 65535);
   return {
     ...readStoreConfig(env),
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     host: env['HOST'] ?? '127.0.0.1',
+    // PORT=0 (tests, scripts) asks for free ports: the web listener follows unless WEB_PORT says otherwise.
+    webPort: integer(env, 'WEB_PORT', port === 0 ? 0 : 3001, 0, 65535),
+    webOrigin: origin(env, 'WEB_ORIGIN'),
+    publicApiUrl: url(env, 'PUBLIC_API_URL'),
     logLevel: logLevel as ServerConfig['logLevel'],
     basePath: basePath.replace(/\/$/, ''),
     corsOrigins: (env['CORS_ORIGINS'] ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
@@ -126,6 +137,29 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     responseValidation: responseValidation as ResponseValidationMode,
   };
+}
+
+/** An origin as browsers send it in `Origin`: scheme, host and port, nothing else. */
+function origin(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.origin !== raw) {
+    throw new ConfigError(`${name} must be an origin such as https://keys.example.com (scheme, host and port; no path or trailing slash), not ${JSON.stringify(raw)}`);
+  }
+  return raw;
+}
+
+function url(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^https?:\/\/[^\s'"]+$/.test(raw)) throw new ConfigError(`${name} must be an http(s) URL without spaces or quotes, not ${JSON.stringify(raw)}`);
+  return raw.replace(/\/+$/, '');
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

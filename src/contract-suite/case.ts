@@ -53,6 +53,8 @@ export interface RequestInput {
 export interface RequestOverrides {
   /** `null` leaves the `Authorization` header out; a string replaces it. */
   authorization?: string | null;
+  /** For an operation under a cookie scheme: `null` leaves the `Cookie` header out; a string replaces it. */
+  cookie?: string | null;
   contentType?: string | null;
   /** Raw body text, sent as is. */
   body?: string;

@@ -4,6 +4,7 @@ import { isObject, type Json } from '../contract/spec.js';
 import type { ApiWideAnswers } from './api-wide-answers.js';
 import type { RequestInput, SuiteCase } from './case.js';
 import type { Exchange } from './http.js';
+import type { Placement } from './credentials.js';
 import type { ListShape } from './list-shape.js';
 
 /** The options of a list request: the POST body, or the GET query read as an object. */
@@ -15,6 +16,8 @@ export interface CheckContext {
   apiWide: ApiWideAnswers;
   /** The list shape of each list operation, by operationId. */
   lists: Map<string, ListShape>;
+  /** Where each operation's credential goes; without it, every operation takes a bearer token. */
+  placementOf?: (operation: OperationContract) => Placement | undefined;
 }
 
 /**
@@ -62,8 +65,15 @@ export function checkExchange(context: CheckContext, entry: SuiteCase, exchange:
 
   if (response.status === 401 && !findings.some((finding) => finding.message.includes('WWW-Authenticate'))) {
     const challenge = response.headers.get('www-authenticate');
-    if (!challenge || !/^Bearer( |$)/.test(challenge)) {
-      findings.push({ category: 'contract', message: `401 without a bearer challenge in WWW-Authenticate (RFC 6750 §3), got ${JSON.stringify(challenge)}` });
+    // A bearer-token API owes the RFC 6750 challenge; any other scheme (a session cookie) at least a challenge (RFC 9110 §11.6.1), whose form its spec's header schema checks.
+    const bearer = (context.placementOf ? context.placementOf(entry.operation) : { kind: 'bearer' })?.kind === 'bearer';
+    if (!challenge || (bearer && !/^Bearer( |$)/.test(challenge))) {
+      findings.push({
+        category: 'contract',
+        message: bearer
+          ? `401 without a bearer challenge in WWW-Authenticate (RFC 6750 §3), got ${JSON.stringify(challenge)}`
+          : '401 without a WWW-Authenticate challenge (RFC 9110 §11.6.1)',
+      });
     }
   }
   if (response.status === 405 && entry.allow) {

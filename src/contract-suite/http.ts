@@ -1,6 +1,8 @@
 import type { ObservedResponse } from '../contract/response-checker.js';
 import type { Json } from '../contract/spec.js';
+import type { OperationContract } from '../contract/operations.js';
 import type { RequestInput, SuiteCase } from './case.js';
+import type { Placement } from './credentials.js';
 
 /** A request exactly as the suite sends it. */
 export interface SentRequest {
@@ -20,23 +22,33 @@ export interface Exchange {
 
 export interface Transport {
   baseUrl: string;
+  /** The caller's credential: an API key, or a session token for a cookie-authenticated API. */
   token: string;
   fetch: typeof globalThis.fetch;
   timeoutMs: number;
+  /** Where each operation's credential goes (`placementOf`); without it, every operation takes a bearer token. */
+  placementOf?: (operation: OperationContract) => Placement | undefined;
 }
 
 /**
  * Puts a case's input on the wire: path parameters into the template, the query
- * string, header parameters, the caller's key, and the JSON body with its
- * content type. Overrides replace any part of that (a missing key, a raw body,
- * another method or path).
+ * string, header parameters, the caller's credential where the operation's
+ * security scheme puts it (none for `security: []`), and the JSON body with its
+ * content type. Overrides replace any part of that (a missing key or cookie, a
+ * raw body, another method or path).
  */
 export function buildRequest(transport: Transport, entry: Pick<SuiteCase, 'operation' | 'overrides'>, input: RequestInput): SentRequest {
   const { operation, overrides } = entry;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(input.headers)) headers[name] = wireText(value);
-  const authorization = overrides.authorization === undefined ? `Bearer ${transport.token}` : overrides.authorization;
+  const placement = transport.placementOf ? transport.placementOf(operation) : { kind: 'bearer' as const };
+  const authorization = overrides.authorization === undefined ? (placement?.kind === 'bearer' ? `Bearer ${transport.token}` : null) : overrides.authorization;
   if (authorization !== null) headers['Authorization'] = authorization;
+  if (placement?.kind === 'cookie') {
+    const cookie = overrides.cookie === undefined ? `${placement.name}=${transport.token}` : overrides.cookie;
+    if (cookie !== null) headers['Cookie'] = cookie;
+  }
+  if (placement?.kind === 'header' && overrides.authorization === undefined) headers[placement.name] = transport.token;
   const path = overrides.path ?? operation.path.replace(/\{([^}]+)\}/g, (template, name: string) => (name in input.path ? encodeURIComponent(wireText(input.path[name] as Json)) : template));
   let url = joinUrl(transport.baseUrl, path);
   const query = new URLSearchParams(Object.entries(input.query).map(([name, value]) => [name, wireText(value)])).toString();

@@ -26,7 +26,17 @@ export interface KnownDifference {
   reason: string;
 }
 
-const VALIDATION_FAMILIES: Family[] = ['invalid-enum', 'wrong-type', 'over-maximum', 'under-minimum', 'pattern-mismatch', 'too-long', 'too-short', 'unknown-field'];
+const VALIDATION_FAMILIES: Family[] = [
+  'invalid-enum',
+  'wrong-type',
+  'over-maximum',
+  'under-minimum',
+  'pattern-mismatch',
+  'too-long',
+  'too-short',
+  'unknown-field',
+  'missing-required',
+];
 
 export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   {
@@ -35,8 +45,9 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     families: ['malformed-key', 'unknown-key'],
     excuses: ['status'],
     reason:
-      'Prism checks that an `Authorization: Bearer <token>` header is present, never the token itself, so a malformed or unknown key gets 200 ' +
-      'and an example page. The implementation looks the key up and answers 401. (No header, another scheme and an empty token get 401 from both.)',
+      'Prism checks that an `Authorization: Bearer <token>` header (or the session cookie of the account API) is present, never the token itself, ' +
+      'so a malformed or unknown key or session gets 200 and an example. The implementation looks it up and answers 401. ' +
+      '(No header, another scheme and an empty token get 401 from both.)',
   },
   {
     id: 'prism-ignores-unknown-query-parameters',

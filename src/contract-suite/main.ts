@@ -7,11 +7,14 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { exitCodeFor } from '../cli/exit.js';
+import { readContractPaths, readContracts } from '../contract/project.js';
+import { loadSpec } from '../contract/spec.js';
 import type { Target } from './known-differences.js';
 import { formatProgress, formatReport } from './report.js';
 import { runContractSuite } from './run.js';
 
 interface CliOptions {
+  api: string;
   baseUrl: string;
   token: string;
   target: Target;
@@ -42,8 +45,18 @@ const program = new Command('contract')
     'Check a running API against openapi/openapi.yaml with checks derived from the spec, for every operation. ' +
       'Positive cases of operations that may write (an unsafe method not marked x-read-only) are skipped unless --allow-writes.',
   )
-  .requiredOption('--base-url <url>', 'root of the API, e.g. http://127.0.0.1:3000', absoluteUrl)
-  .addOption(new Option('--token <key>', 'a valid API key for that API').env('API_KEY').argParser(apiKey).makeOptionMandatory())
+  .requiredOption('--base-url <url>', 'root of the API, e.g. http://127.0.0.1:3000 (the account API: http://127.0.0.1:3001/api)', absoluteUrl)
+  .addOption(
+    new Option('--token <key>', 'a valid credential for that API: an API key, or for the account API the value of a session cookie')
+      .env('API_KEY')
+      .argParser(apiKey)
+      .makeOptionMandatory(),
+  )
+  .addOption(
+    new Option('--api <name>', 'which contract of redocly.yaml to check: main (the public API) or account')
+      .choices(readContracts().map((contract) => contract.name))
+      .default('main'),
+  )
   .addOption(
     new Option('--target <target>', 'what the URL serves; "prism" allows the differences listed in src/contract-suite/known-differences.ts')
       .choices(['implementation', 'prism'])
@@ -66,6 +79,7 @@ try {
 const interactive = process.stderr.isTTY === true;
 let lastOperation = '';
 const report = await runContractSuite({
+  spec: loadSpec(readContractPaths(undefined, options.api).spec),
   baseUrl: options.baseUrl,
   token: options.token,
   target: options.target,

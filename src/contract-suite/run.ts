@@ -3,6 +3,7 @@ import { isObject, loadSpec, type OpenApiDocument } from '../contract/spec.js';
 import { ApiWideAnswers } from './api-wide-answers.js';
 import type { SuiteCase } from './case.js';
 import { deriveCases, type OperationCoverage } from './cases.js';
+import { placementOf } from './credentials.js';
 import type { ListShape } from './list-shape.js';
 import type { Target } from './known-differences.js';
 import type { CaseResult, OperationSummary, SuiteReport } from './result.js';
@@ -16,7 +17,7 @@ export type * from './result.js';
 export interface SuiteOptions {
   /** Root of the API, e.g. `http://127.0.0.1:3000`. */
   baseUrl: string;
-  /** A valid API key for that API. */
+  /** A valid credential for that API: an API key, or a session token for a cookie-authenticated API (the account API). */
   token: string;
   /** Which known differences apply. Default `implementation`: none. */
   target?: Target;
@@ -52,8 +53,14 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
   for (const entry of facts) if (entry.list) lists.set(entry.operation.operationId, entry.list);
   const context: RunContext = {
     spec,
-    transport: { baseUrl: options.baseUrl, token: options.token, fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.timeoutMs ?? 10_000 },
-    checks: { checker, apiWide: new ApiWideAnswers(spec), lists },
+    transport: {
+      baseUrl: options.baseUrl,
+      token: options.token,
+      fetch: options.fetch ?? globalThis.fetch,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      placementOf: (operation) => placementOf(spec, operation),
+    },
+    checks: { checker, apiWide: new ApiWideAnswers(spec), lists, placementOf: (operation) => placementOf(spec, operation) },
     target,
     maxPages: options.maxPages ?? 10,
     facts: new Map(facts.map((entry) => [entry.operation.operationId, entry])),

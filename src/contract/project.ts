@@ -20,22 +20,39 @@ export interface ContractPaths {
   types: string;
 }
 
+/** One contract of the project: its name in `redocly.yaml` (`main`, `account`) and where its files are. */
+export interface Contract extends ContractPaths {
+  name: string;
+}
+
 interface RedoclyConfig {
   apis?: Record<string, { root?: string; 'x-openapi-ts'?: { output?: string } }>;
 }
 
 /**
- * Reads where the spec and its generated types live from `redocly.yaml`,
- * the one config that both Redocly and openapi-typescript read.
+ * Every contract `redocly.yaml` declares, in its order: where each spec and its
+ * generated types live. The one config that Redocly, openapi-typescript, the
+ * generator and the drift check all read.
  */
-export function readContractPaths(root: string = projectRoot): ContractPaths {
+export function readContracts(root: string = projectRoot): Contract[] {
   const configFile = resolve(root, 'redocly.yaml');
   const config = parse(readFileSync(configFile, 'utf8')) as RedoclyConfig;
-  const api = config.apis?.['main'];
-  const spec = api?.root;
-  const types = api?.['x-openapi-ts']?.output;
-  if (!spec || !types) {
-    throw new Error(`${configFile} must declare apis.main.root and apis.main.x-openapi-ts.output`);
-  }
-  return { spec: resolve(root, spec), types: resolve(root, types) };
+  const contracts = Object.entries(config.apis ?? {}).map(([name, api]) => {
+    const spec = api.root;
+    const types = api['x-openapi-ts']?.output;
+    if (!spec || !types) throw new Error(`${configFile} must declare apis.${name}.root and apis.${name}.x-openapi-ts.output`);
+    return { name, spec: resolve(root, spec), types: resolve(root, types) };
+  });
+  if (contracts.length === 0) throw new Error(`${configFile} declares no apis`);
+  return contracts;
+}
+
+/**
+ * Where one contract's spec and generated types live (by default `main`, the
+ * public API; `account` is the web application's API).
+ */
+export function readContractPaths(root: string = projectRoot, name = 'main'): ContractPaths {
+  const contract = readContracts(root).find((candidate) => candidate.name === name);
+  if (!contract) throw new Error(`${resolve(root, 'redocly.yaml')} must declare apis.${name}.root and apis.${name}.x-openapi-ts.output`);
+  return { spec: contract.spec, types: contract.types };
 }

@@ -25,19 +25,44 @@ interface RedoclyReport {
 /** `npm run lint` (Redocly with `redocly.yaml`), read from its JSON report. Warnings fail it too, as in `npm run lint`. */
 export async function lintSpec(root: string): Promise<LintResult> {
   const output = await runCommand(resolve(root, 'node_modules', '.bin', 'redocly'), ['lint', '--config', 'redocly.yaml', '--format', 'json'], root);
-  let report: RedoclyReport;
+  let reports: RedoclyReport[];
   try {
-    report = JSON.parse(output.stdout) as RedoclyReport;
+    reports = parseReports(output.stdout);
   } catch {
+    reports = [];
+  }
+  if (reports.length === 0) {
     // No JSON when the file does not parse: Redocly says why on stderr.
     return { ok: output.code === 0, problems: output.code === 0 ? [] : [{ ruleId: 'parse', message: parseFailure(output.stderr), location: '' }] };
   }
-  const problems = report.problems.map((problem) => {
+  const problems = reports.flatMap((report) => report.problems).map((problem) => {
     const where = problem.location?.[0];
     const location = where?.source?.ref ? `${where.source.ref}${where.start ? `:${where.start.line}:${where.start.col}` : ''}` : '';
     return { ruleId: problem.ruleId, message: problem.message, location };
   });
   return { ok: output.code === 0 && problems.length === 0, problems };
+}
+
+/**
+ * Redocly prints one JSON report per api of `redocly.yaml` (the public API and the
+ * account API), one after the other: `{...}{...}`. Reads them all.
+ */
+function parseReports(stdout: string): RedoclyReport[] {
+  const reports: RedoclyReport[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let index = 0; index < stdout.length; index++) {
+    const char = stdout[index];
+    if (inString) {
+      if (char === '\\') index++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{') {
+      if (depth++ === 0) start = index;
+    } else if (char === '}' && --depth === 0) reports.push(JSON.parse(stdout.slice(start, index + 1)) as RedoclyReport);
+  }
+  return reports;
 }
 
 /** The reason from Redocly's "Failed to parse" output, without its banners. */

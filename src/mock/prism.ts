@@ -14,6 +14,8 @@ export interface MockOptions {
   seed?: string;
   /** The document to serve; default the contract (`redocly.yaml` says where). The bench serves a copy. */
   spec?: string;
+  /** Which api of `redocly.yaml` to serve: `main` (the public API, the default) or `account`. */
+  api?: string;
 }
 
 export const MOCK_DEFAULTS: MockOptions = { host: '127.0.0.1', port: 4010, dynamic: false, verbose: false };
@@ -32,7 +34,7 @@ export function prismCommand(options: MockOptions): string[] {
   const require = createRequire(import.meta.url);
   const manifest = require.resolve('@stoplight/prism-cli/package.json');
   const bin = resolve(dirname(manifest), (require(manifest) as { bin: { prism: string } }).bin.prism);
-  const spec = relative(projectRoot, options.spec ?? readContractPaths().spec);
+  const spec = relative(projectRoot, options.spec ?? readContractPaths(projectRoot, options.api ?? 'main').spec);
   const argv = [
     process.execPath,
     bin,
@@ -56,6 +58,9 @@ export function prismCommand(options: MockOptions): string[] {
  * `401`, as from the implementation. A bearer token with `Prefer: code=401` asks Prism for its
  * documented 401, so the probe is a valid request that quiet mode does not log as rejected.
  */
-export function prismReadinessProbe(baseUrl: string): ReadinessProbe {
-  return { url: `${baseUrl.replace(/\/+$/, '')}/shared`, status: 401, headers: { Authorization: 'Bearer readiness-probe', Prefer: 'code=401' } };
+export function prismReadinessProbe(baseUrl: string, api = 'main'): ReadinessProbe {
+  const root = baseUrl.replace(/\/+$/, '');
+  // The account API's cookie-authenticated session read plays the same part for the second contract.
+  if (api === 'account') return { url: `${root}/session`, status: 401, headers: { Cookie: '__Host-session=readiness-probe', Prefer: 'code=401' } };
+  return { url: `${root}/shared`, status: 401, headers: { Authorization: 'Bearer readiness-probe', Prefer: 'code=401' } };
 }

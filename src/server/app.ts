@@ -1,14 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
-import type { Problem } from '../contract/types.js';
 import { scrubKeys } from '../keys/api-key.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { authenticate, isAuthenticationFailure } from './authenticate.js';
 import { bindOperations, type HandlerResult } from './bind-operations.js';
 import { CursorCodec } from './cursor.js';
 import { operationHandlers, type ApiContext, type OperationHandlers } from './operations.js';
-import { ApiError } from './problems.js';
+import { ApiError, type ProblemBody } from './problems.js';
 import { FixedWindowRateLimiter, type Quota, type RateLimiter } from './rate-limit.js';
 import { clip, type CompiledOperation, type Limits, type RequestContract } from './request-contract.js';
 import { clientRequestId, newRequestId, responseHeaders } from './response-headers.js';
@@ -258,7 +257,7 @@ function problem(c: Context<Env>, error: ApiError, bounds: RequestContract['prob
 }
 
 function problemText(c: Context<Env>, error: ApiError, bounds: RequestContract['problemBounds']): string {
-  const body: Problem = {
+  const body: ProblemBody = {
     type: error.type,
     title: error.title,
     status: error.status,

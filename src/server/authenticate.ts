@@ -27,7 +27,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Checks the `Authorization` header: format and checksum first (no lookup for a
- * made-up key), then one lookup by SHA-256 digest. The store's cache asks its
+ * made-up key), then one lookup by SHA-256 digest; a revoked or expired key
+ * (a rolled key past its overlap is expired) is refused, saying which. The store's cache asks its
  * change signal on every lookup, so a key revoked from another process stops
  * working on its next request.
  * Failures are `401` with the RFC 6750 §3 challenge; `error="invalid_token"` only
@@ -52,7 +53,17 @@ export async function authenticate(header: string | undefined, store: Store, now
   const digest = digestApiKey(token);
   admit(digest);
   const key = await store.findKeyByDigest(digest);
-  if (!key || key.revokedAt !== null) throw invalidToken('The API key is unknown or revoked.');
+  if (!key) throw invalidToken('The API key is unknown.');
+  if (key.revokedAt !== null) throw invalidToken('The API key has been revoked.');
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) {
+    // The owner reads why in their key events; written once per key, whoever notices first.
+    await store.recordExpiries(key.userId, new Date(now).toISOString());
+    throw invalidToken(
+      key.rolledAt !== null
+        ? `The API key was rolled; its overlap ended at ${key.expiresAt}. Use the key that replaced it.`
+        : `The API key expired at ${key.expiresAt}.`,
+    );
+  }
   if (key.lastUsedAt === null || now - Date.parse(key.lastUsedAt) >= TOUCH_INTERVAL_MS) {
     await store.touchKey(key.id, new Date(now).toISOString());
   }

@@ -1,11 +1,17 @@
 /**
  * Node entry point: `npm start`. Reads the environment, opens the database
- * (seeding a demo on first run), and serves the app until SIGTERM/SIGINT.
+ * (seeding a demo on first run), and serves two listeners from one process
+ * until SIGTERM/SIGINT: the public API on PORT, and the web application (the
+ * pages and the account API) on WEB_PORT, so the session cookie never travels
+ * to `{base_url}`.
  */
 import { serve } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import pino from 'pino';
+import { createWebApp } from '../account/app.js';
+import { readAccountLimits } from '../account/limits.js';
+import { readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
 import { ConfigError, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
@@ -15,6 +21,7 @@ import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 import { clientErrorResponse } from './client-error.js';
 import { compileRequestContract } from './request-contract.js';
+import { buildPages } from '../pages/assets.js';
 import { seedDemo } from './seed.js';
 
 let config: ServerConfig;
@@ -89,39 +96,73 @@ const app = createApp({
 // The demo data is for the zero-configuration start on SQLite; a PostgreSQL deployment starts empty (make keys with the CLI).
 const firstRun = !shared && (await store.countUsers()) === 0 ? await seedDemo(store, Date.now()) : undefined;
 
-const server = serve(
-  {
-    fetch: app.fetch,
-    port: config.port,
-    hostname: config.host,
-    serverOptions: {
-      headersTimeout: headersTimeoutMs,
-      requestTimeout: requestTimeoutMs,
-      keepAliveTimeout: config.keepAliveTimeoutMs,
-      // Node checks the two timeouts above only every 30 s by default, so a 1 s headers timeout would hold a slow client for up to 30 s.
-      connectionsCheckingInterval: Math.min(1_000, headersTimeoutMs, requestTimeoutMs),
-    },
-  },
-  (info) => {
-    const url = `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}${config.basePath}`;
-    logger.info({ url, database }, 'listening');
-    logger.flush();
-    announce(url);
-  },
-) as Server;
+/** Serves one app on one port; resolves with its server and root URL once it listens. */
+function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, timeouts: { headersTimeoutMs: number; requestTimeoutMs: number }) {
+  return new Promise<{ server: Server; url: string }>((resolve, reject) => {
+    const server = serve(
+      {
+        fetch,
+        port,
+        hostname: config.host,
+        serverOptions: {
+          headersTimeout: timeouts.headersTimeoutMs,
+          requestTimeout: timeouts.requestTimeoutMs,
+          keepAliveTimeout: config.keepAliveTimeoutMs,
+          // Node checks the two timeouts above only every 30 s by default, so a 1 s headers timeout would hold a slow client for up to 30 s.
+          connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeoutMs, timeouts.requestTimeoutMs),
+        },
+      },
+      (info) => resolve({ server, url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}` }),
+    ) as Server;
+    server.once('error', reject);
+    // Requests Node rejects before Hono sees them (oversized headers, broken HTTP) still get a problem.
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+      if (socket.writable && !socket.destroyed) socket.end(clientErrorResponse(error));
+      else socket.destroy();
+    });
+  });
+}
 
-// Requests Node rejects before Hono sees them (oversized headers, broken HTTP) still get a problem.
-server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-  if (socket.writable && !socket.destroyed) socket.end(clientErrorResponse(error));
-  else socket.destroy();
-});
+let servers: Server[] = [];
+let publicListener: { server: Server; url: string };
+let webListener: { server: Server; url: string };
+try {
+  publicListener = await listen(app.fetch, config.port, { headersTimeoutMs, requestTimeoutMs });
+  servers = [publicListener.server];
+  const url = `${publicListener.url}${config.basePath}`;
+  // The web application: the account API's own contract and limits, and pages that show the public API's URL in their curl.
+  const accountSpec = loadSpec(readContractPaths(undefined, 'account').spec);
+  const accountContract = compileRequestContract(accountSpec);
+  const webApp = createWebApp({
+    store,
+    contract: accountContract,
+    accountLimits: readAccountLimits(accountSpec),
+    logger,
+    pages: await buildPages({ publicApiUrl: config.publicApiUrl ?? url }),
+    ...(config.webOrigin && { origin: config.webOrigin }),
+    responseValidation: config.responseValidation,
+  });
+  const { headersTimeoutSeconds, requestTimeoutSeconds } = accountContract.connectionLimits;
+  webListener = await listen(webApp.fetch, config.webPort, { headersTimeoutMs: headersTimeoutSeconds * 1000, requestTimeoutMs: requestTimeoutSeconds * 1000 });
+  servers.push(webListener.server);
+  logger.info({ url, web: webListener.url, database }, 'listening');
+  logger.flush();
+  announce(url, webListener.url);
+} catch (error) {
+  const code = (error as NodeJS.ErrnoException).code;
+  console.error(code === 'EADDRINUSE' ? `could not listen: ${(error as Error).message}; set PORT and WEB_PORT to free ports` : error);
+  for (const server of servers) server.close();
+  await store.close();
+  process.exit(1);
+}
 
-function announce(url: string): void {
-  // Printed whatever LOG_LEVEL says: scripts and tests wait for this line to learn the URL (PORT=0 picks a free port).
+function announce(url: string, webUrl: string): void {
+  // Printed whatever LOG_LEVEL says: scripts and tests wait for these lines to learn the URLs (PORT=0 and WEB_PORT=0 pick free ports).
+  const open = [`Web application on ${webUrl}`, '', `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`, ''];
   const lines = firstRun
     ? [
         `Listening on ${url}`,
-        '',
+        ...open,
         `First run: created ${config.databasePath} with a demo user "${firstRun.userName}", sample items and shares.`,
         'Demo API key (shown once, only its SHA-256 digest is stored):',
         '',
@@ -132,7 +173,7 @@ function announce(url: string): void {
         `  curl -s -X POST ${url}/ -H 'Authorization: Bearer ${firstRun.key}' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
         '',
       ]
-    : [`Listening on ${url}`, '', `Serving ${database}.`, `Make a key with: ${shared ? 'DATABASE_URL=... ' : ''}npm run keys -- create --user demo`, ''];
+    : [`Listening on ${url}`, ...open, `Serving ${database}.`, `Operators can also make a key with: ${shared ? 'DATABASE_URL=... ' : ''}npm run keys -- create --user demo`, ''];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
@@ -142,7 +183,8 @@ function shutdown(signal: string): void {
   stopping = true;
   logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
   // Close stops accepting; idle keep-alive sockets are closed now, busy ones after their response.
-  server.close(() => {
+  const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+  void Promise.all(closed).then(() => {
     clearTimeout(deadline);
     clearInterval(sweep);
     void store.close().finally(() => {
@@ -150,13 +192,15 @@ function shutdown(signal: string): void {
       logger.flush(() => process.exit(0));
     });
   });
-  server.closeIdleConnections();
+  for (const server of servers) server.closeIdleConnections();
   // close() only closes the connections idle at this moment; a busy keep-alive connection would otherwise stay open until its keep-alive timeout after its response.
-  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  const sweep = setInterval(() => {
+    for (const server of servers) server.closeIdleConnections();
+  }, 100);
   sweep.unref();
   const deadline = setTimeout(() => {
     logger.error({ graceMs: config.shutdownGraceMs }, 'requests still running after the grace period; closing their connections');
-    server.closeAllConnections();
+    for (const server of servers) server.closeAllConnections();
   }, config.shutdownGraceMs);
   deadline.unref();
 }

@@ -1,24 +1,35 @@
-import type { ProblemType, Violation } from '../contract/types.js';
+import type { AccountProblemType } from '../contract/account-types.js';
+import type { Problem, ProblemType as PublicProblemType, Violation } from '../contract/types.js';
+
+/** Every problem type of the project's contracts: the public API's and the account API's `ProblemType` enums. */
+export type ProblemType = PublicProblemType | AccountProblemType;
 
 /**
- * The status and title of each problem type the spec lists. Typed by the spec's
- * `ProblemType` enum: a type added to the spec without an entry here, or an entry
- * the spec does not have, fails `npm run typecheck`.
+ * The status and title of each problem type the specs list. Typed by the specs'
+ * `ProblemType` enums: a type added to either spec without an entry here, or an
+ * entry neither spec has, fails `npm run typecheck`. Which types an operation may
+ * answer with is the spec's to say; the response validation holds each app to it.
  */
 export const PROBLEM_TYPES = {
   'urn:problem-type:malformed-request': { status: 400, title: 'Malformed request' },
   'urn:problem-type:unauthorized': { status: 401, title: 'Unauthorized' },
+  'urn:problem-type:forbidden': { status: 403, title: 'Forbidden' },
   'urn:problem-type:not-found': { status: 404, title: 'Not found' },
   'urn:problem-type:method-not-allowed': { status: 405, title: 'Method not allowed' },
+  'urn:problem-type:conflict': { status: 409, title: 'Conflict' },
   'urn:problem-type:header-fields-too-large': { status: 431, title: 'Request header fields too large' },
   'urn:problem-type:request-timeout': { status: 408, title: 'Request timeout' },
   'urn:problem-type:content-too-large': { status: 413, title: 'Content too large' },
   'urn:problem-type:unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'urn:problem-type:validation-failed': { status: 422, title: 'Validation failed' },
   'urn:problem-type:rate-limited': { status: 429, title: 'Too many requests' },
+  'urn:problem-type:too-many-sign-in-attempts': { status: 429, title: 'Too many sign-in attempts' },
   'urn:problem-type:internal-error': { status: 500, title: 'Internal error' },
   'urn:problem-type:service-unavailable': { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<ProblemType, { status: number; title: string }>;
+
+/** The one error envelope, as either contract defines it (they differ only in their `ProblemType` enums). */
+export type ProblemBody = Omit<Problem, 'type'> & { type: ProblemType };
 
 export type ProblemStatus = (typeof PROBLEM_TYPES)[ProblemType]['status'];
 

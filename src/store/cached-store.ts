@@ -1,5 +1,21 @@
 import type { Item } from '../contract/types.js';
-import type { ChangeSignal, KeyCredential, KeySummary, ListScope, PageQuery, QuotaLease, QuotaRequest, Store, User } from './store.js';
+import type {
+  ChangeSignal,
+  KeyCredential,
+  KeyEvent,
+  KeyRoll,
+  KeySource,
+  KeySummary,
+  ListScope,
+  NewKeyOptions,
+  PageQuery,
+  QuotaLease,
+  QuotaRequest,
+  SessionRecord,
+  Store,
+  User,
+  UserCredential,
+} from './store.js';
 
 /** Entries the read caches may hold before they start over; bounds memory whatever callers send. */
 const KEY_CACHE_ENTRIES = 10_000;
@@ -10,7 +26,7 @@ const PAGE_CACHE_ENTRIES = 1_000;
 const CHECK_REUSE_MS = 1_000;
 
 /**
- * Serves key lookups and list pages from memory while the data is unchanged,
+ * Serves key and session lookups and list pages from memory while the data is unchanged,
  * over any store. It forgets everything when the change signal says another
  * writer has committed, and on its own writes. Every key lookup asks the signal
  * first, so a key revoked elsewhere fails on its very next request; a page read
@@ -28,6 +44,7 @@ export class CachedStore implements Store {
   readonly #unknownDigests = new Set<string>();
   readonly #keysById = new Map<string, KeyCredential>();
   readonly #pages = new Map<string, Item[]>();
+  readonly #sessionsByDigest = new Map<string, SessionRecord | null>();
 
   constructor(inner: Store, changes: ChangeSignal, now: () => number = () => performance.now()) {
     this.#inner = inner;
@@ -46,6 +63,7 @@ export class CachedStore implements Store {
     this.#unknownDigests.clear();
     this.#keysById.clear();
     this.#pages.clear();
+    this.#sessionsByDigest.clear();
   }
 
   async findKeyByDigest(digest: Buffer): Promise<KeyCredential | undefined> {
@@ -102,12 +120,67 @@ export class CachedStore implements Store {
     return items.slice();
   }
 
-  async createKey(userId: string, digest: Buffer, hint: string, at: string): Promise<KeySummary> {
-    return this.#afterWrite(await this.#inner.createKey(userId, digest, hint, at));
+  async createKey(userId: string, digest: Buffer, hint: string, at: string, options?: NewKeyOptions): Promise<KeySummary> {
+    return this.#afterWrite(await this.#inner.createKey(userId, digest, hint, at, options));
   }
 
-  async revokeKey(keyId: string, at: string): Promise<boolean> {
-    return this.#afterWrite(await this.#inner.revokeKey(keyId, at));
+  async revokeKey(keyId: string, at: string, options?: { userId?: string; source?: KeySource }): Promise<boolean> {
+    return this.#afterWrite(await this.#inner.revokeKey(keyId, at, options));
+  }
+
+  async rollKey(roll: KeyRoll): Promise<{ previous: KeySummary; next: KeySummary } | undefined> {
+    return this.#afterWrite(await this.#inner.rollKey(roll));
+  }
+
+  /** Writes events only, which are never cached: nothing to forget. */
+  recordExpiries(userId: string, at: string): Promise<void> {
+    return this.#inner.recordExpiries(userId, at);
+  }
+
+  listKeyEvents(userId: string, query: { limit: number; before?: { at: string; id: string } }): Promise<KeyEvent[]> {
+    return this.#inner.listKeyEvents(userId, query);
+  }
+
+  findKey(userId: string, keyId: string): Promise<KeySummary | undefined> {
+    return this.#inner.findKey(userId, keyId);
+  }
+
+  countActiveKeys(userId: string, at: string): Promise<number> {
+    return this.#inner.countActiveKeys(userId, at);
+  }
+
+  async findSessionByDigest(digest: Buffer): Promise<SessionRecord | undefined> {
+    this.#checkForChanges();
+    const cacheKey = digest.toString('base64');
+    const cached = this.#sessionsByDigest.get(cacheKey);
+    if (cached !== undefined) return cached ?? undefined;
+    const generation = this.#generation;
+    const session = (await this.#inner.findSessionByDigest(digest)) ?? null;
+    if (generation === this.#generation) {
+      if (this.#sessionsByDigest.size >= KEY_CACHE_ENTRIES) this.#sessionsByDigest.clear();
+      this.#sessionsByDigest.set(cacheKey, session);
+    }
+    return session ?? undefined;
+  }
+
+  async touchSession(sessionId: string, at: string): Promise<void> {
+    await this.#inner.touchSession(sessionId, at);
+    // Only the last-seen time changed: keep the cached record in step rather than forget everything.
+    for (const session of this.#sessionsByDigest.values()) if (session?.id === sessionId && session.lastSeenAt < at) session.lastSeenAt = at;
+  }
+
+  async createSession(userId: string, digest: Buffer, at: string, expiresAt: string): Promise<SessionRecord> {
+    return this.#afterWrite(await this.#inner.createSession(userId, digest, at, expiresAt));
+  }
+
+  async deleteSession(sessionId: string): Promise<boolean> {
+    return this.#afterWrite(await this.#inner.deleteSession(sessionId));
+  }
+
+  async deleteEndedSessions(at: string, idleBefore: string): Promise<number> {
+    const deleted = await this.#inner.deleteEndedSessions(at, idleBefore);
+    if (deleted > 0) this.#forget();
+    return deleted;
   }
 
   async createItem(ownerId: string, title: string, createdAt: string): Promise<Item> {
@@ -122,12 +195,16 @@ export class CachedStore implements Store {
     return this.#inner.findVisibleItem(itemId, userId);
   }
 
-  listKeys(userId: string): Promise<KeySummary[]> {
-    return this.#inner.listKeys(userId);
+  listKeys(userId: string, options?: { newestFirst?: boolean; limit?: number }): Promise<KeySummary[]> {
+    return this.#inner.listKeys(userId, options);
   }
 
-  createUser(name: string, at: string): Promise<User> {
-    return this.#inner.createUser(name, at);
+  createUser(name: string, at: string, passwordHash?: string): Promise<User> {
+    return this.#inner.createUser(name, at, passwordHash);
+  }
+
+  findUserCredential(name: string): Promise<UserCredential | undefined> {
+    return this.#inner.findUserCredential(name);
   }
 
   findUserByName(name: string): Promise<User | undefined> {

@@ -43,7 +43,37 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (user_id, item_id)
   ) STRICT, WITHOUT ROWID;
   `,
-  // Shared rate-limit windows: what each key has been granted in its current fixed window (see docs/adr/0010).
+  // 2: accounts for the web application, named and expiring keys, sessions, the key audit trail.
+  `
+  ALTER TABLE users ADD COLUMN password_hash TEXT;             -- Argon2id PHC string; NULL for users the keys CLI made
+
+  ALTER TABLE api_keys ADD COLUMN name TEXT NOT NULL DEFAULT 'CLI key';
+  ALTER TABLE api_keys ADD COLUMN expires_at TEXT;             -- NULL: made before keys expired; works until revoked
+  ALTER TABLE api_keys ADD COLUMN rolled_at TEXT;
+  ALTER TABLE api_keys ADD COLUMN replaced_by TEXT REFERENCES api_keys(id);
+
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    digest BLOB NOT NULL UNIQUE,   -- SHA-256 of the cookie's token; the token itself is never stored
+    created_at TEXT NOT NULL,
+    last_seen_at TEXT NOT NULL,
+    expires_at TEXT NOT NULL       -- absolute expiry
+  ) STRICT;
+  CREATE INDEX sessions_by_expiry ON sessions(expires_at);
+
+  CREATE TABLE key_events (
+    id TEXT PRIMARY KEY,
+    key_id TEXT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    type TEXT NOT NULL,            -- created, rolled, revoked, expired, first_used: each at most once per key
+    source TEXT NOT NULL,          -- web, cli, api, system
+    at TEXT NOT NULL,
+    UNIQUE (key_id, type)
+  ) STRICT;
+  CREATE INDEX key_events_by_user_in_order ON key_events(user_id, at, id);
+  `,
+  // 3: shared rate-limit windows: what each key has been granted in its current fixed window (see docs/adr/0010).
   `
   CREATE TABLE rate_limits (
     key_id TEXT PRIMARY KEY REFERENCES api_keys(id) ON DELETE CASCADE,

@@ -9,10 +9,11 @@ export const CHANGE_CHANNEL = 'store_changes';
  * advisory lock, so instances starting together apply each one once. Append new
  * ones; never edit one that has shipped.
  *
- * A table whose rows a cache holds (keys, items, shares) carries a trigger that
- * NOTIFYs `store_changes` in the writing transaction, whoever writes: a server
- * instance, the keys CLI, or an operator's SQL. Only a key's last-use time is
- * left out, so routine touches do not flush every instance's cache.
+ * A table whose rows a cache holds (keys, items, shares, sessions) carries row
+ * triggers that NOTIFY `store_changes` in the writing transaction, whoever
+ * writes: a server instance, the keys CLI, or an operator's SQL. A key's
+ * last-use and a session's last-seen time are left out, so routine touches do
+ * not flush every instance's cache.
  */
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
@@ -58,14 +59,55 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     PERFORM pg_notify('${CHANGE_CHANNEL}', TG_TABLE_NAME);
     RETURN NULL;
   END $$;
-  CREATE TRIGGER items_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON items FOR EACH STATEMENT EXECUTE FUNCTION notify_store_change();
-  CREATE TRIGGER shares_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON shares FOR EACH STATEMENT EXECUTE FUNCTION notify_store_change();
-  CREATE TRIGGER api_keys_added_or_removed AFTER INSERT OR DELETE OR TRUNCATE ON api_keys FOR EACH STATEMENT EXECUTE FUNCTION notify_store_change();
+  -- Row triggers (a statement that changes nothing notifies nothing; a transaction's repeats fold into one).
+  CREATE TRIGGER items_changed AFTER INSERT OR UPDATE OR DELETE ON items FOR EACH ROW EXECUTE FUNCTION notify_store_change();
+  CREATE TRIGGER items_truncated AFTER TRUNCATE ON items FOR EACH STATEMENT EXECUTE FUNCTION notify_store_change();
+  CREATE TRIGGER shares_changed AFTER INSERT OR UPDATE OR DELETE ON shares FOR EACH ROW EXECUTE FUNCTION notify_store_change();
+  CREATE TRIGGER shares_truncated AFTER TRUNCATE ON shares FOR EACH STATEMENT EXECUTE FUNCTION notify_store_change();
+  CREATE TRIGGER api_keys_added_or_removed AFTER INSERT OR DELETE ON api_keys FOR EACH ROW EXECUTE FUNCTION notify_store_change();
+  CREATE TRIGGER api_keys_truncated AFTER TRUNCATE ON api_keys FOR EACH STATEMENT EXECUTE FUNCTION notify_store_change();
   CREATE TRIGGER api_keys_changed AFTER UPDATE ON api_keys FOR EACH ROW
     WHEN ((to_jsonb(OLD) - 'last_used_at') IS DISTINCT FROM (to_jsonb(NEW) - 'last_used_at'))
     EXECUTE FUNCTION notify_store_change();
   `,
-  // Shared rate-limit windows (docs/adr/0010). UNLOGGED: no WAL on the hot write; a crash empties it, which
+  // 2: accounts for the web application, named and expiring keys, sessions, the key audit trail. Sessions are
+  // cached like keys, so they notify too (but not a last-seen touch); key events are never cached.
+  `
+  ALTER TABLE users ADD COLUMN password_hash text;             -- Argon2id PHC string; NULL for users the keys CLI made
+
+  ALTER TABLE api_keys ADD COLUMN name text NOT NULL DEFAULT 'CLI key';
+  ALTER TABLE api_keys ADD COLUMN expires_at timestamptz;      -- NULL: made before keys expired; works until revoked
+  ALTER TABLE api_keys ADD COLUMN rolled_at timestamptz;
+  ALTER TABLE api_keys ADD COLUMN replaced_by text REFERENCES api_keys(id);
+
+  CREATE TABLE sessions (
+    id text PRIMARY KEY,
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    digest bytea NOT NULL UNIQUE,  -- SHA-256 of the cookie's token; the token itself is never stored
+    created_at timestamptz NOT NULL,
+    last_seen_at timestamptz NOT NULL,
+    expires_at timestamptz NOT NULL
+  );
+  CREATE INDEX sessions_by_expiry ON sessions(expires_at);
+
+  CREATE TABLE key_events (
+    id text PRIMARY KEY,
+    key_id text NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+    user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    type text NOT NULL,            -- created, rolled, revoked, expired, first_used: each at most once per key
+    source text NOT NULL,          -- web, cli, api, system
+    at timestamptz NOT NULL,
+    UNIQUE (key_id, type)
+  );
+  CREATE INDEX key_events_by_user_in_order ON key_events(user_id, at, id);
+
+  CREATE TRIGGER sessions_added_or_removed AFTER INSERT OR DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION notify_store_change();
+  CREATE TRIGGER sessions_truncated AFTER TRUNCATE ON sessions FOR EACH STATEMENT EXECUTE FUNCTION notify_store_change();
+  CREATE TRIGGER sessions_changed AFTER UPDATE ON sessions FOR EACH ROW
+    WHEN ((to_jsonb(OLD) - 'last_seen_at') IS DISTINCT FROM (to_jsonb(NEW) - 'last_seen_at'))
+    EXECUTE FUNCTION notify_store_change();
+  `,
+  // 3: shared rate-limit windows (docs/adr/0010). UNLOGGED: no WAL on the hot write; a crash empties it, which
   // forgives at most one window's count.
   `
   CREATE UNLOGGED TABLE rate_limits (

@@ -4,7 +4,23 @@ import type { Item, Sort } from '../contract/types.js';
 import { newId } from './ids.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareDatabaseFile } from './private-files.js';
-import type { ChangeSignal, KeyCredential, KeySummary, ListScope, PageQuery, QuotaLease, QuotaRequest, Store, User } from './store.js';
+import type {
+  ChangeSignal,
+  KeyCredential,
+  KeyEvent,
+  KeyRoll,
+  KeySource,
+  KeySummary,
+  ListScope,
+  NewKeyOptions,
+  PageQuery,
+  QuotaLease,
+  QuotaRequest,
+  SessionRecord,
+  Store,
+  User,
+  UserCredential,
+} from './store.js';
 
 /**
  * Where each field of the spec's `Item` lives. Typed against the generated
@@ -15,13 +31,48 @@ const ITEM_COLUMNS = { id: 'i.id', title: 'i.title', ownerId: 'i.owner_id', crea
 const KEY_SUMMARY_COLUMNS = {
   id: 'id',
   userId: 'user_id',
+  name: 'name',
   hint: 'hint',
   createdAt: 'created_at',
   lastUsedAt: 'last_used_at',
+  expiresAt: 'expires_at',
   revokedAt: 'revoked_at',
+  rolledAt: 'rolled_at',
+  replacedBy: 'replaced_by',
 } as const satisfies Record<keyof KeySummary, string>;
-const KEY_CREDENTIAL_COLUMNS = { id: 'id', userId: 'user_id', revokedAt: 'revoked_at', lastUsedAt: 'last_used_at' } as const satisfies Record<keyof KeyCredential, string>;
+const KEY_CREDENTIAL_COLUMNS = {
+  id: 'id',
+  userId: 'user_id',
+  revokedAt: 'revoked_at',
+  lastUsedAt: 'last_used_at',
+  expiresAt: 'expires_at',
+  rolledAt: 'rolled_at',
+} as const satisfies Record<keyof KeyCredential, string>;
 const USER_COLUMNS = { id: 'id', name: 'name', createdAt: 'created_at' } as const satisfies Record<keyof User, string>;
+const KEY_EVENT_COLUMNS = {
+  id: 'e.id',
+  type: 'e.type',
+  at: 'e.at',
+  source: 'e.source',
+  keyId: 'e.key_id',
+  keyName: 'k.name',
+  keyHint: 'k.hint',
+} as const satisfies Record<keyof KeyEvent, string>;
+/** A session row joined with its user, flat; `toSession` nests the user. */
+const SESSION_COLUMNS = {
+  id: 's.id',
+  createdAt: 's.created_at',
+  lastSeenAt: 's.last_seen_at',
+  expiresAt: 's.expires_at',
+  userId: 'u.id',
+  userName: 'u.name',
+  userCreatedAt: 'u.created_at',
+} as const satisfies Record<Exclude<keyof SessionRecord, 'user'> | 'userId' | 'userName' | 'userCreatedAt', string>;
+type SessionRow = Omit<SessionRecord, 'user'> & { userId: string; userName: string; userCreatedAt: string };
+
+function toSession({ userId, userName, userCreatedAt, ...session }: SessionRow): SessionRecord {
+  return { ...session, user: { id: userId, name: userName, createdAt: userCreatedAt } };
+}
 
 /** `column AS "field", ...`: rows come back shaped as the type the columns were checked against. */
 function selectList(columns: Readonly<Record<string, string>>): string {
@@ -108,12 +159,14 @@ class SqliteStore implements Store {
   readonly #list: ReturnType<typeof listStatements>;
   readonly #findKey: Database.Statement<[Buffer], KeyCredential>;
   readonly #touchKey: Database.Statement<[string, string]>;
+  readonly #findSession: Database.Statement<[Buffer], SessionRow>;
 
   constructor(db: Database.Database) {
     this.#db = db;
     this.#list = listStatements(db);
     this.#findKey = db.prepare(`SELECT ${selectList(KEY_CREDENTIAL_COLUMNS)} FROM api_keys WHERE digest = ?`);
     this.#touchKey = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+    this.#findSession = db.prepare(`SELECT ${selectList(SESSION_COLUMNS)} FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.digest = ?`);
   }
 
   async findKeyByDigest(digest: Buffer): Promise<KeyCredential | undefined> {
@@ -121,31 +174,148 @@ class SqliteStore implements Store {
   }
 
   async touchKey(keyId: string, at: string): Promise<void> {
-    this.#touchKey.run(at, keyId);
+    this.#db.transaction(() => {
+      const key = this.#db.prepare<[string], { userId: string; lastUsedAt: string | null }>('SELECT user_id AS userId, last_used_at AS lastUsedAt FROM api_keys WHERE id = ?').get(keyId);
+      if (!key) return;
+      this.#touchKey.run(at, keyId);
+      if (key.lastUsedAt === null) this.#recordEvent(keyId, key.userId, 'first_used', 'api', at);
+    })();
   }
 
-  async createKey(userId: string, digest: Buffer, hint: string, at: string): Promise<KeySummary> {
+  /** Each kind of event happens at most once per key (UNIQUE (key_id, type)); a repeat is ignored. */
+  #recordEvent(keyId: string, userId: string, type: KeyEvent['type'], source: KeySource, at: string): void {
+    this.#db
+      .prepare('INSERT INTO key_events (id, key_id, user_id, type, source, at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key_id, type) DO NOTHING')
+      .run(newId('evt'), keyId, userId, type, source, at);
+  }
+
+  #insertKey(userId: string, digest: Buffer, hint: string, at: string, options: NewKeyOptions): KeySummary {
     const id = newId('key');
-    this.#db.prepare('INSERT INTO api_keys (id, user_id, digest, hint, created_at) VALUES (?, ?, ?, ?, ?)').run(id, userId, digest, hint, at);
-    return { id, userId, hint, createdAt: at, lastUsedAt: null, revokedAt: null };
+    const name = options.name ?? 'CLI key';
+    const expiresAt = options.expiresAt ?? null;
+    this.#db
+      .prepare('INSERT INTO api_keys (id, user_id, digest, hint, name, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(id, userId, digest, hint, name, at, expiresAt);
+    this.#recordEvent(id, userId, 'created', options.source ?? 'cli', at);
+    return { id, userId, name, hint, createdAt: at, lastUsedAt: null, expiresAt, revokedAt: null, rolledAt: null, replacedBy: null };
   }
 
-  async listKeys(userId: string): Promise<KeySummary[]> {
-    return this.#db.prepare<[string], KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE user_id = ? ORDER BY created_at, id`).all(userId);
+  async createKey(userId: string, digest: Buffer, hint: string, at: string, options: NewKeyOptions = {}): Promise<KeySummary> {
+    return this.#db.transaction(() => this.#insertKey(userId, digest, hint, at, options))();
   }
 
-  async revokeKey(keyId: string, at: string): Promise<boolean> {
-    return this.#db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, keyId).changes === 1;
+  async listKeys(userId: string, options: { newestFirst?: boolean; limit?: number } = {}): Promise<KeySummary[]> {
+    const direction = options.newestFirst ? 'DESC' : 'ASC';
+    return this.#db
+      .prepare<[string, number], KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE user_id = ? ORDER BY created_at ${direction}, id ${direction} LIMIT ?`)
+      .all(userId, options.limit ?? 2_147_483_647);
   }
 
-  async createUser(name: string, at: string): Promise<User> {
+  async findKey(userId: string, keyId: string): Promise<KeySummary | undefined> {
+    return this.#db.prepare<[string, string], KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE id = ? AND user_id = ?`).get(keyId, userId);
+  }
+
+  async countActiveKeys(userId: string, at: string): Promise<number> {
+    const row = this.#db
+      .prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM api_keys WHERE user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)')
+      .get(userId, at);
+    return row?.n ?? 0;
+  }
+
+  async revokeKey(keyId: string, at: string, options: { userId?: string; source?: KeySource } = {}): Promise<boolean> {
+    return this.#db.transaction(() => {
+      const key = this.#db.prepare<[string], { userId: string }>('SELECT user_id AS userId FROM api_keys WHERE id = ? AND revoked_at IS NULL').get(keyId);
+      if (!key || (options.userId !== undefined && key.userId !== options.userId)) return false;
+      this.#db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(at, keyId);
+      this.#recordEvent(keyId, key.userId, 'revoked', options.source ?? 'cli', at);
+      return true;
+    })();
+  }
+
+  async rollKey(roll: KeyRoll): Promise<{ previous: KeySummary; next: KeySummary } | undefined> {
+    return this.#db.transaction(() => {
+      const previous = this.#db
+        .prepare<[string, string, string], KeySummary>(
+          `SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys
+           WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND rolled_at IS NULL AND (expires_at IS NULL OR expires_at > ?)`,
+        )
+        .get(roll.keyId, roll.userId, roll.at);
+      if (!previous) return undefined;
+      const next = this.#insertKey(roll.userId, roll.next.digest, roll.next.hint, roll.at, { name: previous.name, expiresAt: roll.next.expiresAt, source: roll.source });
+      // The old key never outlives its own expiry, whatever the overlap.
+      const previousExpiresAt = previous.expiresAt !== null && previous.expiresAt < roll.previousExpiresAt ? previous.expiresAt : roll.previousExpiresAt;
+      this.#db.prepare('UPDATE api_keys SET rolled_at = ?, replaced_by = ?, expires_at = ? WHERE id = ?').run(roll.at, next.id, previousExpiresAt, previous.id);
+      this.#recordEvent(previous.id, roll.userId, 'rolled', roll.source, roll.at);
+      return { previous: { ...previous, rolledAt: roll.at, replacedBy: next.id, expiresAt: previousExpiresAt }, next };
+    })();
+  }
+
+  async recordExpiries(userId: string, at: string): Promise<void> {
+    const expired = this.#db
+      .prepare<[string, string], { id: string; expiresAt: string }>(
+        `SELECT k.id, k.expires_at AS expiresAt FROM api_keys k
+         WHERE k.user_id = ? AND k.revoked_at IS NULL AND k.expires_at IS NOT NULL AND k.expires_at <= ?
+           AND NOT EXISTS (SELECT 1 FROM key_events e WHERE e.key_id = k.id AND e.type = 'expired')`,
+      )
+      .all(userId, at);
+    if (expired.length === 0) return;
+    this.#db.transaction(() => {
+      for (const key of expired) this.#recordEvent(key.id, userId, 'expired', 'system', key.expiresAt);
+    })();
+  }
+
+  async listKeyEvents(userId: string, query: { limit: number; before?: { at: string; id: string } }): Promise<KeyEvent[]> {
+    const start = query.before ? 'AND (e.at < @at OR (e.at = @at AND e.id < @id))' : '';
+    return this.#db
+      .prepare<Record<string, unknown>, KeyEvent>(
+        `SELECT ${selectList(KEY_EVENT_COLUMNS)} FROM key_events e JOIN api_keys k ON k.id = e.key_id
+         WHERE e.user_id = @userId ${start} ORDER BY e.at DESC, e.id DESC LIMIT @limit`,
+      )
+      .all({ userId, limit: query.limit, ...(query.before && { at: query.before.at, id: query.before.id }) });
+  }
+
+  async createUser(name: string, at: string, passwordHash?: string): Promise<User> {
     const id = newId('usr');
-    this.#db.prepare('INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)').run(id, name, at);
+    this.#db.prepare('INSERT INTO users (id, name, created_at, password_hash) VALUES (?, ?, ?, ?)').run(id, name, at, passwordHash ?? null);
     return { id, name, createdAt: at };
   }
 
   async findUserByName(name: string): Promise<User | undefined> {
     return this.#db.prepare<[string], User>(`SELECT ${selectList(USER_COLUMNS)} FROM users WHERE name = ?`).get(name);
+  }
+
+  async findUserCredential(name: string): Promise<UserCredential | undefined> {
+    const row = this.#db
+      .prepare<[string], User & { passwordHash: string | null }>(`SELECT ${selectList(USER_COLUMNS)}, password_hash AS "passwordHash" FROM users WHERE name = ?`)
+      .get(name);
+    if (!row) return undefined;
+    const { passwordHash, ...user } = row;
+    return { user, passwordHash };
+  }
+
+  async createSession(userId: string, digest: Buffer, at: string, expiresAt: string): Promise<SessionRecord> {
+    const id = newId('ses');
+    this.#db.prepare('INSERT INTO sessions (id, user_id, digest, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, userId, digest, at, at, expiresAt);
+    const user = this.#db.prepare<[string], User>(`SELECT ${selectList(USER_COLUMNS)} FROM users WHERE id = ?`).get(userId);
+    if (!user) throw new Error(`no user ${userId}`);
+    return { id, user, createdAt: at, lastSeenAt: at, expiresAt };
+  }
+
+  async findSessionByDigest(digest: Buffer): Promise<SessionRecord | undefined> {
+    const row = this.#findSession.get(digest);
+    return row && toSession(row);
+  }
+
+  async touchSession(sessionId: string, at: string): Promise<void> {
+    this.#db.prepare('UPDATE sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?').run(at, sessionId, at);
+  }
+
+  async deleteSession(sessionId: string): Promise<boolean> {
+    return this.#db.prepare('DELETE FROM sessions WHERE id = ?').run(sessionId).changes === 1;
+  }
+
+  async deleteEndedSessions(at: string, idleBefore: string): Promise<number> {
+    return this.#db.prepare('DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at < ?').run(at, idleBefore).changes;
   }
 
   async countUsers(): Promise<number> {

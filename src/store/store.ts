@@ -6,22 +6,82 @@ export interface User {
   createdAt: string;
 }
 
+/** A user and the hash of their password, for sign-in only; `passwordHash` is null for users the keys CLI made (they cannot sign in). */
+export interface UserCredential {
+  user: User;
+  passwordHash: string | null;
+}
+
+/** How a key changed: through the web application, the operator's CLI, a request to the public API, or time passing. */
+export type KeySource = 'web' | 'cli' | 'api' | 'system';
+export type KeyEventType = 'created' | 'rolled' | 'revoked' | 'expired' | 'first_used';
+
 /** What the server needs to know about a key presented on a request. */
 export interface KeyCredential {
   id: string;
   userId: string;
   revokedAt: string | null;
   lastUsedAt: string | null;
+  /** `null` for keys made before keys expired: they work until revoked. */
+  expiresAt: string | null;
+  /** Set when the key was rolled: it works until `expiresAt`, the end of the overlap. */
+  rolledAt: string | null;
 }
 
 /** A key as its owner sees it in a list: never the key itself. */
 export interface KeySummary {
   id: string;
   userId: string;
+  name: string;
   hint: string;
   createdAt: string;
   lastUsedAt: string | null;
+  expiresAt: string | null;
   revokedAt: string | null;
+  rolledAt: string | null;
+  /** The key that replaced this one when it was rolled. */
+  replacedBy: string | null;
+}
+
+/** What a new key is called, when it stops working, and who made it. */
+export interface NewKeyOptions {
+  /** Default `CLI key`. */
+  name?: string;
+  /** Default `null`: never expires. */
+  expiresAt?: string | null;
+  /** Default `cli`. */
+  source?: KeySource;
+}
+
+/** A roll: the old key stops at `previousExpiresAt`, the new one (same name) is created in the same transaction. */
+export interface KeyRoll {
+  userId: string;
+  keyId: string;
+  at: string;
+  previousExpiresAt: string;
+  next: { digest: Buffer; hint: string; expiresAt: string };
+  source: KeySource;
+}
+
+/** One entry of a user's key audit trail. */
+export interface KeyEvent {
+  id: string;
+  type: KeyEventType;
+  at: string;
+  source: KeySource;
+  keyId: string;
+  keyName: string;
+  keyHint: string;
+}
+
+/** A session as the server finds it by its cookie's digest. */
+export interface SessionRecord {
+  id: string;
+  user: User;
+  createdAt: string;
+  lastSeenAt: string;
+  /** The absolute expiry; the idle expiry is `lastSeenAt` plus the idle timeout. */
+  expiresAt: string;
 }
 
 /** Where a page starts: strictly after (asc) or before (desc) this item in the order. */
@@ -83,16 +143,47 @@ export interface Store {
    * a cache leave it out.
    */
   peekKeyByDigest?(digest: Buffer): KeyCredential | null | undefined;
-  /** Records that a key was used; the server calls it at most once a minute per key. */
+  /** Records that a key was used (and, the first time, a `first_used` event); the server calls it at most once a minute per key. */
   touchKey(keyId: string, at: string): Promise<void>;
-  createKey(userId: string, digest: Buffer, hint: string, at: string): Promise<KeySummary>;
-  listKeys(userId: string): Promise<KeySummary[]>;
-  /** Returns false when no key has that id or it was already revoked. */
-  revokeKey(keyId: string, at: string): Promise<boolean>;
+  /** Makes a key and its `created` event. */
+  createKey(userId: string, digest: Buffer, hint: string, at: string, options?: NewKeyOptions): Promise<KeySummary>;
+  /** A user's keys, oldest first unless `newestFirst`; at most `limit` when given. */
+  listKeys(userId: string, options?: { newestFirst?: boolean; limit?: number }): Promise<KeySummary[]>;
+  /** One key, only if it belongs to this user. */
+  findKey(userId: string, keyId: string): Promise<KeySummary | undefined>;
+  /** Keys of the user that are neither revoked nor expired at `at`. */
+  countActiveKeys(userId: string, at: string): Promise<number>;
+  /**
+   * Revokes a key and records a `revoked` event. Returns false when no key has
+   * that id (or it is not `userId`'s, when given) or it was already revoked.
+   */
+  revokeKey(keyId: string, at: string, options?: { userId?: string; source?: KeySource }): Promise<boolean>;
+  /**
+   * Replaces an active key that was not rolled before with a new one, in one
+   * transaction, with `rolled` and `created` events. Undefined when the key is
+   * not the user's or can no longer be rolled.
+   */
+  rollKey(roll: KeyRoll): Promise<{ previous: KeySummary; next: KeySummary } | undefined>;
+  /** Records an `expired` event for each key of the user whose expiry has passed by `at` (once per key). */
+  recordExpiries(userId: string, at: string): Promise<void>;
+  /** A user's key events, newest first, strictly before `before` when given. */
+  listKeyEvents(userId: string, query: { limit: number; before?: { at: string; id: string } }): Promise<KeyEvent[]>;
 
-  createUser(name: string, at: string): Promise<User>;
+  createUser(name: string, at: string, passwordHash?: string): Promise<User>;
   findUserByName(name: string): Promise<User | undefined>;
+  /** The user and their password hash, for sign-in. */
+  findUserCredential(name: string): Promise<UserCredential | undefined>;
   countUsers(): Promise<number>;
+
+  /** Starts a session for the cookie token whose SHA-256 digest is given. */
+  createSession(userId: string, digest: Buffer, at: string, expiresAt: string): Promise<SessionRecord>;
+  findSessionByDigest(digest: Buffer): Promise<SessionRecord | undefined>;
+  /** Records activity on a session (its idle expiry moves on); called at most once a minute per session. */
+  touchSession(sessionId: string, at: string): Promise<void>;
+  /** Ends a session; false when there was none. */
+  deleteSession(sessionId: string): Promise<boolean>;
+  /** Deletes sessions past their absolute expiry or idle since before `idleBefore`; returns how many. */
+  deleteEndedSessions(at: string, idleBefore: string): Promise<number>;
 
   createItem(ownerId: string, title: string, createdAt: string): Promise<Item>;
   shareItem(itemId: string, withUserId: string, at: string): Promise<void>;

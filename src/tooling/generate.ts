@@ -1,22 +1,22 @@
 import { Command } from 'commander';
 import { dirname, extname } from 'node:path';
-import { readContractPaths } from '../contract/project.js';
+import { readContracts } from '../contract/project.js';
 import { displayPath } from './display-path.js';
 import { watchFolders } from './watch-files.js';
 import { writeTypes } from './write-types.js';
 
 const options = new Command('generate')
-  .description('Compile the spec to TypeScript types (openapi-typescript), where redocly.yaml says.')
-  .option('--watch', 'regenerate on every save of the spec, until Ctrl-C')
+  .description('Compile every spec redocly.yaml lists to TypeScript types (openapi-typescript), where redocly.yaml says.')
+  .option('--watch', 'regenerate on every save of a spec, until Ctrl-C')
   .parse()
   .opts<{ watch?: boolean }>();
 
 const SPEC_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
-const paths = readContractPaths();
-const typesName = displayPath(paths.types);
-const specName = displayPath(paths.spec);
+const contracts = readContracts();
 
-async function generate(): Promise<boolean> {
+async function generateOne(paths: { spec: string; types: string }): Promise<boolean> {
+  const typesName = displayPath(paths.types);
+  const specName = displayPath(paths.spec);
   const started = performance.now();
   try {
     const { changed } = await writeTypes(paths);
@@ -29,14 +29,21 @@ async function generate(): Promise<boolean> {
   }
 }
 
+async function generate(): Promise<boolean> {
+  let ok = true;
+  for (const contract of contracts) ok = (await generateOne(contract)) && ok;
+  return ok;
+}
+
 const ok = await generate();
 if (!options.watch) {
   process.exitCode = ok ? 0 : 1;
 } else {
-  console.log(`watching ${displayPath(dirname(paths.spec))}/ for changes; Ctrl-C stops`);
+  const folders = [...new Set(contracts.map((contract) => dirname(contract.spec)))];
+  console.log(`watching ${folders.map((folder) => `${displayPath(folder)}/`).join(', ')} for changes; Ctrl-C stops`);
   // One run at a time; a save during a run is picked up by one more run after it.
   let running: Promise<unknown> = Promise.resolve();
-  const watcher = watchFolders([dirname(paths.spec)], (changed) => {
+  const watcher = watchFolders(folders, (changed) => {
     // Editors' temp and swap files come and go beside the spec; only a YAML or JSON save is a spec change.
     if (changed.some((file) => SPEC_EXTENSIONS.has(extname(file)))) running = running.then(generate);
   });

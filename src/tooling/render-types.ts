@@ -1,9 +1,10 @@
 import openapiTS, { astToString } from 'openapi-typescript';
+import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const HEADER = `/**
+const header = (specPath: string) => `/**
  * GENERATED FILE, DO NOT EDIT.
- * Made by \`npm run generate\` (openapi-typescript) from openapi/openapi.yaml.
+ * Made by \`npm run generate\` (openapi-typescript) from openapi/${basename(specPath)}.
  * Edit the spec and regenerate; \`npm run check\` fails while this file is stale.
  */
 
@@ -15,5 +16,5 @@ const HEADER = `/**
  */
 export async function renderTypes(specPath: string): Promise<string> {
   const ast = await openapiTS(pathToFileURL(specPath));
-  return HEADER + astToString(ast);
+  return header(specPath) + astToString(ast);
 }

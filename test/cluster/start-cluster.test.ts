@@ -12,8 +12,8 @@ import { freePort } from '../../src/process/free-port.js';
 describe('npm run start:cluster', () => {
   it('serves one key through a balancer over two instances and stops them all on SIGINT', async () => {
     const databaseUrl = await freshDatabase('start_cluster');
-    const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cluster/main.ts', '--instances', '2', '--port', String(port)], {
+    const [port, webPort] = [await freePort(), await freePort()];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cluster/main.ts', '--instances', '2', '--port', String(port), '--web-port', String(webPort)], {
       cwd: projectRoot,
       env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -28,8 +28,13 @@ describe('npm run start:cluster', () => {
       expect(output).toContain('Ctrl-C stops');
       const key = /^\s+(tka_\w+)$/m.exec(output)?.[1];
       expect(key, output).toBeDefined();
-      const instancePorts = [...output.matchAll(/Listening on http:\/\/127\.0\.0\.1:(\d+)/g)].map((match) => Number(match[1]));
-      expect(instancePorts.sort()).toEqual([port + 1, port + 2]);
+      const instancePorts = [...output.matchAll(/(?:Listening on|Web application on) http:\/\/127\.0\.0\.1:(\d+)/g)].map((match) => Number(match[1]));
+      expect(new Set(instancePorts).size, output).toBe(4);
+      expect(output).toContain(`Web application balancer on http://127.0.0.1:${webPort}`);
+      const page = await fetch(`http://127.0.0.1:${webPort}/`);
+      expect(page.status).toBe(200);
+      // The pages' curl shows the API balancer, not an instance.
+      expect(await page.text()).not.toContain(`127.0.0.1:${instancePorts[0]}`);
       const remaining = [];
       for (let index = 0; index < 4; index++) {
         const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
@@ -43,9 +48,13 @@ describe('npm run start:cluster', () => {
       child.kill('SIGINT');
     }
     expect(await exited).toBe(0);
-    // Nothing answers on the balancer's or the instances' ports any more.
-    for (const stopped of [port, port + 1, port + 2]) {
+    // Nothing answers on the balancers' or the instances' ports any more.
+    for (const stopped of [port, webPort, ...instancePortsSeen(output)]) {
       await expect(fetch(`http://127.0.0.1:${stopped}/`, { method: 'POST' })).rejects.toThrow();
     }
   }, 90_000);
 });
+
+function instancePortsSeen(output: string): number[] {
+  return [...output.matchAll(/(?:Listening on|Web application on) http:\/\/127\.0\.0\.1:(\d+)/g)].map((match) => Number(match[1]));
+}

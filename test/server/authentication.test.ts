@@ -13,7 +13,7 @@ describe('authentication', () => {
     { given: 'an empty bearer token', header: 'Bearer    ', challenge: /error="invalid_token"/ },
     { given: 'a token that is not a key', header: 'Bearer hello', challenge: /error="invalid_token"/ },
     { given: 'a key with a wrong checksum', header: `Bearer ${generateApiKey().key.slice(0, -1)}x`, challenge: /error="invalid_token"/ },
-    { given: 'a well-formed key nobody made', header: `Bearer ${generateApiKey().key}`, challenge: /error="invalid_token", error_description="The API key is unknown or revoked\.?"/ },
+    { given: 'a well-formed key nobody made', header: `Bearer ${generateApiKey().key}`, challenge: /error="invalid_token", error_description="The API key is unknown\.?"/ },
   ];
 
   it.each(cases)('answers $given with 401 and the RFC 6750 challenge', async ({ header, challenge }) => {

@@ -25,11 +25,11 @@ interface Table {
 
 type Schema = Record<string, Table>;
 
-/** SQLite keeps timestamps as text; a column named `*_at` is one. */
+/** SQLite keeps timestamps as text; a column named `at` or `*_at` is one. */
 function sqliteType(declared: string, name: string): Column['type'] {
   if (declared === 'BLOB') return 'bytes';
   if (declared === 'INTEGER') return 'integer';
-  return name.endsWith('_at') ? 'timestamp' : 'text';
+  return name === 'at' || name.endsWith('_at') ? 'timestamp' : 'text';
 }
 
 function postgresType(declared: string): Column['type'] | string {

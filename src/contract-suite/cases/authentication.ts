@@ -1,6 +1,7 @@
 import { generateApiKey } from '../../keys/api-key.js';
 import type { CaseDraft, Derived, Family } from '../case.js';
-import { documents } from '../operation-facts.js';
+import { placementOf } from '../credentials.js';
+import { documents, type OperationFacts } from '../operation-facts.js';
 import type { FamilyContext } from './family.js';
 
 /** A well-formed `Basic` credential that is not the caller's key. */
@@ -13,9 +14,11 @@ const UNAUTHORIZED = 401;
  * credential is the only reason to refuse it. A refused request does nothing,
  * so these run for operations that write too.
  */
-export function authentication({ facts }: FamilyContext): Derived {
+export function authentication({ spec, facts }: FamilyContext): Derived {
   if (facts.operation.security.length === 0) return { cases: [] };
   if (!documents(facts.operation, UNAUTHORIZED)) return { cases: [], notes: ['no authentication case: the operation is secured but documents no 401'] };
+  const placement = placementOf(spec, facts.operation);
+  if (placement?.kind === 'cookie') return { cases: cookieCases(facts, placement.name) };
   const credentials: Array<[Family, string, string | null]> = [
     ['no-authorization', 'no Authorization header', null],
     ['other-scheme', 'another scheme (Basic)', BASIC_CREDENTIALS],
@@ -38,4 +41,31 @@ export function authentication({ facts }: FamilyContext): Derived {
     }),
   );
   return { cases };
+}
+
+/**
+ * The same five ways for an operation under a cookie scheme (a session): no
+ * cookie, a bearer token instead, an empty value, a malformed one, and a
+ * well-formed token (256 random bits, base64url) that no session has.
+ */
+function cookieCases(facts: OperationFacts, name: string): CaseDraft[] {
+  const unknown = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+  const credentials: Array<[Family, string, { cookie: string | null; authorization?: string }]> = [
+    ['no-authorization', `no ${name} cookie`, { cookie: null }],
+    ['other-scheme', 'a bearer token instead of the cookie', { cookie: null, authorization: `Bearer ${unknown}` }],
+    ['empty-bearer', `empty ${name} cookie`, { cookie: `${name}=` }],
+    ['malformed-key', `malformed ${name} cookie`, { cookie: `${name}=not-a-session` }],
+    ['unknown-key', `unknown ${name} cookie (well-formed)`, { cookie: `${name}=${unknown}` }],
+  ];
+  return credentials.map(([family, title, overrides]) => ({
+    key: '',
+    polarity: 'negative',
+    family,
+    location: 'header',
+    title,
+    expectedStatus: UNAUTHORIZED,
+    input: facts.baseline,
+    live: facts.live,
+    overrides,
+  }));
 }

@@ -1,0 +1,802 @@
+/**
+ * GENERATED FILE, DO NOT EDIT.
+ * Made by `npm run generate` (openapi-typescript) from openapi/account.yaml.
+ * Edit the spec and regenerate; `npm run check` fails while this file is stale.
+ */
+
+export interface paths {
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up
+         * @description Creates a user with a name and a password and signs them in: the answer
+         *     sets the session cookie. User names are unique.
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in
+         * @description The signed-in user and when the session expires. `401` when no valid session cookie was sent.
+         */
+        get: operations["getSession"];
+        put?: never;
+        /**
+         * Sign in
+         * @description Checks a user name and password and starts a new session, replacing any
+         *     session cookie the browser had. A wrong name and a wrong password get
+         *     the same `401`.
+         */
+        post: operations["signIn"];
+        /**
+         * Sign out
+         * @description Ends the session on the server (its cookie stops working everywhere at once) and clears the cookie.
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your API keys
+         * @description Every key of the signed-in user, newest first: active, expired and
+         *     revoked ones, each with its hint, never its secret.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Generate an API key
+         * @description Makes a key for the public API with a name and an expiry. The answer is
+         *     the only time the key's secret is shown; it is sent with
+         *     `Cache-Control: no-store`. Store it safely and send it as
+         *     `Authorization: Bearer <key>`.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keys/{keyId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes one of your keys: the public API refuses it from its next
+         *     request on. Revoking a revoked key changes nothing and answers the same.
+         *     A rolled key still in its overlap can be revoked to end the overlap now.
+         */
+        post: operations["revokeKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keys/{keyId}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll an API key
+         * @description Replaces a key with a new one of the same name. The old key keeps working
+         *     for the overlap you choose (`overlapHours`, 0 for none) so clients can
+         *     switch, then stops (it expires; a request with it gets `401`). The new
+         *     key's secret is shown this once, with `Cache-Control: no-store`. Only an
+         *     active key that has not been rolled already can be rolled.
+         */
+        post: operations["rollKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/key-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your key events
+         * @description The audit trail of your keys, newest first: each key's creation, roll,
+         *     revocation, expiry and first use, with when it happened and how
+         *     (`web`, `cli`, `api` or `system`). Page with `cursor`.
+         */
+        get: operations["listKeyEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description A user name; lower-case letters, digits, `.`, `_` and `-`, starting with a letter or digit. */
+        UserName: string;
+        /** @description Identifier of a user account. */
+        UserId: string;
+        /** @description Identifier of an API key (not the key itself). */
+        KeyId: string;
+        /**
+         * Format: date-time
+         * @description A moment in UTC, RFC 3339 with milliseconds.
+         */
+        Timestamp: string;
+        /** @description A new user's name and password. */
+        SignUpRequest: {
+            name: components["schemas"]["UserName"];
+            /** @description 15 to 256 characters. Never logged or returned. */
+            password: string;
+        };
+        /** @description A user name and password. */
+        SignInRequest: {
+            /** @description The user name given at sign-up. */
+            name: string;
+            /** @description The user's password. */
+            password: string;
+        };
+        /** @description A user account. */
+        User: {
+            id: components["schemas"]["UserId"];
+            name: components["schemas"]["UserName"];
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /** @description The signed-in user and when the session ends. */
+        SessionInfo: {
+            user: components["schemas"]["User"];
+            expiresAt: components["schemas"]["Timestamp"];
+            idleExpiresAt: components["schemas"]["Timestamp"];
+        };
+        /** @description What the key is for, so its owner can tell keys apart. */
+        KeyName: string;
+        /**
+         * @description Days until the key expires. An expired key gets `401` from the public API, like a revoked one.
+         * @default 30
+         * @enum {integer}
+         */
+        ExpiresInDays: 7 | 30 | 60 | 90 | 365;
+        /**
+         * @description Hours the old key keeps working after a roll; 0 stops it at once.
+         * @default 24
+         * @enum {integer}
+         */
+        OverlapHours: 0 | 1 | 24 | 72 | 168;
+        /** @description The new key's name and expiry. */
+        CreateKeyRequest: {
+            name: components["schemas"]["KeyName"];
+            expiresInDays?: components["schemas"]["ExpiresInDays"];
+        };
+        /** @description How long the old key keeps working, and the new key's expiry. Send `{}` for the defaults. */
+        RollKeyRequest: {
+            overlapHours?: components["schemas"]["OverlapHours"];
+            expiresInDays?: components["schemas"]["ExpiresInDays"];
+        };
+        /**
+         * @description `active`: the public API accepts it (a rolled key is active until its
+         *     overlap ends). `expired`: its `expiresAt` has passed. `revoked`: its
+         *     owner or an operator revoked it.
+         * @enum {string}
+         */
+        KeyStatus: "active" | "expired" | "revoked";
+        /** @description An API key as its owner sees it. Never the secret itself. */
+        ApiKey: {
+            id: components["schemas"]["KeyId"];
+            name: components["schemas"]["KeyName"];
+            /** @description The prefix and the last four characters, e.g. `tka_…abcd`. */
+            hint: string;
+            status: components["schemas"]["KeyStatus"];
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When the public API last accepted it, to the minute; `null` if never. */
+            lastUsedAt: components["schemas"]["Timestamp"] | null;
+            /** @description When it stops working; `null` only for keys made before keys expired (they work until revoked). */
+            expiresAt: components["schemas"]["Timestamp"] | null;
+            /** @description When it was revoked; `null` if it was not. */
+            revokedAt: components["schemas"]["Timestamp"] | null;
+            /** @description When it was rolled (replaced by `replacedBy`); `null` if it was not. */
+            rolledAt: components["schemas"]["Timestamp"] | null;
+            /** @description The key that replaced it when it was rolled; `null` if it was not. */
+            replacedBy: components["schemas"]["KeyId"] | null;
+        };
+        /**
+         * @description The key itself: `tka_` + 32 base62 characters + a 6-character checksum.
+         *     Shown once, never stored in clear, never shown again.
+         */
+        ApiKeySecret: string;
+        /** @description A new key and its secret, shown this once. */
+        CreatedKey: {
+            key: components["schemas"]["ApiKey"];
+            secret: components["schemas"]["ApiKeySecret"];
+        };
+        /** @description The replacement key and its secret (shown this once), and the old key with its new expiry. */
+        RolledKey: {
+            key: components["schemas"]["ApiKey"];
+            secret: components["schemas"]["ApiKeySecret"];
+            previous: components["schemas"]["ApiKey"];
+        };
+        /** @description A user's keys, newest first. */
+        KeyList: {
+            /** @description Every key of the user, newest first (at most 100; older revoked and expired keys drop off the end). */
+            keys: components["schemas"]["ApiKey"][];
+        };
+        /**
+         * @description What happened to the key.
+         * @enum {string}
+         */
+        KeyEventType: "created" | "rolled" | "revoked" | "expired" | "first_used";
+        /** @description One entry of the audit trail. */
+        KeyEvent: {
+            /** @description Identifier of the event. */
+            id: string;
+            type: components["schemas"]["KeyEventType"];
+            at: components["schemas"]["Timestamp"];
+            /**
+             * @description How it happened: `web` (these pages), `cli` (the operator's
+             *     `npm run keys`), `api` (a request to the public API) or `system`
+             *     (time passed).
+             * @enum {string}
+             */
+            source: "web" | "cli" | "api" | "system";
+            keyId: components["schemas"]["KeyId"];
+            keyName: components["schemas"]["KeyName"];
+            /** @description The key's hint. */
+            keyHint: string;
+        };
+        /** @description Opaque position in the event list, taken from `nextCursor`. */
+        EventCursor: string;
+        /** @description One page of key events, newest first. */
+        KeyEventPage: {
+            /** @description The events of this page. */
+            events: components["schemas"]["KeyEvent"][];
+            /** @description Cursor of the next (older) page, or `null` when this page is the last. */
+            nextCursor: components["schemas"]["EventCursor"] | null;
+        };
+        /**
+         * @description Identifies the kind of problem. Clients branch on `type`, never on `title`
+         *     or `detail`. The public API's types, plus `forbidden`, `conflict` and
+         *     `too-many-sign-in-attempts`.
+         * @enum {string}
+         */
+        ProblemType: "urn:problem-type:malformed-request" | "urn:problem-type:unauthorized" | "urn:problem-type:forbidden" | "urn:problem-type:not-found" | "urn:problem-type:method-not-allowed" | "urn:problem-type:conflict" | "urn:problem-type:header-fields-too-large" | "urn:problem-type:request-timeout" | "urn:problem-type:content-too-large" | "urn:problem-type:unsupported-media-type" | "urn:problem-type:validation-failed" | "urn:problem-type:rate-limited" | "urn:problem-type:too-many-sign-in-attempts" | "urn:problem-type:internal-error";
+        /** @description One way in which the request broke the contract. */
+        Violation: {
+            /**
+             * @description The part of the request the pointer refers to: the JSON body, the
+             *     query string, the path parameters or the request headers.
+             * @enum {string}
+             */
+            in: "body" | "query" | "path" | "header";
+            /**
+             * @description JSON pointer (RFC 6901) to the offending value inside that part, each
+             *     part read as an object: `/sort` in the body, `/limit` in the query
+             *     string, `/id` among the path parameters, `/x-example` among the headers
+             *     (header names in lower case). An empty string points at the whole body.
+             */
+            pointer: string;
+            /** @description What is wrong with the value. */
+            detail: string;
+        };
+        /**
+         * @description Problem Details for HTTP APIs (RFC 9457). Every error answer of this
+         *     service has this shape and the media type `application/problem+json`.
+         */
+        Problem: {
+            type: components["schemas"]["ProblemType"];
+            /** @description Short summary of the problem type; the same for every occurrence. */
+            title: string;
+            /** @description The HTTP status code of this answer. */
+            status: number;
+            /** @description Explanation specific to this occurrence. */
+            detail: string;
+            /** @description The path of the request that failed. */
+            instance?: string;
+            /** @description Identifier of the request, also sent as `X-Request-Id`; quote it when reporting a problem. */
+            requestId?: string;
+            /** @description On `422`, one entry per violation. */
+            errors?: components["schemas"]["Violation"][];
+        };
+    };
+    responses: {
+        /** @description The body is not valid JSON, is empty, or is JSON but not an object. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No session cookie was sent, or its session has ended (signed out, idle or past its absolute expiry). */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description An unsafe request that did not come from the web application's own pages (its `Origin` or `Sec-Fetch-Site` says so). */
+        CrossSiteRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description You have no key with this id (another user's key is answered the same way). */
+        KeyNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request body is larger than 4 KiB. */
+        ContentTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is not sent as `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request breaks the schema; each violation is listed in `errors` with a JSON pointer. */
+        UnprocessableContent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description This client has sent more requests than `x-limits.rateLimit` allows, or
+         *     more requests without a live session than `x-limits.failedAuthentication`
+         *     allows (per address, or from all clients together).
+         */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description An unexpected failure on the server. The details are logged, never sent. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description The key's id, as `listKeys` shows it.
+         * @example key_7h3k9m2p4r6t8v0x
+         */
+        KeyIdPath: components["schemas"]["KeyId"];
+        /**
+         * @description Largest number of events in one page.
+         * @example 20
+         */
+        EventLimitQuery: number;
+        /**
+         * @description The `nextCursor` of the previous page.
+         * @example MjAyNi0wMS0wNVQwODoxNTowMC4wMDBafGV2dF8wYTFiMmMzZDRlNWY2ZzdoCg
+         */
+        EventCursorQuery: components["schemas"]["EventCursor"];
+    };
+    requestBodies: never;
+    headers: {
+        /**
+         * @description The session cookie: `__Host-session=<token>; Path=/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict`
+         *     over HTTPS, `session=<token>; Path=/; Max-Age=28800; HttpOnly; SameSite=Strict` over plain HTTP in local development.
+         * @example __Host-session=Qm9vdHN0cmFwcGluZy1hLXNlc3Npb24tdG9rZW4tMDA; Path=/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict
+         */
+        SetSessionCookie: string;
+        /**
+         * @description Clears the session cookie in the browser.
+         * @example __Host-session=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict
+         */
+        ClearSessionCookie: string;
+        /**
+         * @description The answer holds a secret; it must not be stored by any cache.
+         * @example no-store
+         */
+        NoStore: "no-store";
+        /**
+         * @description Seconds to wait before trying again.
+         * @example 42
+         */
+        "Retry-After": number;
+        /**
+         * @description The `Cookie` challenge (draft-broyer-http-cookie-auth): where to sign in
+         *     and which cookie carries the session.
+         * @example Cookie realm="account", form-action="/sign-in", cookie-name="__Host-session"
+         */
+        "WWW-Authenticate": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignUpRequest"];
+            };
+        };
+        responses: {
+            /** @description The user was created and is signed in. */
+            201: {
+                headers: {
+                    "Set-Cookie": components["headers"]["SetSessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["CrossSiteRequest"];
+            /** @description The user name is taken. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionInfo"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    "Set-Cookie": components["headers"]["SetSessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The user name or the password is wrong (the answer does not say which). */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: components["responses"]["CrossSiteRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            /** @description Too many failed sign-ins for this account or from this client, or too many requests from this client. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    "Set-Cookie": components["headers"]["ClearSessionCookie"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSiteRequest"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret shown this once. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSiteRequest"];
+            /** @description The user already has as many active keys as `x-limits.keys.activePerUser` allows. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    revokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id, as `listKeys` shows it.
+                 * @example key_7h3k9m2p4r6t8v0x
+                 */
+                keyId: components["parameters"]["KeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSiteRequest"];
+            404: components["responses"]["KeyNotFound"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rollKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id, as `listKeys` shows it.
+                 * @example key_7h3k9m2p4r6t8v0x
+                 */
+                keyId: components["parameters"]["KeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key, with its secret shown this once, and the old key with its new end. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["NoStore"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RolledKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSiteRequest"];
+            404: components["responses"]["KeyNotFound"];
+            /** @description The key is revoked, expired, or was rolled already; roll its replacement instead. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listKeyEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Largest number of events in one page.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["EventLimitQuery"];
+                /**
+                 * @description The `nextCursor` of the previous page.
+                 * @example MjAyNi0wMS0wNVQwODoxNTowMC4wMDBafGV2dF8wYTFiMmMzZDRlNWY2ZzdoCg
+                 */
+                cursor?: components["parameters"]["EventCursorQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyEventPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+}

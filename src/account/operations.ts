@@ -1,0 +1,214 @@
+import type { AccountOperations, AccountSchemas, ApiKeyView, KeyEventView } from '../contract/account-types.js';
+import { generateApiKey } from '../keys/api-key.js';
+import type { HandlerMap } from '../server/bind-operations.js';
+import { ApiError } from '../server/problems.js';
+import { InputViolation } from '../server/read-input.js';
+import type { KeyEvent, KeySummary, SessionRecord, Store } from '../store/store.js';
+import type { AccountLimits } from './limits.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import type { Sessions } from './sessions.js';
+import type { FailureCounter } from './sign-in-limiter.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** The list shows this many keys at most (the spec's `KeyList.keys.maxItems`): the newest. */
+const LISTED_KEYS = 100;
+
+/** What every handler of the account API works with, besides its input. */
+export interface AccountContext {
+  store: Store;
+  sessions: Sessions;
+  /** The signed-in session; present for every operation under `sessionCookie`. */
+  session: SessionRecord | undefined;
+  /** The caller's address, for the sign-in limits. */
+  client: string;
+  signInFailures: { perAccount: FailureCounter; perClient: FailureCounter };
+  limits: AccountLimits;
+  /** The request's time, in milliseconds since the epoch. */
+  now: number;
+}
+
+/** Typed from `generated/account.d.ts`: every operationId of the account spec needs an entry. */
+export type AccountHandlers = HandlerMap<AccountOperations, AccountContext>;
+
+export const accountHandlers: AccountHandlers = {
+  async signUp({ body }, context) {
+    const { store, sessions, now } = context;
+    if (await store.findUserByName(body.name)) throw nameTaken();
+    const passwordHash = await hashPassword(body.password);
+    let user: Awaited<ReturnType<Store['createUser']>>;
+    try {
+      user = await store.createUser(body.name, iso(now), passwordHash);
+    } catch (error) {
+      // Two sign-ups for one name at once: the second meets the UNIQUE constraint.
+      if (await store.findUserByName(body.name)) throw nameTaken();
+      throw error;
+    }
+    const { session, setCookie } = await sessions.start(user.id, now);
+    return { status: 201, body: { user: session.user, ...sessions.view(session) }, headers: { 'set-cookie': setCookie } };
+  },
+
+  async signIn({ body }, context) {
+    const { store, sessions, client, signInFailures, now } = context;
+    const account = body.name.toLowerCase();
+    const wait = Math.max(signInFailures.perAccount.retryAfter(account), signInFailures.perClient.retryAfter(client));
+    if (wait > 0) {
+      throw new ApiError(
+        'urn:problem-type:too-many-sign-in-attempts',
+        `Too many failed sign-ins for this account or from this address. Try again in ${wait} seconds.`,
+        { headers: { 'Retry-After': String(wait) } },
+      );
+    }
+    const credential = await store.findUserCredential(body.name);
+    if (!(await verifyPassword(credential?.passwordHash, body.password)) || !credential) {
+      signInFailures.perAccount.fail(account);
+      signInFailures.perClient.fail(client);
+      throw new ApiError('urn:problem-type:unauthorized', 'The user name or password is wrong.', { headers: { 'WWW-Authenticate': sessions.challenge } });
+    }
+    signInFailures.perAccount.clear(account);
+    // A new session on every sign-in (never a fixed one); a session the browser still had ends.
+    if (context.session) await sessions.end(context.session);
+    await sessions.sweep(now);
+    const { session, setCookie } = await sessions.start(credential.user.id, now);
+    return { status: 200, body: { user: session.user, ...sessions.view(session) }, headers: { 'set-cookie': setCookie } };
+  },
+
+  async getSession(_input, context) {
+    const session = signedIn(context);
+    return { status: 200, body: { user: session.user, ...context.sessions.view(session) } };
+  },
+
+  async signOut(_input, context) {
+    const setCookie = await context.sessions.end(signedIn(context));
+    return { status: 204, headers: { 'set-cookie': setCookie } };
+  },
+
+  async listKeys(_input, context) {
+    const { store, now } = context;
+    const { user } = signedIn(context);
+    await store.recordExpiries(user.id, iso(now));
+    const keys = await store.listKeys(user.id, { newestFirst: true, limit: LISTED_KEYS });
+    return { status: 200, body: { keys: keys.map((key) => toApiKey(key, now)) } };
+  },
+
+  async createKey({ body }, context) {
+    const { store, limits, now } = context;
+    const { user } = signedIn(context);
+    const active = await store.countActiveKeys(user.id, iso(now));
+    if (active >= limits.keys.activePerUser) {
+      throw new ApiError('urn:problem-type:conflict', `You have ${active} active API keys, the most allowed. Revoke one you no longer use first.`);
+    }
+    const { key, digest, hint } = generateApiKey();
+    const expiresAt = iso(now + (body.expiresInDays ?? 30) * DAY_MS);
+    const created = await store.createKey(user.id, digest, hint, iso(now), { name: body.name, expiresAt, source: 'web' });
+    return { status: 201, body: { key: toApiKey(created, now), secret: key }, headers: { 'cache-control': 'no-store' } };
+  },
+
+  async revokeKey({ path }, context) {
+    const { store, now } = context;
+    const { user } = signedIn(context);
+    const key = await ownKey(store, user.id, path.keyId);
+    if (key.revokedAt === null) await store.revokeKey(key.id, iso(now), { userId: user.id, source: 'web' });
+    return { status: 200, body: toApiKey(await ownKey(store, user.id, key.id), now) };
+  },
+
+  async rollKey({ path, body }, context) {
+    const { store, now } = context;
+    const { user } = signedIn(context);
+    const key = await ownKey(store, user.id, path.keyId);
+    if (key.rolledAt !== null) throw new ApiError('urn:problem-type:conflict', 'This key was rolled already; roll its replacement instead.');
+    const status = statusOf(key, now);
+    if (status !== 'active') throw new ApiError('urn:problem-type:conflict', `This key is ${status}; only an active key can be rolled.`);
+    const next = generateApiKey();
+    const rolled = await store.rollKey({
+      userId: user.id,
+      keyId: key.id,
+      at: iso(now),
+      previousExpiresAt: iso(now + (body.overlapHours ?? 24) * HOUR_MS),
+      next: { digest: next.digest, hint: next.hint, expiresAt: iso(now + (body.expiresInDays ?? 30) * DAY_MS) },
+      source: 'web',
+    });
+    if (!rolled) throw new ApiError('urn:problem-type:conflict', 'This key changed while it was being rolled; reload and try again.');
+    return {
+      status: 201,
+      body: { key: toApiKey(rolled.next, now), secret: next.key, previous: toApiKey(rolled.previous, now) },
+      headers: { 'cache-control': 'no-store' },
+    };
+  },
+
+  async listKeyEvents({ query }, context) {
+    const { store, now } = context;
+    const { user } = signedIn(context);
+    const limit = query.limit ?? 50;
+    let before: { at: string; id: string } | undefined;
+    if (query.cursor !== undefined) {
+      before = decodeEventCursor(query.cursor);
+      if (!before) throw new InputViolation('/cursor', 'is not a cursor of this list; take it from nextCursor');
+    }
+    await store.recordExpiries(user.id, iso(now));
+    const rows = await store.listKeyEvents(user.id, { limit: limit + 1, ...(before && { before }) });
+    const events = rows.slice(0, limit);
+    const last = events.at(-1);
+    return { status: 200, body: { events: events.map(toKeyEvent), nextCursor: rows.length > limit && last ? encodeEventCursor(last) : null } };
+  },
+};
+
+/** The session `prepare` found; every operation under `sessionCookie` has one. */
+function signedIn(context: AccountContext): SessionRecord {
+  if (!context.session) throw new Error('an operation under sessionCookie ran without a session; prepare must refuse it first');
+  return context.session;
+}
+
+/** A key of this user, or `404` whether it is another user's or does not exist: the answer does not tell. */
+async function ownKey(store: Store, userId: string, keyId: string): Promise<KeySummary> {
+  const key = await store.findKey(userId, keyId);
+  if (!key) throw new ApiError('urn:problem-type:not-found', 'You have no API key with this id.');
+  return key;
+}
+
+function statusOf(key: KeySummary, now: number): ApiKeyView['status'] {
+  if (key.revokedAt !== null) return 'revoked';
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) return 'expired';
+  return 'active';
+}
+
+/** The declared return type makes TypeScript name a field the spec's `ApiKey` lacks or misses. */
+function toApiKey(key: KeySummary, now: number): ApiKeyView {
+  return {
+    id: key.id,
+    name: key.name,
+    hint: key.hint,
+    status: statusOf(key, now),
+    createdAt: key.createdAt,
+    lastUsedAt: key.lastUsedAt,
+    expiresAt: key.expiresAt,
+    revokedAt: key.revokedAt,
+    rolledAt: key.rolledAt,
+    replacedBy: key.replacedBy,
+  };
+}
+
+function toKeyEvent(event: KeyEvent): KeyEventView {
+  return { id: event.id, type: event.type, at: event.at, source: event.source, keyId: event.keyId, keyName: event.keyName, keyHint: event.keyHint };
+}
+
+type EventCursor = AccountSchemas['EventCursor'];
+
+/** The position after an event: its time and id, base64url. Not signed: it only moves within the caller's own events. */
+function encodeEventCursor(event: { at: string; id: string }): EventCursor {
+  return Buffer.from(`${event.at}|${event.id}`).toString('base64url');
+}
+
+function decodeEventCursor(cursor: string): { at: string; id: string } | undefined {
+  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (rest.length > 0 || at === undefined || id === undefined || Number.isNaN(Date.parse(at)) || !/^evt_[0-9a-z]{16}$/.test(id)) return undefined;
+  return { at, id };
+}
+
+function nameTaken(): ApiError {
+  return new ApiError('urn:problem-type:conflict', 'This user name is taken; choose another.');
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,107 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { ApiError } from '../server/problems.js';
+import type { SessionRecord, Store } from '../store/store.js';
+import type { AccountLimits } from './limits.js';
+
+/** 32 random bytes, base64url: 43 characters, 256 bits. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** Activity is recorded to the minute, so a busy session costs one write a minute. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** How the session cookie is written: `__Host-session` with `Secure` over HTTPS, `session` over plain HTTP in development. */
+export interface SessionCookie {
+  name: '__Host-session' | 'session';
+  secure: boolean;
+}
+
+export function sessionCookieFor(secure: boolean): SessionCookie {
+  return secure ? { name: '__Host-session', secure } : { name: 'session', secure };
+}
+
+export function digestSessionToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+/**
+ * Sessions behind a cookie: an opaque random token in the browser, only its
+ * SHA-256 digest in the store, an idle and an absolute expiry.
+ */
+export class Sessions {
+  readonly #store: Store;
+  readonly #cookie: SessionCookie;
+  readonly #idleMs: number;
+  readonly #absoluteMs: number;
+
+  constructor(store: Store, cookie: SessionCookie, limits: AccountLimits['session']) {
+    this.#store = store;
+    this.#cookie = cookie;
+    this.#idleMs = limits.idleSeconds * 1000;
+    this.#absoluteMs = limits.absoluteSeconds * 1000;
+  }
+
+  /** The `WWW-Authenticate` of a 401: the Cookie challenge (draft-broyer-http-cookie-auth). */
+  get challenge(): string {
+    return `Cookie realm="account", form-action="/sign-in", cookie-name="${this.#cookie.name}"`;
+  }
+
+  /** Starts a session; returns it and the `Set-Cookie` that hands its token to the browser. */
+  async start(userId: string, now: number): Promise<{ session: SessionRecord; setCookie: string }> {
+    const token = randomBytes(32).toString('base64url');
+    const session = await this.#store.createSession(userId, digestSessionToken(token), iso(now), iso(now + this.#absoluteMs));
+    return { session, setCookie: this.#setCookie(token, this.#absoluteMs / 1000) };
+  }
+
+  /** The session the request's cookie names, if it has not ended; ended sessions are deleted on sight. */
+  async find(c: Context, now: number): Promise<SessionRecord | undefined> {
+    // Over plain HTTP the contract's name (`__Host-session`, which the mock and the contract suite send) is read too.
+    const token = getCookie(c, this.#cookie.name) ?? (this.#cookie.secure ? undefined : getCookie(c, '__Host-session'));
+    if (token === undefined || !TOKEN.test(token)) return undefined;
+    const session = await this.#store.findSessionByDigest(digestSessionToken(token));
+    if (!session) return undefined;
+    if (Date.parse(session.expiresAt) <= now || Date.parse(session.lastSeenAt) + this.#idleMs <= now) {
+      await this.#store.deleteSession(session.id);
+      return undefined;
+    }
+    if (now - Date.parse(session.lastSeenAt) < TOUCH_INTERVAL_MS) return session;
+    await this.#store.touchSession(session.id, iso(now));
+    return { ...session, lastSeenAt: iso(now) };
+  }
+
+  /** Like `find`, but a request without a live session is refused with `401`. */
+  async require(c: Context, now: number): Promise<SessionRecord> {
+    const session = await this.find(c, now);
+    if (!session) {
+      throw new ApiError('urn:problem-type:unauthorized', 'Sign in first; this request carries no session, or its session has ended.', {
+        headers: { 'WWW-Authenticate': this.challenge },
+      });
+    }
+    return session;
+  }
+
+  async end(session: SessionRecord): Promise<string> {
+    await this.#store.deleteSession(session.id);
+    return this.#setCookie('', 0);
+  }
+
+  /** When the session ends: at its absolute expiry, or the idle timeout after its last recorded activity, whichever is first. */
+  view(session: SessionRecord): { expiresAt: string; idleExpiresAt: string } {
+    const absolute = Date.parse(session.expiresAt);
+    return { expiresAt: session.expiresAt, idleExpiresAt: iso(Math.min(absolute, Date.parse(session.lastSeenAt) + this.#idleMs)) };
+  }
+
+  /** Drops sessions that have ended; run now and then (at sign-in) so the table follows the live sessions. */
+  async sweep(now: number): Promise<void> {
+    await this.#store.deleteEndedSessions(iso(now), iso(now - this.#idleMs));
+  }
+
+  #setCookie(value: string, maxAgeSeconds: number): string {
+    // Attribute order is fixed so the contract's pattern can check it.
+    return `${this.#cookie.name}=${value}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; ${this.#cookie.secure ? 'Secure; ' : ''}SameSite=Strict`;
+  }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

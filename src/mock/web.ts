@@ -1,0 +1,107 @@
+/**
+ * `npm run mock:web`: the pages against the Prism mock of the account API, for
+ * frontend work without a server or a database. Starts Prism on the account
+ * contract, builds the pages as `npm start` does, and serves them on one origin
+ * with `/api/*` passed to Prism, so the session cookie and the same-origin calls
+ * behave as they do against the web application. Exit codes: Prism's own, or 2
+ * on bad usage.
+ */
+import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Hono } from 'hono';
+import { buildPages } from '../pages/assets.js';
+import { pageResponse } from '../pages/serve.js';
+import { launch } from '../process/launch.js';
+import { waitForHttp } from '../process/ready.js';
+import { prismCommand, prismReadinessProbe } from './prism.js';
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new InvalidArgumentError('must be a port number (0-65535)');
+  return parsed;
+}
+
+interface WebMockOptions {
+  host: string;
+  port: number;
+  mockPort: number;
+  publicApiUrl: string;
+  dynamic: boolean;
+  verbose: boolean;
+}
+
+const program = new Command('mock:web')
+  .description('Serve the pages against the Prism mock of the account API (openapi/account.yaml).')
+  .addOption(new Option('--host <host>', 'interface to listen on').default('127.0.0.1'))
+  .addOption(new Option('--port <port>', 'port of the pages').default(4012).argParser(port))
+  .addOption(new Option('--mock-port <port>', 'port of the Prism mock of the account API').default(4011).argParser(port))
+  .option('--public-api-url <url>', 'the {base_url} the pages show in their curl (the public mock of `npm run mock` by default)', 'http://127.0.0.1:4010')
+  .option('--dynamic', 'generate bodies from the schemas instead of serving the named examples', false)
+  .option('--verbose', "log every request and Prism's negotiation (slower)", false)
+  .exitOverride()
+  .showHelpAfterError('(run with --help for usage)');
+
+let options: WebMockOptions;
+try {
+  options = program.parse().opts<WebMockOptions>();
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  process.exit(error.exitCode === 0 ? 0 : 2);
+}
+
+// In this process's group, so a terminal's Ctrl-C reaches Prism as it reaches npm and this launcher.
+const prism = launch(prismCommand({ host: options.host, port: options.mockPort, dynamic: options.dynamic, verbose: options.verbose, api: 'account' }), {
+  output: 'inherit',
+  ownGroup: false,
+});
+let stopRequested = false;
+const stopped = prism.exited.then(({ code, signal }) => code ?? (stopRequested ? 0 : signal ? 1 : 0));
+let server: Server | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    stopRequested = true;
+    server?.close();
+    server?.closeAllConnections();
+    prism.signal(signal);
+  });
+}
+
+const mockUrl = `http://${options.host}:${options.mockPort}`;
+try {
+  const [pages] = await Promise.all([
+    buildPages({ publicApiUrl: options.publicApiUrl }), // A valid request asking Prism for its 401, so quiet mode does not log the probe as a rejected request.
+    waitForHttp(prism, prismReadinessProbe(mockUrl, 'account'), { timeoutMs: 60_000, intervalMs: 100 }),
+  ]);
+  const app = new Hono();
+  // The account API is Prism's: the path without /api, the method, headers (the cookie among them) and body as sent.
+  app.all('/api/*', async (c) => {
+    const url = new URL(c.req.url);
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete('host');
+    const body = c.req.method === 'GET' || c.req.method === 'HEAD' ? undefined : await c.req.arrayBuffer();
+    const answer = await fetch(`${mockUrl}${url.pathname.slice('/api'.length)}${url.search}`, { method: c.req.method, headers, ...(body && { body }) });
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  });
+  app.get('*', (c) => pageResponse(pages, c.req.path, { method: c.req.method, secure: false }));
+  const url = await new Promise<string>((resolve) => {
+    server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => resolve(`http://${options.host}:${info.port}`)) as Server;
+  });
+  process.stdout.write(
+    [
+      '',
+      `Web application on ${url}`,
+      '',
+      `The pages against the Prism mock of the account API at ${mockUrl} (openapi/account.yaml, ${options.dynamic ? 'dynamic bodies' : 'its named examples'}).`,
+      "  Any user name and password signs in; the answers are the spec's examples, so a key made here is the example key.",
+      `  The curl on the page points at ${options.publicApiUrl}: run \`npm run mock\` beside this one to answer it.`,
+      "  Open it in Chromium: the mock's example cookie is `__Host-session` with Secure, which Chromium keeps for http://127.0.0.1.",
+      '',
+    ].join('\n'),
+  );
+} catch (error) {
+  process.stderr.write(`mock:web: ${error instanceof Error ? error.message : String(error)}\n`);
+  stopRequested = true;
+  prism.signal('SIGTERM');
+}
+process.exitCode = await stopped;

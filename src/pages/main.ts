@@ -1,0 +1,11 @@
+/**
+ * The pages' one script, bundled by esbuild (`assets.ts`). Each page's HTML names
+ * itself in `<body data-page>`; the script wires that page's forms to the typed
+ * account client.
+ */
+import { showAccountPages } from './account-pages.js';
+import { showSettings } from './settings.js';
+
+const page = document.body.dataset['page'];
+if (page === 'settings') void showSettings();
+else if (page === 'sign-in' || page === 'sign-up') void showAccountPages(page);

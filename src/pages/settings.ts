@@ -1,0 +1,248 @@
+import type { AccountComponents, ApiKey, KeyEvent } from '../client/account.js';
+import { account, problemMessage, publicApiUrl } from './api.js';
+import { busy, byId, el, say, time } from './dom.js';
+
+const EVENT_WORDS: Record<KeyEvent['type'], string> = {
+  created: 'Created',
+  rolled: 'Rolled',
+  revoked: 'Revoked',
+  expired: 'Expired',
+  first_used: 'First used',
+};
+const SOURCE_WORDS: Record<KeyEvent['source'], string> = {
+  web: 'on this site',
+  cli: 'by an operator (CLI)',
+  api: 'on the public API',
+  system: 'when its time ran out',
+};
+
+/** The account settings page: who is signed in, the API key section, the key activity. */
+export async function showSettings(): Promise<void> {
+  const status = byId('status');
+  const session = await account.GET('/session').catch(() => undefined);
+  if (!session) {
+    status.textContent = 'The server could not be reached. Reload the page to try again.';
+    return;
+  }
+  if (!session.data) {
+    location.replace('/sign-in');
+    return;
+  }
+  byId('signed-in-as').textContent = session.data.user.name;
+  byId('account').hidden = false;
+  byId('api-url').textContent = publicApiUrl();
+  wireSignOut(status);
+  wireCreateKey();
+  wireDialogs();
+  byId('more-events').addEventListener('click', () => void loadEvents(true));
+  await Promise.all([loadKeys(), loadEvents(false)]);
+}
+
+function wireSignOut(status: HTMLElement): void {
+  const button = byId<HTMLButtonElement>('sign-out');
+  button.addEventListener('click', () => {
+    void busy(button, async () => {
+      const { error, response } = await account.DELETE('/session');
+      if (error && response.status !== 401) {
+        status.textContent = problemMessage(error, 'Signing out failed. Try again.');
+        return;
+      }
+      location.assign('/sign-in');
+    });
+  });
+}
+
+function wireCreateKey(): void {
+  const form = byId<HTMLFormElement>('create-key-form');
+  const error = byId('create-error');
+  const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+  if (!submit) throw new Error('the form has no submit button');
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const name = byId<HTMLInputElement>('key-name').value.trim();
+    const expiresInDays = Number(byId<HTMLSelectElement>('key-expiry').value) as ApiKeyExpiry;
+    void busy(submit, async () => {
+      say(error, '');
+      const result = await guarded(() => account.POST('/keys', { body: { name, expiresInDays } }));
+      if (!result?.data) {
+        say(error, problemMessage(result?.error, 'The key could not be generated. Try again.'));
+        return;
+      }
+      form.reset();
+      showNewKey(result.data.key, result.data.secret);
+      await Promise.all([loadKeys(), loadEvents(false)]);
+    });
+  });
+  byId('new-key-done').addEventListener('click', () => {
+    // The secret leaves the page once the user says it is stored.
+    byId<HTMLInputElement>('new-key-secret').value = '';
+    byId<HTMLTextAreaElement>('new-key-curl').value = '';
+    byId('new-key').hidden = true;
+    byId('key-name').focus();
+  });
+  byId('copy-key').addEventListener('click', () => void copy(byId<HTMLInputElement>('new-key-secret'), 'The key is copied.'));
+  byId('copy-curl').addEventListener('click', () => void copy(byId<HTMLTextAreaElement>('new-key-curl'), 'The command is copied.'));
+}
+
+type ApiKeyExpiry = AccountComponents['schemas']['ExpiresInDays'];
+type Overlap = AccountComponents['schemas']['OverlapHours'];
+
+/** The show-once panel: the secret, a copy button and a curl that works as printed. */
+function showNewKey(key: ApiKey, secret: string): void {
+  byId('new-key-name').textContent = `“${key.name}”`;
+  byId<HTMLInputElement>('new-key-secret').value = secret;
+  byId<HTMLTextAreaElement>('new-key-curl').value =
+    `curl -s -X POST ${publicApiUrl()}/ -H 'Authorization: Bearer ${secret}' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`;
+  byId('copy-status').textContent = '';
+  byId('new-key').hidden = false;
+  byId('new-key-heading').focus();
+}
+
+async function copy(field: HTMLInputElement | HTMLTextAreaElement, done: string): Promise<void> {
+  const status = byId('copy-status');
+  try {
+    await navigator.clipboard.writeText(field.value);
+    status.textContent = done;
+  } catch {
+    field.select();
+    status.textContent = 'Copying was blocked; the text is selected: press Ctrl+C (⌘C on a Mac).';
+  }
+}
+
+let keysById = new Map<string, ApiKey>();
+
+async function loadKeys(): Promise<void> {
+  const result = await guarded(() => account.GET('/keys'));
+  if (!result?.data) return;
+  const list = byId('key-list');
+  keysById = new Map(result.data.keys.map((key) => [key.id, key]));
+  list.replaceChildren(...result.data.keys.map(keyItem));
+  byId('keys-empty').hidden = result.data.keys.length > 0;
+}
+
+function keyItem(key: ApiKey): HTMLLIElement {
+  const state =
+    key.status === 'active' && key.rolledAt !== null && key.expiresAt !== null
+      ? ['Rolled: works until ', time(key.expiresAt)]
+      : [key.status === 'active' ? 'Active' : key.status === 'expired' ? 'Expired' : 'Revoked'];
+  const details = el(
+    'dl',
+    {},
+    el('dt', {}, 'Key'),
+    el('dd', {}, el('code', {}, key.hint)),
+    el('dt', {}, 'Status'),
+    el('dd', { class: `state state-${key.status}` }, ...state),
+    el('dt', {}, 'Created'),
+    el('dd', {}, time(key.createdAt)),
+    el('dt', {}, 'Last used'),
+    el('dd', {}, key.lastUsedAt ? time(key.lastUsedAt) : 'Never'),
+    el('dt', {}, key.status === 'expired' ? 'Expired' : 'Expires'),
+    el('dd', {}, key.expiresAt ? time(key.expiresAt) : 'Never'),
+  );
+  const actions = el('div', { class: 'actions' });
+  if (key.status === 'active' && key.rolledAt === null) {
+    actions.append(el('button', { type: 'button', 'data-action': 'roll', 'data-key-id': key.id, 'aria-label': `Roll ${key.name} (${key.hint})` }, 'Roll'));
+  }
+  if (key.status === 'active') {
+    actions.append(
+      el(
+        'button',
+        { type: 'button', class: 'danger', 'data-action': 'revoke', 'data-key-id': key.id, 'aria-label': `Revoke ${key.name} (${key.hint})` },
+        'Revoke',
+      ),
+    );
+  }
+  return el('li', { class: 'key card', 'data-key-id': key.id }, el('h4', {}, key.name), details, actions);
+}
+
+function wireDialogs(): void {
+  const revoke = byId<HTMLDialogElement>('revoke-dialog');
+  const roll = byId<HTMLDialogElement>('roll-dialog');
+  let target: ApiKey | undefined;
+  let opener: HTMLElement | undefined;
+  byId('key-list').addEventListener('click', (event) => {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-action]');
+    const key = button?.dataset['keyId'] ? keysById.get(button.dataset['keyId']) : undefined;
+    if (!button || !key) return;
+    target = key;
+    opener = button;
+    const dialog = button.dataset['action'] === 'revoke' ? revoke : roll;
+    byId(`${dialog === revoke ? 'revoke' : 'roll'}-name`).textContent = `“${key.name}”`;
+    byId(`${dialog === revoke ? 'revoke' : 'roll'}-hint`).textContent = key.hint;
+    dialog.returnValue = '';
+    dialog.showModal();
+  });
+  const status = byId('status');
+  revoke.addEventListener('close', () => {
+    const key = target;
+    if (revoke.returnValue !== 'confirm' || !key) return opener?.focus();
+    void (async () => {
+      const result = await guarded(() => account.POST('/keys/{keyId}/revoke', { params: { path: { keyId: key.id } } }));
+      status.textContent = result?.data
+        ? `Revoked “${key.name}”. It no longer works.`
+        : problemMessage(result?.error, 'The key could not be revoked. Try again.');
+      await Promise.all([loadKeys(), loadEvents(false)]);
+      byId('keys-heading').focus();
+    })();
+  });
+  roll.addEventListener('close', () => {
+    const key = target;
+    if (roll.returnValue !== 'confirm' || !key) return opener?.focus();
+    const overlapHours = Number(byId<HTMLSelectElement>('roll-overlap').value) as Overlap;
+    const expiresInDays = Number(byId<HTMLSelectElement>('roll-expiry').value) as ApiKeyExpiry;
+    void (async () => {
+      const result = await guarded(() => account.POST('/keys/{keyId}/roll', { params: { path: { keyId: key.id } }, body: { overlapHours, expiresInDays } }));
+      if (result?.data) {
+        status.textContent = `Rolled “${key.name}”.`;
+        showNewKey(result.data.key, result.data.secret);
+      } else {
+        status.textContent = problemMessage(result?.error, 'The key could not be rolled. Try again.');
+      }
+      await Promise.all([loadKeys(), loadEvents(false)]);
+    })();
+  });
+}
+
+let eventCursor: string | null = null;
+
+async function loadEvents(more: boolean): Promise<void> {
+  const query = more && eventCursor ? { limit: 20, cursor: eventCursor } : { limit: 20 };
+  const result = await guarded(() => account.GET('/key-events', { params: { query } }));
+  if (!result?.data) return;
+  const list = byId('event-list');
+  const items = result.data.events.map((event) =>
+    el(
+      'li',
+      {},
+      time(event.at),
+      ' ',
+      el('strong', {}, EVENT_WORDS[event.type]),
+      ` “${event.keyName}” (`,
+      el('code', {}, event.keyHint),
+      `) ${SOURCE_WORDS[event.source]}`,
+    ),
+  );
+  if (more) list.append(...items);
+  else list.replaceChildren(...items);
+  eventCursor = result.data.nextCursor;
+  byId('more-events').hidden = eventCursor === null;
+  byId('events-empty').hidden = list.childElementCount > 0;
+}
+
+/**
+ * Runs a call; a session that ended meanwhile sends the user to sign in, and a
+ * network failure is said in the status line. Answers `undefined` then.
+ */
+async function guarded<T extends { response: Response }>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    const result = await call();
+    if (result.response.status === 401) {
+      location.assign('/sign-in');
+      return undefined;
+    }
+    return result;
+  } catch {
+    byId('status').textContent = 'The server could not be reached. Check your connection and try again.';
+    return undefined;
+  }
+}

@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import { cookieOf, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/**
+ * A signed-up user. `later(ms)` moves the clock on and signs in again, as a
+ * person coming back after their session idled out would.
+ */
+async function withUser(name = 'ada') {
+  const t = await createTestWebApp();
+  let cookie = (await t.signUp(name)).cookie;
+  return {
+    ...t,
+    get cookie() {
+      return cookie;
+    },
+    create: (body: Record<string, unknown>) => t.send('POST', '/api/keys', { cookie, body }),
+    async later(ms: number) {
+      t.clock.now += ms;
+      cookie = cookieOf(await t.send('POST', '/api/session', { body: { name, password: PASSWORD } }));
+    },
+  };
+}
+
+describe('generating a key', () => {
+  it('answers 201 with the secret once, no-store, a 30-day expiry by default; lists show the hint, never the secret', async () => {
+    const t = await withUser();
+    const created = await t.create({ name: 'CI pipeline' });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    expect(created.json.secret).toMatch(/^tka_[0-9A-Za-z]{38}$/);
+    expect(created.json.key).toMatchObject({
+      name: 'CI pipeline',
+      status: 'active',
+      hint: `tka_…${created.json.secret.slice(-4)}`,
+      expiresAt: new Date(t.clock.now + 30 * DAY).toISOString(),
+      lastUsedAt: null,
+    });
+    const listed = await t.send('GET', '/api/keys', { cookie: t.cookie });
+    expect(listed.json.keys).toEqual([created.json.key]);
+    expect(listed.text).not.toContain(created.json.secret);
+    expect((await t.callPublicApi(created.json.secret)).status).toBe(200);
+  });
+
+  it.each([
+    { given: 'no name', body: {}, pointer: '/name' },
+    { given: 'a blank name', body: { name: '   ' }, pointer: '/name' },
+    { given: 'an expiry outside the presets', body: { name: 'x', expiresInDays: 45 }, pointer: '/expiresInDays' },
+    { given: 'an expiry past the maximum', body: { name: 'x', expiresInDays: 730 }, pointer: '/expiresInDays' },
+    { given: 'an unknown field', body: { name: 'x', scopes: ['all'] }, pointer: '/scopes' },
+  ])('refuses $given with 422 at $pointer', async ({ body, pointer }) => {
+    const t = await withUser();
+    const response = await t.create(body);
+    expect(response.status).toBe(422);
+    expect(response.json.errors).toEqual([expect.objectContaining({ in: 'body', pointer })]);
+  });
+
+  it('takes each expiry preset', async () => {
+    const t = await withUser();
+    for (const days of [7, 30, 60, 90, 365]) {
+      const created = await t.create({ name: `${days} days`, expiresInDays: days });
+      expect(created.json.key.expiresAt).toBe(new Date(t.clock.now + days * DAY).toISOString());
+    }
+  });
+
+  it('stops at 20 active keys with 409, and counts neither revoked nor expired ones', async () => {
+    const t = await withUser();
+    const keys = [];
+    for (let index = 0; index < 20; index++) keys.push((await t.create({ name: `key ${index}`, expiresInDays: index === 0 ? 7 : 30 })).json.key);
+    expect((await t.create({ name: 'one too many' })).status).toBe(409);
+    await t.send('POST', `/api/keys/${keys[5].id}/revoke`, { cookie: t.cookie });
+    expect((await t.create({ name: 'after a revoke' })).status).toBe(201);
+    expect((await t.create({ name: 'full again' })).status).toBe(409);
+    await t.later(7 * DAY);
+    expect((await t.create({ name: 'after an expiry' })).status).toBe(201);
+  });
+
+  it('shows an expired key as expired; the public API refuses it saying so', async () => {
+    const t = await withUser();
+    const created = await t.create({ name: 'short', expiresInDays: 7 });
+    await t.later(7 * DAY);
+    const listed = await t.send('GET', '/api/keys', { cookie: t.cookie });
+    expect(listed.json.keys[0]).toMatchObject({ status: 'expired' });
+    const refused = await t.callPublicApi(created.json.secret);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain(`error_description="The API key expired at ${created.json.key.expiresAt}."`);
+  });
+});
+
+describe('revoking a key', () => {
+  it('answers the revoked key; the public API refuses it on the next request; revoking again changes nothing', async () => {
+    const t = await withUser();
+    const created = await t.create({ name: 'laptop' });
+    expect((await t.callPublicApi(created.json.secret)).status).toBe(200);
+    await t.later(HOUR);
+    const revoked = await t.send('POST', `/api/keys/${created.json.key.id}/revoke`, { cookie: t.cookie });
+    expect(revoked.json).toMatchObject({ id: created.json.key.id, status: 'revoked', revokedAt: new Date(t.clock.now).toISOString() });
+    const refused = await t.callPublicApi(created.json.secret);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error_description="The API key has been revoked."');
+    await t.later(HOUR);
+    const again = await t.send('POST', `/api/keys/${created.json.key.id}/revoke`, { cookie: t.cookie });
+    expect(again.json).toEqual(revoked.json);
+  });
+});
+
+describe('rolling a key', () => {
+  it('makes a new key of the same name; the old one works through the chosen overlap, then gets 401', async () => {
+    const t = await withUser();
+    const created = await t.create({ name: 'deploy bot' });
+    await t.later(HOUR);
+    const rolled = await t.send('POST', `/api/keys/${created.json.key.id}/roll`, { cookie: t.cookie, body: { overlapHours: 1, expiresInDays: 90 } });
+    expect(rolled.status).toBe(201);
+    expect(rolled.headers.get('cache-control')).toBe('no-store');
+    expect(rolled.json.key).toMatchObject({ name: 'deploy bot', status: 'active', expiresAt: new Date(t.clock.now + 90 * DAY).toISOString() });
+    expect(rolled.json.previous).toMatchObject({
+      id: created.json.key.id,
+      status: 'active',
+      rolledAt: new Date(t.clock.now).toISOString(),
+      replacedBy: rolled.json.key.id,
+      expiresAt: new Date(t.clock.now + HOUR).toISOString(),
+    });
+    expect(rolled.json.secret).not.toBe(created.json.secret);
+    const listed = await t.send('GET', '/api/keys', { cookie: t.cookie });
+    expect(
+      listed.json.keys.map((key: { id: string }) => key.id),
+      'newest first',
+    ).toEqual([rolled.json.key.id, created.json.key.id]);
+    expect((await t.callPublicApi(created.json.secret)).status).toBe(200);
+    expect((await t.callPublicApi(rolled.json.secret)).status).toBe(200);
+    await t.later(HOUR);
+    const old = await t.callPublicApi(created.json.secret);
+    expect(old.status).toBe(401);
+    expect(old.headers.get('www-authenticate')).toContain('The API key was rolled');
+    expect((await t.callPublicApi(rolled.json.secret)).status).toBe(200);
+  });
+
+  it('defaults to a 24-hour overlap; 0 stops the old key at once', async () => {
+    const t = await withUser();
+    const a = await t.create({ name: 'a' });
+    const b = await t.create({ name: 'b' });
+    const rolledA = await t.send('POST', `/api/keys/${a.json.key.id}/roll`, { cookie: t.cookie, body: {} });
+    expect(rolledA.json.previous.expiresAt).toBe(new Date(t.clock.now + 24 * HOUR).toISOString());
+    const rolledB = await t.send('POST', `/api/keys/${b.json.key.id}/roll`, { cookie: t.cookie, body: { overlapHours: 0 } });
+    expect(rolledB.json.previous.status).toBe('expired');
+    expect((await t.callPublicApi(b.json.secret)).status).toBe(401);
+  });
+
+  it('refuses with 409 to roll a key twice, a revoked key or an expired one', async () => {
+    const t = await withUser();
+    const twice = await t.create({ name: 'twice' });
+    await t.send('POST', `/api/keys/${twice.json.key.id}/roll`, { cookie: t.cookie, body: {} });
+    const revoked = await t.create({ name: 'revoked' });
+    await t.send('POST', `/api/keys/${revoked.json.key.id}/revoke`, { cookie: t.cookie });
+    const expired = await t.create({ name: 'expired', expiresInDays: 7 });
+    await t.later(7 * DAY);
+    for (const [key, detail] of [
+      [twice, 'rolled already'],
+      [revoked, 'revoked'],
+      [expired, 'expired'],
+    ] as const) {
+      const response = await t.send('POST', `/api/keys/${key.json.key.id}/roll`, { cookie: t.cookie, body: {} });
+      expect(response.status).toBe(409);
+      expect(response.json.detail).toContain(detail);
+    }
+  });
+});
+
+describe('two users', () => {
+  it('each see and act on their own keys only: the other user gets 404, as for a key that does not exist', async () => {
+    const t = await createTestWebApp();
+    const ada = await t.signUp('ada');
+    const bob = await t.signUp('bob');
+    const adaKey = await t.send('POST', '/api/keys', { cookie: ada.cookie, body: { name: 'ada only' } });
+    expect((await t.send('GET', '/api/keys', { cookie: bob.cookie })).json.keys).toEqual([]);
+    expect((await t.send('GET', '/api/key-events', { cookie: bob.cookie })).json.events).toEqual([]);
+    const nobody = 'key_0000000000000000';
+    for (const id of [adaKey.json.key.id, nobody]) {
+      const revoke = await t.send('POST', `/api/keys/${id}/revoke`, { cookie: bob.cookie });
+      const roll = await t.send('POST', `/api/keys/${id}/roll`, { cookie: bob.cookie, body: {} });
+      expect([revoke.status, roll.status]).toEqual([404, 404]);
+      expect(revoke.json.detail).toBe('You have no API key with this id.');
+    }
+    expect((await t.callPublicApi(adaKey.json.secret)).status).toBe(200);
+    expect((await t.send('GET', '/api/keys', { cookie: ada.cookie })).json.keys).toEqual([expect.objectContaining({ status: 'active' })]);
+  });
+});
+
+describe('key events', () => {
+  it('record created, first used, rolled, revoked and expired, newest first, and page with a cursor', async () => {
+    const t = await withUser();
+    const a = await t.create({ name: 'a', expiresInDays: 7 });
+    await t.later(HOUR);
+    await t.callPublicApi(a.json.secret);
+    await t.later(HOUR);
+    const rolled = await t.send('POST', `/api/keys/${a.json.key.id}/roll`, { cookie: t.cookie, body: { overlapHours: 1 } });
+    await t.later(2 * HOUR);
+    await t.send('POST', `/api/keys/${rolled.json.key.id}/revoke`, { cookie: t.cookie });
+    const all = await t.send('GET', '/api/key-events', { cookie: t.cookie });
+    expect(
+      all.json.events.map((event: { type: string; keyId: string; source: string }) => [
+        event.type,
+        event.keyId === a.json.key.id ? 'old' : 'new',
+        event.source,
+      ]),
+    ).toEqual([
+      ['revoked', 'new', 'web'],
+      ['expired', 'old', 'system'],
+      expect.arrayContaining([expect.stringMatching(/rolled|created/)]),
+      expect.arrayContaining([expect.stringMatching(/rolled|created/)]),
+      ['first_used', 'old', 'api'],
+      ['created', 'old', 'web'],
+    ]);
+    expect(all.json.nextCursor).toBeNull();
+    const seen = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
+      const page = await t.send('GET', `/api/key-events${query}`, { cookie: t.cookie });
+      expect(page.json.events.length).toBeLessThanOrEqual(2);
+      seen.push(...page.json.events);
+      cursor = page.json.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(all.json.events);
+  });
+
+  it('refuses a cursor that is not one with 422 in the query', async () => {
+    const t = await withUser();
+    const response = await t.send('GET', '/api/key-events?cursor=bm90LWEtY3Vyc29y', { cookie: t.cookie });
+    expect(response.status).toBe(422);
+    expect(response.json.errors).toEqual([expect.objectContaining({ in: 'query', pointer: '/cursor' })]);
+  });
+});

@@ -1,0 +1,199 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { digestSessionToken } from '../../src/account/sessions.js';
+import { cookieOf, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
+
+const MINUTE = 60_000;
+
+describe('sign up, sign in, sign out', () => {
+  it('signs a new user up and in with a session cookie: HttpOnly, SameSite=Strict, no Secure over plain HTTP', async () => {
+    const t = await createTestWebApp();
+    const response = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('set-cookie')).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/);
+    expect(response.json).toMatchObject({ user: { name: 'ada' }, expiresAt: '2026-01-01T08:00:00.000Z', idleExpiresAt: '2026-01-01T00:30:00.000Z' });
+    expect(response.text).not.toContain(PASSWORD);
+    const session = await t.send('GET', '/api/session', { cookie: cookieOf(response) });
+    expect(session.json.user).toEqual(response.json.user);
+  });
+
+  it('names the cookie __Host-session and marks it Secure when the web origin is https', async () => {
+    const t = await createTestWebApp({ origin: 'https://keys.example.com' });
+    const response = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
+    expect(response.headers.get('set-cookie')).toMatch(/^__Host-session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict$/);
+    expect((await t.send('GET', '/api/session', { cookie: cookieOf(response) })).status).toBe(200);
+    // The plain development name is not read in secure mode.
+    expect((await t.send('GET', '/api/session', { cookie: cookieOf(response).replace('__Host-', '') })).status).toBe(401);
+    expect((await t.send('GET', '/sign-in')).headers.get('strict-transport-security')).toContain('max-age=');
+  });
+
+  it('stores only the SHA-256 digest of the session token and an Argon2id hash of the password', async () => {
+    const t = await createTestWebApp();
+    const { cookie } = await t.signUp('ada');
+    const token = cookie.split('=')[1] ?? '';
+    expect(await t.store.findSessionByDigest(digestSessionToken(token))).toMatchObject({ user: { name: 'ada' } });
+    const credential = await t.store.findUserCredential('ada');
+    expect(credential?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(credential?.passwordHash).not.toContain(PASSWORD);
+  });
+
+  it('refuses a taken name with 409 and a short password with 422, saying why', async () => {
+    const t = await createTestWebApp();
+    await t.signUp('ada');
+    const taken = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
+    expect(taken).toMatchObject({ status: 409, json: { type: 'urn:problem-type:conflict' } });
+    const short = await t.send('POST', '/api/users', { body: { name: 'bob', password: 'short' } });
+    expect(short.status).toBe(422);
+    expect(short.json.errors).toEqual([{ in: 'body', pointer: '/password', detail: expect.stringContaining('15') }]);
+    expect(short.text).not.toContain('"short"');
+  });
+
+  it('signs in with a new session each time, and ends the one the browser had', async () => {
+    const t = await createTestWebApp();
+    const first = await t.signUp('ada');
+    const signIn = await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD }, cookie: first.cookie });
+    expect(signIn.status).toBe(200);
+    const second = cookieOf(signIn);
+    expect(second).not.toBe(first.cookie);
+    expect((await t.send('GET', '/api/session', { cookie: first.cookie })).status).toBe(401);
+    expect((await t.send('GET', '/api/session', { cookie: second })).status).toBe(200);
+  });
+
+  it('answers a wrong password and an unknown user alike: 401, same detail, the Cookie challenge', async () => {
+    const t = await createTestWebApp();
+    await t.signUp('ada');
+    const wrongPassword = await t.send('POST', '/api/session', { body: { name: 'ada', password: 'not the password at all' } });
+    const unknownUser = await t.send('POST', '/api/session', { body: { name: 'nobody', password: PASSWORD } });
+    for (const response of [wrongPassword, unknownUser]) {
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Cookie realm="account", form-action="/sign-in", cookie-name="session"');
+      expect(response.headers.get('set-cookie')).toBeNull();
+    }
+    const { requestId: _a, ...one } = wrongPassword.json;
+    const { requestId: _b, ...other } = unknownUser.json;
+    expect(one).toEqual({ ...other, instance: one.instance });
+    expect(one.detail).toBe('The user name or password is wrong.');
+  });
+
+  it('refuses a user the keys CLI made (no password) as it refuses a wrong password', async () => {
+    const t = await createTestWebApp();
+    await t.store.createUser('cli-user', new Date(t.clock.now).toISOString());
+    const response = await t.send('POST', '/api/session', { body: { name: 'cli-user', password: PASSWORD } });
+    expect(response).toMatchObject({ status: 401, json: { detail: 'The user name or password is wrong.' } });
+  });
+
+  it('signs out: the cookie is cleared and the session ends on the server, so a copy of the cookie stops working', async () => {
+    const t = await createTestWebApp();
+    const { cookie } = await t.signUp('ada');
+    const out = await t.send('DELETE', '/api/session', { cookie });
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toBe('session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict');
+    const after = await t.send('GET', '/api/keys', { cookie });
+    expect(after.status).toBe(401);
+    expect(after.headers.get('www-authenticate')).toContain('Cookie realm="account"');
+  });
+
+  it('ends a session after 30 idle minutes', async () => {
+    const t = await createTestWebApp();
+    const { cookie } = await t.signUp('ada');
+    t.clock.now += 29 * MINUTE;
+    expect((await t.send('GET', '/api/session', { cookie })).json.idleExpiresAt).toBe(new Date(t.clock.now + 30 * MINUTE).toISOString());
+    t.clock.now += 29 * MINUTE;
+    expect((await t.send('GET', '/api/session', { cookie })).status).toBe(200);
+    t.clock.now += 30 * MINUTE;
+    expect((await t.send('GET', '/api/session', { cookie })).status).toBe(401);
+  });
+
+  it('ends a session 8 hours after sign-in however busy it is', async () => {
+    const t = await createTestWebApp();
+    const { cookie } = await t.signUp('ada');
+    for (let elapsed = 0; elapsed < 8 * 60 - 20; elapsed += 20) {
+      t.clock.now += 20 * MINUTE;
+      expect((await t.send('GET', '/api/session', { cookie })).status, `after ${elapsed + 20} minutes`).toBe(200);
+    }
+    t.clock.now += 20 * MINUTE;
+    expect((await t.send('GET', '/api/session', { cookie })).status).toBe(401);
+  });
+
+  it('refuses a malformed or made-up cookie with 401', async () => {
+    const t = await createTestWebApp();
+    for (const cookie of ['session=', 'session=abc', `session=${'A'.repeat(43)}`, 'other=1']) {
+      expect((await t.send('GET', '/api/keys', { cookie })).status, cookie).toBe(401);
+    }
+  });
+});
+
+describe('failed sign-ins', () => {
+  it('are limited per account: past 10 failures even the right password waits, with Retry-After, until the window ends', async () => {
+    const t = await createTestWebApp();
+    await t.signUp('ada');
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: `wrong guess number ${attempt}` } })).status).toBe(401);
+    }
+    const limited = await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } });
+    expect(limited.status).toBe(429);
+    expect(limited.json.type).toBe('urn:problem-type:too-many-sign-in-attempts');
+    expect(Number(limited.headers.get('retry-after'))).toBe(900);
+    t.clock.now += 15 * MINUTE;
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(200);
+  });
+
+  it('are limited per client: 20 failures over many names block that client, not others', async () => {
+    let client = '10.0.0.1';
+    const t = await createTestWebApp({ clientAddress: () => client });
+    await t.signUp('ada');
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      expect((await t.send('POST', '/api/session', { body: { name: `guess${attempt}`, password: PASSWORD } })).status).toBe(401);
+    }
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(429);
+    client = '10.0.0.2';
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(200);
+  });
+
+  it('do not say whether the account exists: an unknown name is limited like a real one', async () => {
+    const t = await createTestWebApp();
+    for (let attempt = 1; attempt <= 10; attempt++) await t.send('POST', '/api/session', { body: { name: 'ghost', password: `guess ${attempt} of many` } });
+    expect((await t.send('POST', '/api/session', { body: { name: 'ghost', password: PASSWORD } })).status).toBe(429);
+  });
+});
+
+describe('the secrets', () => {
+  it('never reach a log line: no password, session token or API key', async () => {
+    const t = await createTestWebApp();
+    const { cookie } = await t.signUp('ada');
+    await t.send('POST', '/api/session', { body: { name: 'ada', password: 'a wrong password here' } });
+    const created = await t.send('POST', '/api/keys', { cookie, body: { name: 'CI' } });
+    const logged = JSON.stringify(t.logs);
+    expect(logged).not.toContain(PASSWORD);
+    expect(logged).not.toContain('a wrong password here');
+    expect(logged).not.toContain(cookie.split('=')[1]);
+    expect(logged).not.toContain(created.json.secret);
+    expect(t.logs.some((line) => line['path'] === '/api/keys' && line['status'] === 201)).toBe(true);
+  });
+
+  it('leave nothing in clear in the database: every text and blob of every table is searched', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'account-secrets-'));
+    try {
+      const databasePath = join(scratch, 'api.sqlite');
+      const t = await createTestWebApp({ databasePath });
+      const { cookie } = await t.signUp('ada');
+      const created = await t.send('POST', '/api/keys', { cookie, body: { name: 'CI' } });
+      await t.store.close();
+      const raw = new Database(databasePath, { readonly: true });
+      const tables = raw.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all();
+      const everything = tables
+        .map(({ name }) =>
+          JSON.stringify(raw.prepare(`SELECT * FROM "${name}"`).all(), (_key, value) => (Buffer.isBuffer(value) ? value.toString('latin1') : value)),
+        )
+        .join('\n');
+      raw.close();
+      expect(tables.map(({ name }) => name)).toEqual(expect.arrayContaining(['users', 'api_keys', 'sessions', 'key_events']));
+      for (const secret of [PASSWORD, cookie.split('=')[1] ?? '', created.json.secret]) expect(everything).not.toContain(secret);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { readAccountLimits } from '../../src/account/limits.js';
+import { readOperations } from '../../src/contract/operations.js';
+import { deref, loadSpec } from '../../src/contract/spec.js';
+import { accountSpec } from '../helpers/web-app.js';
+
+const publicSpec = loadSpec();
+const operations = readOperations(accountSpec);
+const schema = (spec: typeof accountSpec, name: string) => deref(spec, deref(spec, spec.components['schemas'])[name]);
+
+describe('the account API contract (openapi/account.yaml)', () => {
+  it('has the account operations: sign up, sign in, sign out, session, keys and key events', () => {
+    expect(operations.map((operation) => `${operation.method} ${operation.path} ${operation.operationId}`).sort()).toEqual([
+      'DELETE /session signOut',
+      'GET /key-events listKeyEvents',
+      'GET /keys listKeys',
+      'GET /session getSession',
+      'POST /keys createKey',
+      'POST /keys/{keyId}/revoke revokeKey',
+      'POST /keys/{keyId}/roll rollKey',
+      'POST /session signIn',
+      'POST /users signUp',
+    ]);
+  });
+
+  it('puts every operation under the session cookie, except signing up and in', () => {
+    for (const operation of operations) {
+      expect(operation.security, operation.operationId).toEqual(['signUp', 'signIn'].includes(operation.operationId) ? [] : ['sessionCookie']);
+    }
+    expect(deref(accountSpec, deref(accountSpec, accountSpec.components['securitySchemes'])['sessionCookie'])).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: '__Host-session',
+    });
+  });
+
+  it('keeps the public API apart: no path, operation or security scheme in common', () => {
+    const publicOperations = readOperations(publicSpec);
+    expect(publicOperations.map((operation) => operation.operationId)).not.toEqual(
+      expect.arrayContaining(operations.map((operation) => operation.operationId)),
+    );
+    expect(Object.keys(publicSpec.components['securitySchemes'] as object)).toEqual(['bearerAuth']);
+  });
+
+  it('copies the public Problem and Violation schemas exactly; its ProblemType adds to the public one and drops nothing', () => {
+    expect(schema(accountSpec, 'Problem')).toEqual(schema(publicSpec, 'Problem'));
+    expect(schema(accountSpec, 'Violation')).toEqual(schema(publicSpec, 'Violation'));
+    const publicTypes = schema(publicSpec, 'ProblemType')['enum'] as string[];
+    const accountTypes = schema(accountSpec, 'ProblemType')['enum'] as string[];
+    expect(accountTypes).toEqual(expect.arrayContaining(publicTypes));
+  });
+
+  it('answers every error as application/problem+json with the Problem schema; 401 with WWW-Authenticate, 429 with Retry-After', () => {
+    for (const operation of operations) {
+      for (const response of Object.values(operation.responses).filter((candidate) => Number(candidate.status) >= 400)) {
+        expect(Object.keys(response.content), `${operation.operationId} ${response.status}`).toEqual(['application/problem+json']);
+        expect(response.content['application/problem+json']?.schema).toEqual({ $ref: '#/components/schemas/Problem' });
+        if (response.status === '401') expect(response.headers['WWW-Authenticate']?.required).toBe(true);
+        if (response.status === '429') expect(response.headers['Retry-After']?.required).toBe(true);
+      }
+      expect(operation.responses['429'], `${operation.operationId} documents the per-client rate limit`).toBeDefined();
+      if (operation.method !== 'GET') expect(operation.responses['403'], `${operation.operationId} documents the cross-site refusal`).toBeDefined();
+    }
+  });
+
+  it('sends a key secret only with Cache-Control: no-store, and sets or clears the cookie where a session starts or ends', () => {
+    for (const operationId of ['createKey', 'rollKey']) {
+      const created = operations.find((operation) => operation.operationId === operationId)?.responses['201'];
+      expect(created?.headers['Cache-Control'], operationId).toMatchObject({ required: true, schema: { const: 'no-store' } });
+    }
+    const setsCookie = operations.filter((operation) => Object.values(operation.responses).some((response) => response.headers['Set-Cookie']));
+    expect(setsCookie.map((operation) => operation.operationId).sort()).toEqual(['signIn', 'signOut', 'signUp']);
+  });
+
+  it('states its limits in x-limits, which the server reads', () => {
+    expect(readAccountLimits(accountSpec)).toEqual({
+      signIn: { failuresPerAccount: 10, failuresPerClient: 20, windowSeconds: 900 },
+      session: { idleSeconds: 1800, absoluteSeconds: 28800 },
+      keys: { activePerUser: 20 },
+    });
+  });
+
+  it('offers key expiries from presets with a default and a maximum', () => {
+    expect(schema(accountSpec, 'ExpiresInDays')).toMatchObject({ enum: [7, 30, 60, 90, 365], default: 30 });
+    expect(schema(accountSpec, 'OverlapHours')).toMatchObject({ enum: [0, 1, 24, 72, 168], default: 24 });
+  });
+});

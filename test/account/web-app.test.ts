@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { createTestWebApp, PASSWORD } from '../helpers/web-app.js';
+
+describe('unsafe requests from another site', () => {
+  const crossSite = [
+    { given: 'an Origin of another site', headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': '' } },
+    { given: 'Sec-Fetch-Site: cross-site', headers: { Origin: '', 'Sec-Fetch-Site': 'cross-site' } },
+    { given: 'Sec-Fetch-Site: same-site (a sibling subdomain)', headers: { Origin: '', 'Sec-Fetch-Site': 'same-site' } },
+    { given: 'a same-origin Sec-Fetch-Site but a foreign Origin', headers: { Origin: 'http://127.0.0.1:9999', 'Sec-Fetch-Site': 'same-origin' } },
+    { given: 'a DNS-rebound name', headers: { Origin: 'http://rebound.example:3001', Host: 'rebound.example:3001', 'Sec-Fetch-Site': '' } },
+    { given: 'Origin: null (a sandboxed frame)', headers: { Origin: 'null', 'Sec-Fetch-Site': '' } },
+  ];
+
+  it.each(crossSite)('are refused with 403 before anything is read or done: $given', async ({ headers }) => {
+    const t = await createTestWebApp();
+    const { cookie } = await t.signUp('ada');
+    const createKey = await t.send('POST', '/api/keys', { cookie, body: { name: 'forged' }, headers });
+    expect(createKey.status).toBe(403);
+    expect(createKey.json.type).toBe('urn:problem-type:forbidden');
+    const signOut = await t.send('DELETE', '/api/session', { cookie, headers });
+    expect(signOut.status).toBe(403);
+    expect((await t.send('GET', '/api/keys', { cookie })).json.keys).toEqual([]);
+  });
+
+  it('refuse a cross-site HTML form post (urlencoded) with 403, not 415: the origin is checked whatever the body', async () => {
+    const t = await createTestWebApp();
+    const { cookie } = await t.signUp('ada');
+    const response = await t.send('POST', '/api/keys', {
+      cookie,
+      rawBody: 'name=forged',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it('let same-origin pages and clients that are not browsers (no Origin, no Sec-Fetch-Site) through', async () => {
+    const t = await createTestWebApp();
+    const { cookie } = await t.signUp('ada');
+    expect((await t.send('POST', '/api/keys', { cookie, body: { name: 'page' } })).status).toBe(201);
+    expect((await t.send('POST', '/api/keys', { cookie, body: { name: 'script' }, headers: { Origin: '', 'Sec-Fetch-Site': '' } })).status).toBe(201);
+  });
+
+  it('are checked against WEB_ORIGIN when it is set', async () => {
+    const t = await createTestWebApp({ origin: 'https://keys.example.com' });
+    const ok = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
+    expect(ok.status).toBe(201);
+    const forged = await t.send('POST', '/api/users', {
+      body: { name: 'bob', password: PASSWORD },
+      headers: { Origin: 'http://127.0.0.1:3001', Host: '127.0.0.1:3001' },
+    });
+    expect(forged.status).toBe(403);
+  });
+});
+
+describe('the account API over HTTP', () => {
+  it('answers an unknown path under /api with a problem, a known path with another method with 405 and Allow', async () => {
+    const t = await createTestWebApp();
+    const unknown = await t.send('GET', '/api/nothing');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toBe('application/problem+json');
+    const wrongMethod = await t.send('PUT', '/api/keys', { body: {} });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD, POST');
+  });
+
+  it('limits each client to the spec rate and answers 429 with Retry-After past it', async () => {
+    const t = await createTestWebApp({ limits: { rateLimit: { requests: 3, windowSeconds: 60 } } });
+    for (let index = 0; index < 3; index++) expect((await t.send('GET', '/api/session')).status).toBe(401);
+    const limited = await t.send('GET', '/api/session');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('60');
+  });
+
+  it('answers requests without a live session with 429 past the failed-authentication budget, and still serves a live session', async () => {
+    const t = await createTestWebApp({ limits: { failedAuthentication: { perAddress: 3, total: 1000, windowSeconds: 60 } } });
+    const { cookie } = await t.signUp('ada');
+    for (let index = 0; index < 3; index++) expect((await t.send('GET', '/api/keys', { cookie: `session=${'x'.repeat(43)}` })).status).toBe(401);
+    const limited = await t.send('GET', '/api/keys');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('60');
+    expect((await t.send('GET', '/api/keys', { cookie })).status).toBe(200);
+  });
+
+  it('sends the JSON API security headers on every answer, and no-store', async () => {
+    const t = await createTestWebApp();
+    const response = await t.send('GET', '/api/session');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+
+describe('the pages', () => {
+  it.each(['/', '/sign-in', '/sign-up', '/settings'])('serve %s as HTML with a page CSP: own script and style only, no inline code', async (path) => {
+    const t = await createTestWebApp();
+    const response = await t.send('GET', path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.text).toContain('<html lang="en">');
+    expect(response.text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(response.text).toContain('<meta name="public-api-url" content="http://127.0.0.1:3000">');
+    // Nothing from the network: no absolute URL in a src or href, no inline script or style.
+    expect(response.text).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(response.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(response.text).not.toMatch(/<style|style="/);
+  });
+
+  it('serve the script and stylesheet, built from the sources, and 404 an unknown page as HTML', async () => {
+    const t = await createTestWebApp();
+    const script = await t.send('GET', '/assets/app.js');
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(script.text).toContain('/api');
+    expect(script.text).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)[a-z]/i);
+    expect((await t.send('GET', '/assets/app.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    const missing = await t.send('GET', '/nowhere');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it('give every form control a label', async () => {
+    const t = await createTestWebApp();
+    for (const path of ['/sign-in', '/sign-up', '/settings']) {
+      const html = (await t.send('GET', path)).text;
+      const ids = [...html.matchAll(/<(?:input|select|textarea)\b[^>]*\bid="([^"]+)"/g)].map((match) => match[1]);
+      expect(ids.length, path).toBeGreaterThan(0);
+      for (const id of ids) expect(html, `${path} #${id}`).toContain(`<label for="${id}">`);
+    }
+  });
+});

@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tsxCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'keys-cli-test-'));
+const databasePath = join(scratch, 'api.sqlite');
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const keys = (args: string[]) => runCommand(tsxCommand('src/cli/keys.ts', args), { env: { DATABASE_PATH: databasePath } });
+
+describe('npm run keys, with the fields of the account settings page', () => {
+  it('creates a named key with an expiry from the presets, lists it with its state, and shows its events', async () => {
+    const before = Date.now();
+    const created = await keys(['create', '--user', 'ops', '--name', 'nightly export', '--expires-in-days', '7', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const key = JSON.parse(created.stdout) as { id: string; key: string; name: string; expiresAt: string };
+    expect(key.name).toBe('nightly export');
+    expect(Date.parse(key.expiresAt) - before).toBeGreaterThanOrEqual(7 * 86_400_000);
+    expect(Date.parse(key.expiresAt) - before).toBeLessThan(7 * 86_400_000 + 60_000);
+
+    const listed = await keys(['list', '--user', 'ops']);
+    expect(listed.stdout).toMatch(new RegExp(`${key.id}  "nightly export"  tka_…${key.key.slice(-4)}  active  .+  never  ${key.expiresAt}`));
+    expect(listed.stdout).not.toContain(key.key);
+
+    expect((await keys(['revoke', key.id])).code).toBe(0);
+    const events = await keys(['events', '--user', 'ops', '--json']);
+    expect((JSON.parse(events.stdout) as Array<{ type: string; source: string }>).map((event) => `${event.type} ${event.source}`).sort()).toEqual([
+      'created cli',
+      'revoked cli',
+    ]);
+  });
+
+  it.each([
+    {
+      given: 'an expiry outside the presets',
+      args: ['create', '--user', 'ops', '--expires-in-days', '45'],
+      want: /--expires-in-days must be one of 7, 30, 60, 90, 365/,
+    },
+    { given: 'an empty name', args: ['create', '--user', 'ops', '--name', '  '], want: /--name must be 1-100 characters/ },
+    { given: 'events of an unknown user', args: ['events', '--user', 'nobody'], want: /no user named "nobody"/, code: 1 },
+  ])('refuses $given', async ({ args, want, code = 2 }) => {
+    const result = await keys(args);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(want);
+  });
+});

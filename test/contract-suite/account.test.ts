@@ -1,0 +1,90 @@
+/**
+ * The contract suite on the second contract: the account API, under a session
+ * cookie, run against the web application (`npm start`'s process) and against
+ * the Prism mock of `openapi/account.yaml`. Positive cases of its writes (sign
+ * up, sign in, keys) are skipped as for any live service; the browser and
+ * in-process tests cover them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { disagreements, runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
+import { startMock, type MockProcess } from '../../src/process/mock.js';
+import { scratchDatabase } from '../../src/process/scratch-database.js';
+import { startServer, type ServerProcess } from '../../src/process/server.js';
+import { accountSpec } from '../helpers/web-app.js';
+
+const database = scratchDatabase('account-suite-');
+let server: ServerProcess;
+let mock: MockProcess;
+let implementation: SuiteReport;
+let prism: SuiteReport;
+
+beforeAll(async () => {
+  const [started, mocked] = await Promise.allSettled([startServer({ databasePath: database.path, env: { LOG_LEVEL: 'warn' } }), startMock({ api: 'account' })]);
+  if (started.status === 'fulfilled') server = started.value;
+  if (mocked.status === 'fulfilled') mock = mocked.value;
+  if (started.status === 'rejected') throw started.reason;
+  if (mocked.status === 'rejected') throw mocked.reason;
+  const webUrl = /^Web application on (\S+)$/m.exec(server.stdout())?.[1];
+  if (!webUrl) throw new Error(`no web application in:\n${server.stdout()}`);
+  // A session as the pages get one: sign up, keep the cookie's token; a key so that lists have an entry.
+  const signUp = await fetch(`${webUrl}/api/users`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'contract-suite', password: 'a password for the suite' }),
+  });
+  expect(signUp.status).toBe(201);
+  const token = /^session=([^;]+)/.exec(signUp.headers.get('set-cookie') ?? '')?.[1] ?? '';
+  const key = await fetch(`${webUrl}/api/keys`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: `session=${token}` },
+    body: '{"name":"suite"}',
+  });
+  expect(key.status).toBe(201);
+  [implementation, prism] = await Promise.all([
+    runContractSuite({ baseUrl: `${webUrl}/api`, token, spec: accountSpec }),
+    runContractSuite({ baseUrl: mock.url, token: 'any-session-token', spec: accountSpec, target: 'prism' }),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([server?.stop(), mock?.stop()]);
+  database.remove();
+});
+
+const failures = (report: SuiteReport) =>
+  report.results.filter((result) => result.outcome === 'fail').map((result) => `${result.id}: ${result.findings.map((finding) => finding.message).join('; ')}`);
+
+describe('the contract suite on the account API', () => {
+  it('passes against the web application, with the session cookie the contract names, on every operation', () => {
+    expect(failures(implementation)).toEqual([]);
+    expect(implementation.operations.map((operation) => operation.operationId).sort()).toEqual([
+      'createKey',
+      'getSession',
+      'listKeyEvents',
+      'listKeys',
+      'revokeKey',
+      'rollKey',
+      'signIn',
+      'signOut',
+      'signUp',
+    ]);
+    for (const operation of implementation.operations) expect(operation.passed, operation.operationId).toBeGreaterThan(0);
+    const passed = (family: string) =>
+      implementation.results.filter((result) => result.family === family && result.outcome === 'pass').map((result) => result.operationId);
+    // Every operation under the cookie refuses each of the five missing or bad sessions with 401.
+    expect(passed('unknown-key').sort()).toEqual(['createKey', 'getSession', 'listKeyEvents', 'listKeys', 'revokeKey', 'rollKey', 'signOut']);
+    // The reads answer 200 with a real session; an id that is not the caller's gets 404.
+    expect(implementation.results.filter((result) => result.polarity === 'positive' && result.outcome === 'pass').map((result) => result.operationId)).toEqual(
+      expect.arrayContaining(['getSession', 'listKeys', 'listKeyEvents']),
+    );
+    expect(passed('unknown-id').sort()).toEqual(['revokeKey', 'rollKey']);
+  });
+
+  it('passes against the Prism mock, allowing only the listed known differences', () => {
+    expect(failures(prism)).toEqual([]);
+  });
+
+  it('gets the same status from both for every case, unless a known difference explains it', () => {
+    expect(disagreements(implementation, prism)).toEqual([]);
+  });
+});

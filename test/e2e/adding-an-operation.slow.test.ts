@@ -1,0 +1,199 @@
+/**
+ * The promise of the project, tried as a new API developer would: add an
+ * operation with a path parameter and a 404 to a copy of the project, and see
+ * the typecheck fail until one handler exists, then the server, the client,
+ * the mock and the contract suite follow with no other source change.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../src/keys/api-key.js';
+import { launch, type LaunchedProcess } from '../../src/process/launch.js';
+import { startMock } from '../../src/process/mock.js';
+import { waitForOutput } from '../../src/process/ready.js';
+import { scratchDatabase } from '../../src/process/scratch-database.js';
+import { openStore } from '../../src/store/open-store.js';
+import { parse, stringify } from 'yaml';
+import { projectRoot } from '../../src/contract/project.js';
+import { binCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
+
+const copy = mkdtempSync(join(tmpdir(), 'add-operation-'));
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+/** `GET /items/{id}`: one item the caller may see; 404 when there is none (or it is not theirs to see). */
+function addGetItem(spec: Record<string, any>): void {
+  spec['paths']['/items/{id}'] = {
+    get: {
+      operationId: 'getItem',
+      summary: 'Read one item',
+      description: 'Returns one item the caller owns or that was shared with them.',
+      tags: ['Items'],
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'The item id.', schema: { $ref: '#/components/schemas/ItemId' }, example: 'itm_0a1b2c3d4e5f6g7h' }],
+      responses: {
+        '200': {
+          description: 'The item.',
+          headers: Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }])),
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' }, examples: { item: { value: spec['components']['examples']['OwnItemsFirstPage']['value']['items'][0] } } } },
+        },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '404': { $ref: '#/components/responses/NotFound' },
+        '422': { $ref: '#/components/responses/UnprocessableContent' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+        '500': { $ref: '#/components/responses/InternalError' },
+      },
+    },
+  };
+  spec['components']['responses']['NotFound'] = {
+    description: 'No item with this id is visible to the caller.',
+    content: {
+      'application/problem+json': {
+        schema: { $ref: '#/components/schemas/Problem' },
+        examples: { notFound: { value: { type: 'urn:problem-type:not-found', title: 'Not found', status: 404, detail: 'No item with this id.', instance: '/items/itm_0a1b2c3d4e5f6g7h', requestId: '1a2b3c4d-5e6f-4a7b-9c8d-9e0f1a2b3c4d' } } },
+      },
+    },
+  };
+}
+
+/** The one source change: a handler for the new operation, in the handler map. */
+const HANDLER = `
+  getItem: async ({ path }, { caller, store }) => {
+    const item = await store.findVisibleItem(path.id, caller.userId);
+    if (!item) throw new ApiError('urn:problem-type:not-found', 'No item with this id.');
+    return { status: 200, body: item };
+  },`;
+
+const inCopy = (file: string) => join(copy, file);
+
+beforeAll(async () => {
+  for (const entry of ['src', 'openapi', 'generated', 'redocly.yaml', 'package.json', 'tsconfig.json']) cpSync(join(projectRoot, entry), inCopy(entry), { recursive: true });
+  symlinkSync(join(projectRoot, 'node_modules'), inCopy('node_modules'));
+  // Only src/ and generated/ are typechecked in the copy; tests stay in the project.
+  writeFileSync(inCopy('tsconfig.json'), JSON.stringify({ extends: join(projectRoot, 'tsconfig.json'), compilerOptions: { typeRoots: [join(projectRoot, 'node_modules', '@types')] }, include: ['src', 'generated'] }));
+  const spec = parse(readFileSync(inCopy('openapi/openapi.yaml'), 'utf8')) as Record<string, any>;
+  addGetItem(spec);
+  writeFileSync(inCopy('openapi/openapi.yaml'), stringify(spec, { lineWidth: 0 }));
+  // A frontend's call to the new operation through the typed client; it must compile once types are regenerated.
+  writeFileSync(
+    inCopy('src/client/uses-get-item.ts'),
+    `import { createApiClient } from './index.js';\nexport const readItem = (baseUrl: string, apiKey: string, id: string) => createApiClient({ baseUrl, apiKey }).GET('/items/{id}', { params: { path: { id } } });\n`,
+  );
+}, 60_000);
+
+describe('adding GET /items/{id} to a copy of the project', () => {
+  it('passes the contract lint and regenerates the types', async () => {
+    const lint = await runCommand(binCommand('redocly', ['lint', '--config', inCopy('redocly.yaml')]), { cwd: copy });
+    expect(lint.code, lint.stdout + lint.stderr).toBe(0);
+    const generate = await runCommand([process.execPath, '--import', 'tsx', 'src/tooling/generate.ts'], { cwd: copy }); // the copy's own generator
+    expect(generate.code, generate.stderr).toBe(0);
+    expect(readFileSync(inCopy('generated/openapi.d.ts'), 'utf8')).toContain('getItem');
+  });
+
+  it('fails the typecheck, naming the missing handler, until one exists', async () => {
+    const before = await runCommand(binCommand('tsc', ['-p', inCopy('tsconfig.json')]), { cwd: copy });
+    expect(before.code).not.toBe(0);
+    expect(before.stdout).toMatch(/src\/server\/operations\.ts\(\d+,\d+\): error TS\d+: Property 'getItem' is missing/);
+    // Nothing else fails: the client call and every other module already follow the new types.
+    expect(before.stdout.trim().split('\n').filter((line) => /error TS/.test(line))).toHaveLength(1);
+
+    const handlers = readFileSync(inCopy('src/server/operations.ts'), 'utf8');
+    const withHandler = handlers
+      .replace(/(listSharedItemsByQuery: [^\n]+\n)/, `$1${HANDLER.slice(1)}\n`)
+      .replace("import { InputViolation } from './read-input.js';", "import { ApiError } from './problems.js';\nimport { InputViolation } from './read-input.js';");
+    expect(withHandler).toContain('getItem:');
+    writeFileSync(inCopy('src/server/operations.ts'), withHandler);
+    const after = await runCommand(binCommand('tsc', ['-p', inCopy('tsconfig.json')]), { cwd: copy });
+    expect(after.code, after.stdout).toBe(0);
+  });
+
+  it('is served, mocked, called through the client and covered by the contract suite with no other change', async () => {
+    // A user with items of their own, one shared with them, and a key, written as the server would.
+    const database = scratchDatabase('add-operation-');
+    const store = await openStore({ databasePath: database.path });
+    const at = '2026-01-01T00:00:00.000Z';
+    const [ann, bob] = [await store.createUser('ann', at), await store.createUser('bob', at)];
+    const own = await store.createItem(ann.id, 'Mine', at);
+    await store.createItem(ann.id, 'Also mine', '2026-01-02T00:00:00.000Z');
+    const others = await store.createItem(bob.id, 'Not shared', at);
+    const { key, digest, hint } = generateApiKey();
+    await store.createKey(ann.id, digest, hint, at);
+    await store.close();
+
+    const server = await startCopy(database.path);
+    try {
+      const url = server.url;
+      const get = (id: string, method = 'GET') => fetch(`${url}/items/${id}`, { method, headers: { Authorization: `Bearer ${key}` } });
+      const found = await get(own.id);
+      expect(found.status).toBe(200);
+      expect(await found.json()).toEqual(own);
+      expect((await get(others.id)).status, 'an item neither owned nor shared').toBe(404);
+      expect((await get('itm_0000000000000000')).status).toBe(404);
+      const malformed = await get('not-an-id');
+      expect(malformed.status).toBe(422);
+      expect(((await malformed.json()) as { errors: unknown[] }).errors).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'path', pointer: '/id' })]));
+      const other = await get(own.id, 'PUT');
+      expect([other.status, other.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+
+      // The typed client, as a frontend would call it, from the copy's own source.
+      const { readItem } = (await import(inCopy('src/client/uses-get-item.ts'))) as { readItem: (baseUrl: string, apiKey: string, id: string) => Promise<{ data?: unknown }> };
+      expect((await readItem(url, key, own.id)).data).toEqual(own);
+
+      // The copy's contract suite derives cases for the new operation and passes.
+      const suite = await runCommand([process.execPath, '--import', 'tsx', 'src/contract-suite/main.ts', '--base-url', url, '--token', key, '--json'], { cwd: copy });
+      const report = JSON.parse(suite.stdout) as { operations: Array<{ operationId: string; cases: number; failed: number }> };
+      expect(suite.code, suite.stdout.slice(0, 2000) + suite.stderr).toBe(0);
+      const getItem = report.operations.find((operation) => operation.operationId === 'getItem');
+      expect(getItem?.cases).toBeGreaterThan(5);
+      expect(getItem?.failed).toBe(0);
+    } finally {
+      await server.stop();
+    }
+
+    // The mock serves it from the spec's example.
+    const mock = await startMock({ spec: inCopy('openapi/openapi.yaml') });
+    try {
+      const mocked = await fetch(`${mock.url}/items/itm_0a1b2c3d4e5f6g7h`, { headers: { Authorization: 'Bearer anything' } });
+      expect(mocked.status).toBe(200);
+      expect(await mocked.json()).toMatchObject({ id: 'itm_0a1b2c3d4e5f6g7h' });
+    } finally {
+      await mock.stop();
+      database.remove();
+    }
+  });
+
+  it('a request field the handlers ignore fails the contract suite, naming the operation and the field', async () => {
+    const spec = parse(readFileSync(inCopy('openapi/openapi.yaml'), 'utf8')) as Record<string, any>;
+    spec['components']['schemas']['ListRequest']['properties']['titlePrefix'] = { type: 'string', maxLength: 50, description: 'Only items whose title starts with this.', example: 'A' };
+    writeFileSync(inCopy('openapi/openapi.yaml'), stringify(spec, { lineWidth: 0 }));
+    expect((await runCommand([process.execPath, '--import', 'tsx', 'src/tooling/generate.ts'], { cwd: copy })).code).toBe(0);
+    const database = scratchDatabase('ignored-field-');
+    const store = await openStore({ databasePath: database.path });
+    const at = '2026-01-01T00:00:00.000Z';
+    const ann = await store.createUser('ann', at);
+    for (const title of ['Apple', 'Banana', 'Avocado']) await store.createItem(ann.id, title, at);
+    const { key, digest, hint } = generateApiKey();
+    await store.createKey(ann.id, digest, hint, at);
+    await store.close();
+    const server = await startCopy(database.path);
+    try {
+      const suite = await runCommand([process.execPath, '--import', 'tsx', 'src/contract-suite/main.ts', '--base-url', server.url, '--token', key], { cwd: copy });
+      expect(suite.code).toBe(1);
+      expect(suite.stdout).toMatch(/listOwnItems[^\n]*titlePrefix|titlePrefix[^\n]*listOwnItems/);
+      expect(suite.stdout).toMatch(/ignored/i);
+    } finally {
+      await server.stop();
+      database.remove();
+    }
+  });
+});
+
+/** The copy's own server on a free port, held to the contract on every answer. */
+async function startCopy(databasePath: string): Promise<LaunchedProcess & { url: string }> {
+  const server = launch([process.execPath, '--import', 'tsx', 'src/server/main.ts'], {
+    cwd: copy,
+    env: { HOST: '127.0.0.1', PORT: '0', DATABASE_PATH: databasePath, LOG_LEVEL: 'warn', RESPONSE_VALIDATION: 'strict', NODE_ENV: 'development' },
+  });
+  const [, url = ''] = await waitForOutput(server, /^Listening on (\S+)$/m, { timeoutMs: 60_000 });
+  return { ...server, url };
+}
