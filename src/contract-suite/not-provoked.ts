@@ -11,6 +11,7 @@ export interface NotProvoked {
 const NEVER: Record<string, string> = {
   '429': "provoking it would spend the caller's whole quota for the window and lock the key out of the service it checks",
   '408': 'provoking it would hold a connection open for the whole request timeout',
+  '503': "it is the answer while the service cannot reach its database; the suite cannot (and must not) take a deployment's database away",
 };
 const SERVER_ERROR = 'no correct request can make a correct server fail; every answer is checked for a 5xx instead';
 

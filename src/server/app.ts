@@ -2,16 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import { scrubKeys } from '../keys/api-key.js';
-import type { Store } from '../store/store.js';
+import { type Store, StoreUnavailable } from '../store/store.js';
 import { authenticate, isAuthenticationFailure } from './authenticate.js';
 import { bindOperations, type HandlerResult } from './bind-operations.js';
 import { CursorCodec } from './cursor.js';
 import { operationHandlers, type ApiContext, type OperationHandlers } from './operations.js';
 import { ApiError, type ProblemBody } from './problems.js';
-import { FixedWindowRateLimiter, type Quota } from './rate-limit.js';
+import { FixedWindowRateLimiter, type Quota, type RateLimiter } from './rate-limit.js';
 import { clip, type CompiledOperation, type Limits, type RequestContract } from './request-contract.js';
 import { clientRequestId, newRequestId, responseHeaders } from './response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
+import { SharedRateLimiter } from './shared-rate-limit.js';
 
 /** The part of a pino logger the app uses, so tests can pass a recorder. */
 export interface AppLogger {
@@ -19,6 +20,8 @@ export interface AppLogger {
   error(fields: object, message?: string): void;
   /** pino's level check; when `info` is off, the request line is not even assembled. */
   isLevelEnabled?(level: string): boolean;
+  /** Writes buffered lines now; called after the rare lines an operator waits for (the database unavailable). */
+  flush?(): void;
 }
 
 export interface AppOptions {
@@ -38,6 +41,13 @@ export interface AppOptions {
   handlers?: OperationHandlers;
   /** Whether answers are checked against the spec before they are sent. Default `strict`. */
   responseValidation?: ResponseValidationMode;
+  /**
+   * `local` (the default): each process counts its own quota in memory, right for one process on SQLite.
+   * `shared`: every process on the store's database shares one quota per key (`SharedRateLimiter`).
+   */
+  rateLimit?: 'local' | 'shared';
+  /** Seconds a client is told to wait (`Retry-After`) when the store is unreachable. Default 2. */
+  unavailableRetrySeconds?: number;
 }
 
 type Env = { Bindings: { incoming?: IncomingMessage }; Variables: { requestId: string; quota?: Quota; operation?: CompiledOperation } };
@@ -53,13 +63,24 @@ export function createApp(options: AppOptions): Hono<Env> {
   const now = options.now ?? Date.now;
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const limits: Limits = { ...contract.limits, ...options.limits };
-  const limiter = new FixedWindowRateLimiter({ ...limits.rateLimit, now });
+  const limiter: RateLimiter =
+    options.rateLimit === 'shared' ? new SharedRateLimiter({ store, ...limits.rateLimit, now }) : new FixedWindowRateLimiter({ ...limits.rateLimit, now });
+  const retryAfter = String(options.unavailableRetrySeconds ?? 2);
+  // Per process even with the shared limiter: a protective budget, not a quota the contract promises.
   const failed = limits.failedAuthentication;
   const failuresByAddress = new FixedWindowRateLimiter({ requests: failed.perAddress, windowSeconds: failed.windowSeconds, now });
   const failuresInAll = new FixedWindowRateLimiter({ requests: failed.total, windowSeconds: failed.windowSeconds, now });
-  // Read once; every request awaits the same settled promise.
-  const cursors = store.secret('cursor').then((secret) => new CursorCodec(secret));
-  cursors.catch(() => undefined); // a failure surfaces on the first request that needs it, as a logged 500
+  // Read once; every request awaits the same settled promise. A failed read (the database was away) is tried again by the next request.
+  let cursorRead: Promise<CursorCodec> | undefined;
+  const cursors = (): Promise<CursorCodec> =>
+    (cursorRead ??= store.secret('cursor').then(
+      (secret) => new CursorCodec(secret),
+      (error: unknown) => {
+        cursorRead = undefined;
+        throw error;
+      },
+    ));
+  cursors().catch(() => undefined); // a failure surfaces on the first request that needs it
   const bounds = contract.problemBounds;
 
   const app = new Hono<Env>();
@@ -130,8 +151,9 @@ export function createApp(options: AppOptions): Hono<Env> {
         }
         throw error;
       }
-      applyQuota(c, limiter.take(caller.keyId), limits);
-      return { caller, store, cursors: await cursors, now: at };
+      const quota = limiter.take(caller.keyId);
+      applyQuota(c, quota instanceof Promise ? await quota : quota, limits);
+      return { caller, store, cursors: await cursors(), now: at };
     },
     write(c, operation, result) {
       const response = answer(c, result);
@@ -151,7 +173,8 @@ export function createApp(options: AppOptions): Hono<Env> {
 
   app.notFound((c) => problem(c, new ApiError('urn:problem-type:not-found', 'No operation of this API has this path.'), bounds));
 
-  app.onError((error, c) => {
+  app.onError((thrown, c) => {
+    const error = thrown instanceof StoreUnavailable ? unavailable(c, thrown) : thrown;
     if (error instanceof ApiError) {
       const response = problem(c, error, bounds);
       const operation = c.get('operation');
@@ -165,6 +188,24 @@ export function createApp(options: AppOptions): Hono<Env> {
     }
     return internalError(c, error);
   });
+
+  /** The database is away: a 503 the client may retry, logged without a stack (it is not a bug), at most once a second. */
+  let lastUnavailableLog = Number.NEGATIVE_INFINITY;
+  let unlogged = 0;
+  function unavailable(c: Context<Env>, error: StoreUnavailable): ApiError {
+    const at = performance.now();
+    if (at - lastUnavailableLog >= 1_000) {
+      logger.error({ requestId: c.get('requestId'), reason: error.message, alsoSince: unlogged }, 'store unavailable; answering 503');
+      logger.flush?.();
+      lastUnavailableLog = at;
+      unlogged = 0;
+    } else {
+      unlogged++;
+    }
+    return new ApiError('urn:problem-type:service-unavailable', `The service cannot reach its database right now. Retry in ${retryAfter} seconds.`, {
+      headers: { 'Retry-After': retryAfter },
+    });
+  }
 
   function internalError(c: Context<Env>, error: unknown): Response {
     if (error instanceof ContractBreach) logger.error({ requestId: c.get('requestId'), operationId: error.operationId, violations: error.violations }, error.message);

@@ -14,6 +14,8 @@ import type {
   ListScope,
   NewKeyOptions,
   PageQuery,
+  QuotaLease,
+  QuotaRequest,
   SessionRecord,
   Store,
   User,
@@ -347,6 +349,21 @@ class SqliteStore implements Store {
          WHERE i.id = ? AND (i.owner_id = ? OR EXISTS (SELECT 1 FROM shares s WHERE s.item_id = i.id AND s.user_id = ?))`,
       )
       .get(itemId, userId, userId);
+  }
+
+  async leaseQuota(keyId: string, request: QuotaRequest): Promise<QuotaLease> {
+    const now = Date.now();
+    const currentWindow = Math.floor(now / request.windowMs);
+    return this.#db.transaction(() => {
+      const row = this.#db.prepare<[string], { window: number; used: number }>('SELECT window_index AS window, used FROM rate_limits WHERE key_id = ?').get(keyId);
+      const window = row && row.window >= currentWindow ? row.window : currentWindow;
+      const counted = row && row.window >= currentWindow ? row.used : 0;
+      const granted = Math.min(request.want, Math.max(request.limit - counted, 0));
+      this.#db
+        .prepare('INSERT INTO rate_limits (key_id, window_index, used) VALUES (?, ?, ?) ON CONFLICT (key_id) DO UPDATE SET window_index = excluded.window_index, used = excluded.used')
+        .run(keyId, window, counted + granted);
+      return { granted, used: counted + granted, resetMs: Math.max((window + 1) * request.windowMs - now, 0) };
+    }).immediate();
   }
 
   async secret(name: string): Promise<Buffer> {

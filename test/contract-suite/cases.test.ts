@@ -113,7 +113,8 @@ describe('deriveCases on the spec', () => {
     expect(positives.length).toBeGreaterThan(0);
     for (const entry of positives) expect(entry.skip).toMatch(/^skipped for safety: POST may write, and the spec does not mark listOwnItems `x-read-only: true`/);
     expect(derived.cases.filter((entry) => entry.operation.operationId === 'listOwnItems' && entry.polarity === 'negative' && entry.skip !== undefined)).toEqual([]);
-    expect(derived.coverage[0]?.notProvoked.map((entry) => entry.status)).toEqual(['200', '429', '500']);
+    expect(derived.coverage[0]?.notProvoked.map((entry) => entry.status)).toEqual(['200', '429', '500', '503']);
+    expect(derived.coverage[0]?.notProvoked.find((entry) => entry.status === '503')?.reason).toMatch(/cannot reach its database/);
   });
 
   it('reads the list options of each operation from the spec', () => {

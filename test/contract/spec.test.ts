@@ -168,11 +168,15 @@ describe('the responses', () => {
     }
   });
 
-  // What the server answers before any handler runs: on every request 401, 422 (unknown query parameters), 429 and 500;
-  // on a request with a body also 400 (not JSON), 413 (too large) and 415 (not application/json).
+  // What the server answers before any handler runs: on every request 401, 422 (unknown query parameters), 429, 500 and
+  // 503 (the database away); on a request with a body also 400 (not JSON), 413 (too large) and 415 (not application/json).
   it.each(byId(operations))('%s documents every error the server can answer it with', (id, operation) => {
-    const expected = ['401', '422', '429', '500', ...(operation.requestBody ? ['400', '413', '415'] : [])];
+    const expected = ['401', '422', '429', '500', '503', ...(operation.requestBody ? ['400', '413', '415'] : [])];
     const missing = expected.filter((status) => !(status in operation.responses));
     expect(missing, `document ${missing.join(', ')} on ${id} in ${SPEC_FILE} ($ref the shared components.responses)`).toEqual([]);
+  });
+
+  it.each(byId(operations))('%s documents 503 with Retry-After (any request may find the database away)', (id, operation) => {
+    expect(Object.keys(operation.responses['503']?.headers ?? {}), `${id} in ${SPEC_FILE}: $ref components.responses.ServiceUnavailable`).toEqual(['Retry-After']);
   });
 });
