@@ -29,7 +29,7 @@ async function main(options: SoakOptions): Promise<ExitCode> {
   let server: ServerProcess | undefined;
   try {
     // The first start seeds the demo data; the key is then made as an operator would, with the keys CLI.
-    server = await startServer({ databasePath: database.path, env: { RATE_LIMIT_REQUESTS: '1000000000', LOG_LEVEL: 'info' }, maxOutputChars: 1 << 20 });
+    server = await startServer({ databasePath: database.path, env: { RATE_LIMIT_REQUESTS: '1000000000', FAILED_AUTH_PER_ADDRESS: '1000000000', FAILED_AUTH_TOTAL: '1000000000', LOG_LEVEL: 'info' }, maxOutputChars: 1 << 20 });
     const { key } = await makeKey(database.path, options.user);
     if (!options.json) process.stderr.write(`soak: started ${server.url} (pid ${server.pid}) on ${database.path}; driving it for ${options.duration} s\n`);
     const report = await runSoak({ url: server.url, token: key, durationSeconds: options.duration, connections: options.connections, pid: server.pid, ...(progress && { onProgress: progress }) });
