@@ -19,7 +19,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, SLOW],
           // One Prism and one server for the whole run, for the files that can share them (see the file).
-          globalSetup: ['test/global-setup.ts'],
+          // And one real PostgreSQL (Debian's binaries, no Docker), whose URL is inject('postgresUrl').
+          globalSetup: ['test/global-setup.ts', 'test/global-setup-postgres.ts'],
           // Most test files wait on processes and sockets rather than compute, so two run at a time
           // even on two cores (vitest's default in `run` mode is cores - 1).
           maxWorkers: 2,

@@ -9,7 +9,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
+import { type LocalPostgres, postgresBinDir, startLocalPostgres } from '../src/cluster/local-postgres.js';
 import { projectRoot } from '../src/contract/project.js';
+import { generateApiKey } from '../src/keys/api-key.js';
 import { binCommand } from '../src/process/commands.js';
 import { freePort } from '../src/process/free-port.js';
 import { describeExit, launch, type LaunchedProcess } from '../src/process/launch.js';
@@ -19,10 +21,21 @@ import { runLoad, type LoadResult } from './lib/load.js';
 import { pinLoadGenerator } from './lib/pin.js';
 import { writeMockSpec } from './lib/prism.js';
 import { probe } from './lib/probe.js';
-import { prepareProjectDatabase, projectServerMissing } from './lib/project.js';
+import { preparePostgresDatabase, prepareProjectDatabase, projectServerMissing } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
-import { checkTargets, formatCpuComparison, formatTable, formatTargets, summarise, type BenchReport, type ServerRun, type Settings } from './lib/report.js';
-import { SERVER_IDS, SERVERS, type ServerId } from './lib/servers.js';
+import {
+  checkTargets,
+  comparePostgres,
+  formatCpuComparison,
+  formatPostgres,
+  formatTable,
+  formatTargets,
+  summarise,
+  type BenchReport,
+  type ServerRun,
+  type Settings,
+} from './lib/report.js';
+import { POSTGRES_SERVER_IDS, SERVER_IDS, SERVERS, type ServerId } from './lib/servers.js';
 
 const HOST = '127.0.0.1';
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -54,14 +67,12 @@ const program = new Command('bench')
   .option('--warmup <seconds>', 'load before the first round, not measured (default 3, quick 0.2)', positive('--warmup'))
   .option('--connections <n>', 'concurrent connections (default 50, quick 10)', positive('--connections'))
   .addOption(
-    new Option('--only <ids>', `comma-separated subset of ${SERVER_IDS.join(',')}`)
-      .default([...SERVER_IDS])
-      .argParser((value) => {
-        const ids = value.split(',').map((id) => id.trim());
-        const unknown = ids.filter((id) => !(SERVER_IDS as readonly string[]).includes(id));
-        if (unknown.length > 0) throw new InvalidArgumentError(`unknown server ${unknown.join(', ')}`);
-        return SERVER_IDS.filter((id) => ids.includes(id));
-      }),
+    new Option('--only <ids>', `comma-separated subset of ${SERVER_IDS.join(',')}`).default([...SERVER_IDS]).argParser((value) => {
+      const ids = value.split(',').map((id) => id.trim());
+      const unknown = ids.filter((id) => !(SERVER_IDS as readonly string[]).includes(id));
+      if (unknown.length > 0) throw new InvalidArgumentError(`unknown server ${unknown.join(', ')}`);
+      return SERVER_IDS.filter((id) => ids.includes(id));
+    }),
   )
   .addOption(new Option('--log-level <level>', "this project's LOG_LEVEL (peers do not log)").default('warn'))
   .option('--no-pin', 'do not pin the servers and the load generator to separate cores')
@@ -85,11 +96,13 @@ const startedAt = new Date();
 const loadAtStart = loadavg()[0] ?? 0;
 const pinning = pinLoadGenerator(options.pin);
 const workDirectory = mkdtempSync(join(tmpdir(), 'bench-'));
-const processes = new Map<ServerId, LaunchedProcess>();
+const processes = new Map<ServerId, LaunchedProcess[]>();
 const notes: string[] = [];
+let postgres: LocalPostgres | undefined;
 
 async function cleanUp(): Promise<void> {
-  await Promise.all([...processes.values()].map((server) => server.stop({ graceMs: 3_000 })));
+  await Promise.all([...processes.values()].flat().map((server) => server.stop({ graceMs: 3_000 })));
+  postgres?.stop();
   rmSync(workDirectory, { recursive: true, force: true });
 }
 
@@ -113,7 +126,7 @@ process.exit();
 
 async function main(): Promise<number> {
   const runs = new Map<ServerId, ServerRun>(options.only.map((id) => [id, { id, label: SERVERS[id].label, problems: [], rounds: [] }]));
-  const urls = new Map<ServerId, string>();
+  const urls = new Map<ServerId, string[]>();
 
   let key = FALLBACK_KEY;
   let ownerId = FALLBACK_OWNER_ID;
@@ -129,6 +142,23 @@ async function main(): Promise<number> {
       ownerId = setup.userId;
     }
   }
+  let databaseUrl: string | undefined;
+  const postgresRuns = [...runs.values()].filter((run) => POSTGRES_SERVER_IDS.includes(run.id));
+  if (postgresRuns.length > 0) {
+    if (key === FALLBACK_KEY) key = generateApiKey().key;
+    if (!postgresBinDir()) {
+      for (const run of postgresRuns) run.failure = 'not run: no PostgreSQL server binaries (Debian: apt-get install -y postgresql, or set PG_BIN)';
+    } else {
+      progress("bench: starting PostgreSQL (on the servers' core) with the same user, items and key");
+      // Default durability settings: what a deployment runs. The database shares the servers' core.
+      postgres = await startLocalPostgres({
+        prefix: 'bench-pg-',
+        ...(pinning.serverCore !== undefined && { startPrefix: ['taskset', '-c', String(pinning.serverCore)] }),
+      });
+      databaseUrl = await postgres.createDatabase('bench');
+      await preparePostgresDatabase(databaseUrl, key);
+    }
+  }
   const mockSpec = writeMockSpec(workDirectory, { items: fixtureItems(ownerId), nextCursor: null });
   const headers = requestHeaders(key);
 
@@ -137,25 +167,51 @@ async function main(): Promise<number> {
     const build = await launch(binCommand('tsc', ['-p', 'tsconfig.build.json']), { output: 'inherit' }).exited;
     if (build.code !== 0) throw new Error(`npm run build failed (${describeExit(build)})`);
   }
-  progress(`bench: starting ${[...runs.values()].filter((run) => !run.failure).map((run) => run.label).join(', ')}`);
+  progress(
+    `bench: starting ${[...runs.values()]
+      .filter((run) => !run.failure)
+      .map((run) => run.label)
+      .join(', ')}`,
+  );
   await Promise.all(
     [...runs.values()]
       .filter((run) => run.failure === undefined)
       .map(async (run) => {
-        const port = await freePort(HOST);
-        const command = SERVERS[run.id].launch({ port, host: HOST, key, ownerId, mockSpec, logLevel: settings.projectLogLevel, compiled: !options.tsx, ...(databasePath ? { databasePath } : {}) });
-        // Output to a file, so a chatty server costs the load generator nothing.
-        const log = join(workDirectory, `${run.id}.log`);
-        const server = launch(command.argv, { env: command.env, output: { stdoutFile: log, stderrFile: log }, ...(pinning.serverCore !== undefined && { core: pinning.serverCore }) });
-        processes.set(run.id, server);
-        const url = `http://${HOST}:${port}/`;
+        const started: LaunchedProcess[] = [];
+        const instanceUrls: string[] = [];
+        processes.set(run.id, started);
         try {
-          run.startupMs = await waitForHttp(server, { url, method: 'POST', headers, body: REQUEST_BODY, status: 200 }, { timeoutMs: STARTUP_TIMEOUT_MS });
-          const checked = await probe(url, key);
-          run.problems = checked.problems;
-          run.responseBytes = checked.bytes;
-          run.responseHeaders = checked.headers;
-          urls.set(run.id, url);
+          for (let instance = 0; instance < (SERVERS[run.id].instances ?? 1); instance++) {
+            const port = await freePort(HOST);
+            const command = SERVERS[run.id].launch({
+              port,
+              host: HOST,
+              key,
+              ownerId,
+              mockSpec,
+              logLevel: settings.projectLogLevel,
+              compiled: !options.tsx,
+              ...(databasePath ? { databasePath } : {}),
+              ...(databaseUrl ? { databaseUrl } : {}),
+            });
+            // Output to a file, so a chatty server costs the load generator nothing.
+            const log = join(workDirectory, `${run.id}-${instance + 1}.log`);
+            const server = launch(command.argv, {
+              env: command.env,
+              output: { stdoutFile: log, stderrFile: log },
+              ...(pinning.serverCore !== undefined && { core: pinning.serverCore }),
+            });
+            started.push(server);
+            const url = `http://${HOST}:${port}/`;
+            const startupMs = await waitForHttp(server, { url, method: 'POST', headers, body: REQUEST_BODY, status: 200 }, { timeoutMs: STARTUP_TIMEOUT_MS });
+            run.startupMs ??= startupMs;
+            const checked = await probe(url, key);
+            run.problems.push(...checked.problems);
+            run.responseBytes = checked.bytes;
+            run.responseHeaders = checked.headers;
+            instanceUrls.push(url);
+          }
+          urls.set(run.id, instanceUrls);
         } catch (error) {
           run.failure = `did not start: ${(error as Error).message}`;
         }
@@ -168,8 +224,17 @@ async function main(): Promise<number> {
   const measure = async (run: ServerRun, what: string, seconds: number): Promise<LoadResult> => {
     step++;
     progress(`bench: ${what} ${run.label.padEnd(28)} [${step}/${total}] ${elapsed()}`);
-    const server = processes.get(run.id)!;
-    return runLoad({ url: urls.get(run.id)!, headers, body: REQUEST_BODY, connections: settings.connections, durationSeconds: seconds, pid: server.pid });
+    const instances = processes.get(run.id) ?? [];
+    const database = POSTGRES_SERVER_IDS.includes(run.id) ? postgres : undefined;
+    return runLoad({
+      url: urls.get(run.id) ?? [],
+      headers,
+      body: REQUEST_BODY,
+      connections: settings.connections,
+      durationSeconds: seconds,
+      pid: instances.map((server) => server.pid),
+      ...(database && { databasePids: () => database.pids() }),
+    });
   };
 
   for (const run of live) await measure(run, 'warm-up', settings.warmupSeconds);
@@ -178,12 +243,13 @@ async function main(): Promise<number> {
       if (run.failure !== undefined) continue;
       const result = await measure(run, `round ${round}/${settings.rounds}`, settings.durationSeconds);
       run.rounds.push(result);
-      const server = processes.get(run.id)!;
-      const exit = server.exitStatus();
-      if (exit !== undefined) {
-        run.failure = `the process ended (${describeExit(exit)}) during round ${round}; its last output:\n${server.outputTail()}`;
+      const instances = processes.get(run.id) ?? [];
+      const ended = instances.find((server) => server.exitStatus() !== undefined);
+      const exit = ended?.exitStatus();
+      if (ended && exit !== undefined) {
+        run.failure = `the process ended (${describeExit(exit)}) during round ${round}; its last output:\n${ended.outputTail()}`;
       } else if (result.ok === 0) {
-        run.failure = `no 2xx answer in round ${round} (${result.non2xx} non-2xx, ${result.errors} errors); its last output:\n${server.outputTail()}`;
+        run.failure = `no 2xx answer in round ${round} (${result.non2xx} non-2xx, ${result.errors} errors); its last output:\n${instances[0]?.outputTail() ?? ''}`;
       }
     }
   }
@@ -191,11 +257,13 @@ async function main(): Promise<number> {
 
   const servers = summarise([...runs.values()]);
   const targets = checkTargets(servers);
+  const postgresComparison = comparePostgres(servers);
   notes.push(
     `load: POST / with ${REQUEST_BODY}, Authorization: Bearer <key>, Content-Type: application/json; ${settings.connections} connections, pipelining 1`,
     `${settings.rounds} round(s) of ${settings.durationSeconds} s per server, alternating servers each round, after ${settings.warmupSeconds} s warm-up each`,
-    'req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds\' percentiles; RSS = peak VmRSS of the server process while loaded; CPU us/req = its user+system CPU time per answer (all threads); gen CPU = how much of its core the load generator used (near 100%, the generator set the pace)',
+    "req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds' percentiles; RSS = peak VmRSS of the server process while loaded; CPU us/req = its user+system CPU time per answer (all threads); gen CPU = how much of its core the load generator used (near 100%, the generator set the pace)",
     `this project runs with its real key check, validation, SQLite store and rate limiter (limit raised so it never trips), LOG_LEVEL=${settings.projectLogLevel}`,
+    'PostgreSQL rows: the same server with DATABASE_URL on a PostgreSQL the harness starts (default durability settings; on the servers\' core when pinned): caches behind LISTEN/NOTIFY, the shared rate limiter leasing blocks of 100 (2% of the raised limit, capped); "2 x" runs two instances, the connections split between them; DB us/req = CPU of every PostgreSQL process per answer',
     options.tsx
       ? 'the TypeScript servers (this project and the node:http, Hono, Fastify and Express peers) run under `node --import tsx`, as `npm start` does; the loader adds about 30 MiB of RSS to each'
       : 'the TypeScript servers (this project and the node:http, Hono, Fastify and Express peers) run compiled from dist/ (`npm run build`), as `npm run start:prod` runs this project',
@@ -212,8 +280,19 @@ async function main(): Promise<number> {
     notes,
     servers,
     targets,
+    ...(postgresComparison.length > 0 && { postgres: postgresComparison }),
   };
-  const out = options.out ?? join(projectRoot, 'bench', 'results', `bench-${startedAt.toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}.json`);
+  const out =
+    options.out ??
+    join(
+      projectRoot,
+      'bench',
+      'results',
+      `bench-${startedAt
+        .toISOString()
+        .replaceAll(':', '-')
+        .replace(/\.\d+Z$/, 'Z')}.json`,
+    );
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 
@@ -226,6 +305,8 @@ async function main(): Promise<number> {
     if (server.problems.length > 0) console.log(`\n${server.label} (!) does not behave as the contract says: ${server.problems.join('; ')}`);
   }
   console.log(`\nTargets for this project's server (a report; a miss does not fail the run):\n${formatTargets(targets)}`);
+  const postgresText = formatPostgres(postgresComparison);
+  if (postgresText !== undefined) console.log(`\n${postgresText}`);
   const cpu = formatCpuComparison(servers);
   if (cpu !== undefined) console.log(`\n${cpu}`);
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);

@@ -118,7 +118,7 @@ export interface components {
          *     or `detail`.
          * @enum {string}
          */
-        ProblemType: "urn:problem-type:malformed-request" | "urn:problem-type:unauthorized" | "urn:problem-type:not-found" | "urn:problem-type:method-not-allowed" | "urn:problem-type:header-fields-too-large" | "urn:problem-type:request-timeout" | "urn:problem-type:content-too-large" | "urn:problem-type:unsupported-media-type" | "urn:problem-type:validation-failed" | "urn:problem-type:rate-limited" | "urn:problem-type:internal-error";
+        ProblemType: "urn:problem-type:malformed-request" | "urn:problem-type:unauthorized" | "urn:problem-type:not-found" | "urn:problem-type:method-not-allowed" | "urn:problem-type:header-fields-too-large" | "urn:problem-type:request-timeout" | "urn:problem-type:content-too-large" | "urn:problem-type:unsupported-media-type" | "urn:problem-type:validation-failed" | "urn:problem-type:rate-limited" | "urn:problem-type:internal-error" | "urn:problem-type:service-unavailable";
         /** @description One way in which the request broke the contract. */
         Violation: {
             /**
@@ -241,6 +241,23 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description The service cannot reach its database for the moment (a restart, a failover, a network cut).
+         *     Nothing was changed. Send the same request again after `Retry-After` seconds.
+         */
+        ServiceUnavailable: {
+            headers: {
+                /**
+                 * @description Seconds to wait before trying again.
+                 * @example 2
+                 */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /**
@@ -330,6 +347,7 @@ export interface operations {
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSharedItemsByQuery: {
@@ -373,6 +391,7 @@ export interface operations {
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listSharedItems: {
@@ -403,6 +422,7 @@ export interface operations {
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

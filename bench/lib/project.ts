@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/contract/project.js';
 import { makeKey } from '../../src/process/make-key.js';
+import { digestApiKey } from '../../src/keys/api-key.js';
 import { openStore } from '../../src/store/open-store.js';
 import { fixtureItems } from './fixture.js';
 
@@ -36,4 +37,20 @@ export async function prepareProjectDatabase(directory: string): Promise<Project
     await store.close();
   }
   return { databasePath, key: created.key, userId: created.userId };
+}
+
+/**
+ * The same user, ten items and key on a PostgreSQL database, so every row of the benchmark is sent the
+ * one request: the key is stored by its digest, as the CLI would store it.
+ */
+export async function preparePostgresDatabase(databaseUrl: string, key: string): Promise<void> {
+  const store = await openStore({ databasePath: ':unused:', databaseUrl });
+  try {
+    const at = new Date().toISOString();
+    const user = await store.createUser('bench', at);
+    await store.createKey(user.id, digestApiKey(key), `${key.slice(0, 4)}…${key.slice(-4)}`, at);
+    for (const item of fixtureItems(user.id)) await store.createItem(user.id, item.title, item.createdAt);
+  } finally {
+    await store.close();
+  }
 }

@@ -1,6 +1,6 @@
 // From the rounds to the table, the target checks and the JSON document.
 import type { LoadResult } from './load.js';
-import type { ServerId } from './servers.js';
+import { POSTGRES_SERVER_IDS, type ServerId } from './servers.js';
 import { median } from './stats.js';
 
 export interface ServerRun {
@@ -27,8 +27,10 @@ export interface ServerSummary {
   p50Ms: number;
   p99Ms: number;
   peakRssMiB: number;
-  /** Median over rounds of the server's CPU time per answer. */
+  /** Median over rounds of the server's CPU time per answer (all its instances). */
   cpuPerRequestUs: number;
+  /** Median over rounds of the database server's CPU time per answer (PostgreSQL rows only). */
+  databaseCpuPerRequestUs?: number;
   /** Median over rounds of the load generator's share of its core (see LoadResult). */
   generatorCpuShare: number;
   vsRaw: number;
@@ -62,6 +64,16 @@ export interface BenchReport {
   notes: string[];
   servers: ServerSummary[];
   targets: TargetCheck[];
+  /** PostgreSQL mode against SQLite, and two instances against one, when those rows ran. */
+  postgres?: PostgresComparison[];
+}
+
+export interface PostgresComparison {
+  what: string;
+  /** Median of the per-round req/s ratios. */
+  throughputRatio: number;
+  /** CPU per answer of the compared row (servers + database) and of its baseline. */
+  cpuUs: { row: number; baseline: number };
 }
 
 const MiB = 1024 * 1024;
@@ -71,7 +83,7 @@ const MiB = 1024 * 1024;
  * those is kept: on a shared machine the load drifts between rounds, and a ratio of
  * two neighbours cancels most of that drift where a ratio of two medians would not.
  */
-function ratioTo(run: ServerRun, base: ServerRun | undefined): number {
+export function ratioTo(run: ServerRun, base: ServerRun | undefined): number {
   if (base === undefined) return Number.NaN;
   const ratios = run.rounds.flatMap((round, index) => {
     const other = base.rounds[index];
@@ -102,6 +114,8 @@ export function summarise(runs: ServerRun[]): ServerSummary[] {
       errors: run.rounds.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
       rounds: run.rounds,
     };
+    const database = run.rounds.map((r) => r.databaseCpuPerRequestUs).filter((value): value is number => value !== undefined);
+    if (database.length > 0) summary.databaseCpuPerRequestUs = median(database);
     if (run.failure !== undefined) summary.failure = run.failure;
     if (run.responseBytes !== undefined) summary.responseBytes = run.responseBytes;
     if (run.responseHeaders !== undefined) summary.responseHeaders = run.responseHeaders;
@@ -115,8 +129,15 @@ export function checkTargets(servers: ServerSummary[]): TargetCheck[] {
   const project = get('project');
   const hono = get('hono');
   const express = get('express');
-  const check = (target: string, value: number | undefined, limit: number | undefined, atLeast: boolean, show: (v: number, l: number) => string): TargetCheck => {
-    if (value === undefined || limit === undefined || !Number.isFinite(value) || !Number.isFinite(limit)) return { target, actual: 'not measured', pass: undefined };
+  const check = (
+    target: string,
+    value: number | undefined,
+    limit: number | undefined,
+    atLeast: boolean,
+    show: (v: number, l: number) => string,
+  ): TargetCheck => {
+    if (value === undefined || limit === undefined || !Number.isFinite(value) || !Number.isFinite(limit))
+      return { target, actual: 'not measured', pass: undefined };
     return { target, actual: show(value, limit), pass: atLeast ? value >= limit : value <= limit };
   };
   // Project vs Express goes through their ratios to raw node:http, each taken round by round.
@@ -125,7 +146,13 @@ export function checkTargets(servers: ServerSummary[]): TargetCheck[] {
   return [
     check('req/s >= 0.80x bare Hono', project?.vsHono, hono ? 0.8 : undefined, true, times),
     check('req/s >= 5x Express + openapi-validator', vsExpress, 5, true, times),
-    check('p99 <= 2x bare Hono p99', project?.p99Ms, mul(hono?.p99Ms, 2), false, (v, l) => `${v.toFixed(2)} ms vs ${(l / 2).toFixed(2)} ms (${(v / (l / 2)).toFixed(2)}x)`),
+    check(
+      'p99 <= 2x bare Hono p99',
+      project?.p99Ms,
+      mul(hono?.p99Ms, 2),
+      false,
+      (v, l) => `${v.toFixed(2)} ms vs ${(l / 2).toFixed(2)} ms (${(v / (l / 2)).toFixed(2)}x)`,
+    ),
     check('RSS under load <= 120 MiB', project?.peakRssMiB, 120, false, (v) => `${v.toFixed(1)} MiB`),
   ];
 }
@@ -135,10 +162,25 @@ function mul(value: number | undefined, factor: number): number | undefined {
 }
 
 export function formatTable(servers: ServerSummary[]): string {
-  const header = ['server', 'req/s', 'min-max', 'p50 ms', 'p99 ms', 'RSS MiB', 'CPU us/req', 'gen CPU', 'x raw', 'x Hono', 'non-2xx', 'body B', 'headers'];
+  const header = [
+    'server',
+    'req/s',
+    'min-max',
+    'p50 ms',
+    'p99 ms',
+    'RSS MiB',
+    'CPU us/req',
+    'DB us/req',
+    'gen CPU',
+    'x raw',
+    'x Hono',
+    'non-2xx',
+    'body B',
+    'headers',
+  ];
   const rows = servers.map((s) =>
     s.failure !== undefined
-      ? [s.label, 'failed', '', '', '', '', '', '', '', '', '', '', '']
+      ? [s.label, 'failed', '', '', '', '', '', '', '', '', '', '', '', '']
       : [
           s.label + (s.problems.length > 0 ? ' (!)' : ''),
           int(s.requestsPerSecond.median),
@@ -147,6 +189,7 @@ export function formatTable(servers: ServerSummary[]): string {
           fixed(s.p99Ms, 2),
           fixed(s.peakRssMiB, 1),
           fixed(s.cpuPerRequestUs, 0),
+          s.databaseCpuPerRequestUs === undefined ? '' : fixed(s.databaseCpuPerRequestUs, 0),
           `${fixed(s.generatorCpuShare * 100, 0)}%`,
           fixed(s.vsRaw, 2),
           fixed(s.vsHono, 2),
@@ -160,6 +203,31 @@ export function formatTable(servers: ServerSummary[]): string {
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/** One instance on PostgreSQL against one on SQLite, and two instances against one, as per-round ratios. */
+export function comparePostgres(servers: ServerSummary[]): PostgresComparison[] {
+  const get = (id: ServerId) => servers.find((server) => server.id === id && server.failure === undefined && server.rounds.length > 0);
+  const total = (server: ServerSummary) => server.cpuPerRequestUs + (server.databaseCpuPerRequestUs ?? 0);
+  const pairs: Array<[string, ServerId, ServerId]> = [
+    ['1 instance on PostgreSQL / 1 on SQLite', 'project-pg', 'project'],
+    ['2 instances on PostgreSQL / 1 on PostgreSQL', 'project-pg-x2', 'project-pg'],
+  ];
+  return pairs.flatMap(([what, rowId, baseId]) => {
+    const row = get(rowId);
+    const base = get(baseId);
+    if (!row || !base) return [];
+    return [{ what, throughputRatio: ratioTo(row, base), cpuUs: { row: total(row), baseline: total(base) } }];
+  });
+}
+
+export function formatPostgres(comparisons: PostgresComparison[]): string | undefined {
+  if (comparisons.length === 0) return undefined;
+  const lines = comparisons.map(
+    (c) =>
+      `  ${c.what.padEnd(44)} req/s x${c.throughputRatio.toFixed(2)}   CPU per answer (servers + database) ${c.cpuUs.row.toFixed(0)} us vs ${c.cpuUs.baseline.toFixed(0)} us`,
+  );
+  return ['PostgreSQL mode (ratios of neighbouring rounds, median):', ...lines].join('\n');
+}
+
 export function formatTargets(targets: TargetCheck[]): string {
   return targets.map((t) => `${t.pass === undefined ? 'N/A ' : t.pass ? 'PASS' : 'MISS'}  ${t.target.padEnd(42)} ${t.actual}`).join('\n');
 }
@@ -170,9 +238,14 @@ export function formatTargets(targets: TargetCheck[]): string {
  */
 export function formatCpuComparison(servers: ServerSummary[]): string | undefined {
   const project = servers.find((s) => s.id === 'project' && s.failure === undefined);
-  const peers = servers.filter((s) => s.id !== 'project' && s.failure === undefined && Number.isFinite(s.cpuPerRequestUs));
+  const peers = servers.filter(
+    (s) => s.id !== 'project' && !POSTGRES_SERVER_IDS.includes(s.id) && s.failure === undefined && Number.isFinite(s.cpuPerRequestUs),
+  );
   if (!project || !Number.isFinite(project.cpuPerRequestUs) || peers.length === 0) return undefined;
-  const lines = peers.map((peer) => `  ${peer.label.padEnd(28)} ${peer.cpuPerRequestUs.toFixed(0).padStart(5)} us  -> this project does ${(peer.cpuPerRequestUs / project.cpuPerRequestUs).toFixed(2)}x its req/s per CPU`);
+  const lines = peers.map(
+    (peer) =>
+      `  ${peer.label.padEnd(28)} ${peer.cpuPerRequestUs.toFixed(0).padStart(5)} us  -> this project does ${(peer.cpuPerRequestUs / project.cpuPerRequestUs).toFixed(2)}x its req/s per CPU`,
+  );
   return [`CPU per answer: this project ${project.cpuPerRequestUs.toFixed(0)} us; peers:`, ...lines].join('\n');
 }
 

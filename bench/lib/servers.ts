@@ -3,7 +3,9 @@ import { MOCK_DEFAULTS, prismCommand } from '../../src/mock/prism.js';
 import { compiledCommand, tsxCommand } from '../../src/process/commands.js';
 import { SERVER_ENTRY } from './project.js';
 
-export const SERVER_IDS = ['raw', 'hono', 'project', 'fastify', 'express', 'prism'] as const;
+export const SERVER_IDS = ['raw', 'hono', 'project', 'project-pg', 'project-pg-x2', 'fastify', 'express', 'prism'] as const;
+/** The rows that need a PostgreSQL (started by the harness from the machine's binaries). */
+export const POSTGRES_SERVER_IDS: readonly ServerId[] = ['project-pg', 'project-pg-x2'];
 export type ServerId = (typeof SERVER_IDS)[number];
 
 export interface LaunchContext {
@@ -13,6 +15,8 @@ export interface LaunchContext {
   ownerId: string;
   /** The project's database (only set when the project server runs). */
   databasePath?: string;
+  /** The project's PostgreSQL database, for the PostgreSQL rows. */
+  databaseUrl?: string;
   /** The spec copy the mock serves. */
   mockSpec: string;
   logLevel: string;
@@ -23,6 +27,8 @@ export interface LaunchContext {
 export interface ServerDefinition {
   id: ServerId;
   label: string;
+  /** Processes of this row, each on its own port, the load split between them (default 1). */
+  instances?: number;
   /** The command line (before core pinning) and its extra environment. */
   launch(context: LaunchContext): { argv: string[]; env: Record<string, string> };
 }
@@ -30,6 +36,23 @@ export interface ServerDefinition {
 /** The command line for a TypeScript entry: its compiled JavaScript, or the source under the tsx loader in one process. */
 export function nodeArgv(entry: string, compiled: boolean): string[] {
   return compiled ? compiledCommand(entry) : tsxCommand(entry);
+}
+
+/** This project's server as `npm run start:prod` runs it, on SQLite or on PostgreSQL. */
+function projectLaunch(context: LaunchContext, database: 'sqlite' | 'postgres') {
+  return {
+    argv: nodeArgv(SERVER_ENTRY, context.compiled),
+    env: {
+      PORT: String(context.port),
+      HOST: context.host,
+      DATABASE_PATH: context.databasePath ?? '',
+      ...(database === 'postgres' && { DATABASE_URL: context.databaseUrl ?? '' }),
+      LOG_LEVEL: context.logLevel,
+      // The limiter still counts every request; the window is just too wide to trip under load.
+      RATE_LIMIT_REQUESTS: '1000000000',
+      NODE_ENV: 'production',
+    },
+  };
 }
 
 const peer = (file: string) => (context: LaunchContext) => ({
@@ -45,19 +68,11 @@ export const SERVERS: Record<ServerId, ServerDefinition> = {
     label: 'this project',
     // As `npm run start:prod` runs it (compiled), or as `npm start` does (`node --import tsx` is the
     // same loader as `tsx`, in one process, so the RSS read is the server's and not a launcher's).
-    launch: (context) => ({
-      argv: nodeArgv(SERVER_ENTRY, context.compiled),
-      env: {
-        PORT: String(context.port),
-        HOST: context.host,
-        DATABASE_PATH: context.databasePath ?? '',
-        LOG_LEVEL: context.logLevel,
-        // The limiter still counts every request; the window is just too wide to trip under load.
-        RATE_LIMIT_REQUESTS: '1000000000',
-        NODE_ENV: 'production',
-      },
-    }),
+    launch: (context) => projectLaunch(context, 'sqlite'),
   },
+  // The same server on PostgreSQL: key and page caches behind LISTEN/NOTIFY, the shared rate limiter leasing blocks.
+  'project-pg': { id: 'project-pg', label: 'this project, PostgreSQL', launch: (context) => projectLaunch(context, 'postgres') },
+  'project-pg-x2': { id: 'project-pg-x2', label: 'this project, 2 x PostgreSQL', instances: 2, launch: (context) => projectLaunch(context, 'postgres') },
   fastify: { id: 'fastify', label: 'Fastify + schema', launch: peer('fastify.ts') },
   express: { id: 'express', label: 'Express + openapi-validator', launch: peer('express.ts') },
   prism: {

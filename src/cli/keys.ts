@@ -10,7 +10,7 @@ import { generateApiKey } from '../keys/api-key.js';
 import { ConfigError, readStoreConfig } from '../config/env.js';
 import { openStore } from '../store/open-store.js';
 import { UnsafeLocationError } from '../store/private-files.js';
-import type { Store } from '../store/store.js';
+import { type Store, StoreUnavailable } from '../store/store.js';
 import { CommandFailed, runCli, UsageError } from './exit.js';
 
 /** The same presets as the account API's `ExpiresInDays`. */
@@ -30,7 +30,7 @@ function print(json: boolean, value: unknown, text: string): void {
 }
 
 const program = new Command('keys')
-  .description('Manage API keys. The database is DATABASE_PATH (default data/api.sqlite), as for the server.')
+  .description('Manage API keys. The database is DATABASE_URL (PostgreSQL) if set, else DATABASE_PATH (default data/api.sqlite), as for the server.')
   .exitOverride()
   .showHelpAfterError('(run with --help for usage)')
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -138,7 +138,8 @@ await runCli('keys', async () => {
   try {
     await program.parseAsync();
   } catch (error) {
-    // A bad or unsafe DATABASE_PATH is bad usage of this command too.
-    throw error instanceof ConfigError || error instanceof UnsafeLocationError ? new UsageError(error.message) : error;
+    // A bad or unsafe DATABASE_PATH (or DATABASE_URL) is bad usage of this command too; an unreachable database is a failure.
+    if (error instanceof ConfigError || error instanceof UnsafeLocationError) throw new UsageError(error.message);
+    throw error instanceof StoreUnavailable ? new CommandFailed(error.message) : error;
   }
 });

@@ -12,8 +12,24 @@ export type ResponseValidationMode = (typeof RESPONSE_VALIDATION_MODES)[number];
 
 /** Where the data lives; what `openStore` needs. */
 export interface StoreConfig {
-  /** SQLite file, or `:memory:`. */
+  /** SQLite file, or `:memory:`; unused when `databaseUrl` is set. */
   databasePath: string;
+  /** `postgres://…`: selects the PostgreSQL store, shared by every instance on it. */
+  databaseUrl?: string | undefined;
+  /** PostgreSQL pool size and timeouts; unset fields take `DEFAULT_POSTGRES_SETTINGS`. */
+  postgres?: Partial<PostgresSettings> | undefined;
+  /** PostgreSQL only: the caches forget at least this often, a backstop to LISTEN/NOTIFY (`CACHE_TTL_MS`). */
+  cacheTtlMs?: number | undefined;
+}
+
+/** How the PostgreSQL store connects (README: "Scaling out"); defaults in `DEFAULT_POSTGRES_SETTINGS`. */
+export interface PostgresSettings {
+  /** Connections each instance keeps at most (`DATABASE_POOL_SIZE`). */
+  poolSize: number;
+  /** How long to wait for a connection, from the pool or the network, before answering 503 (`DATABASE_CONNECT_TIMEOUT_MS`). */
+  connectTimeoutMs: number;
+  /** Longest a statement may run, on the server and as seen by the client (`DATABASE_STATEMENT_TIMEOUT_MS`). */
+  statementTimeoutMs: number;
 }
 
 /** The server's configuration; the store's is part of it. */
@@ -51,16 +67,53 @@ export class ConfigError extends Error {}
 /** The store's configuration, from environment variables; the keys CLI needs no more than this. */
 export function readStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConfig {
   const databasePath = env['DATABASE_PATH'] ?? 'data/api.sqlite';
-  return { databasePath: databasePath === ':memory:' || isAbsolute(databasePath) ? databasePath : resolve(projectRoot, databasePath) };
+  const config: StoreConfig = { databasePath: databasePath === ':memory:' || isAbsolute(databasePath) ? databasePath : resolve(projectRoot, databasePath) };
+  const databaseUrl = env['DATABASE_URL'];
+  if (databaseUrl === undefined || databaseUrl === '') return config;
+  checkDatabaseUrl(databaseUrl);
+  const postgres: Partial<PostgresSettings> = {};
+  const poolSize = optionalInteger(env, 'DATABASE_POOL_SIZE', 1, 1_000);
+  if (poolSize !== undefined) postgres.poolSize = poolSize;
+  const connectTimeoutMs = optionalInteger(env, 'DATABASE_CONNECT_TIMEOUT_MS', 100, 600_000);
+  if (connectTimeoutMs !== undefined) postgres.connectTimeoutMs = connectTimeoutMs;
+  const statementTimeoutMs = optionalInteger(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 100, 600_000);
+  if (statementTimeoutMs !== undefined) postgres.statementTimeoutMs = statementTimeoutMs;
+  return { ...config, databaseUrl, postgres, cacheTtlMs: optionalInteger(env, 'CACHE_TTL_MS', 100, 3_600_000) };
+}
+
+/** Refuses anything but a postgres:// URL with a host; never echoes the value, which may hold a password. */
+function checkDatabaseUrl(value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/database (the value given does not parse as a URL)');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError(
+      `DATABASE_URL must start with postgres:// or postgresql://, not ${url.protocol}// (leave it unset for the embedded SQLite store, DATABASE_PATH)`,
+    );
+  }
+  if (url.hostname === '' && !url.searchParams.has('host')) throw new ConfigError('DATABASE_URL names no host: postgres://user:password@host:5432/database');
+}
+
+/** The database as it may be logged: the SQLite path, or the PostgreSQL URL without its password. */
+export function describeDatabase(config: StoreConfig): string {
+  if (!config.databaseUrl) return config.databasePath;
+  const url = new URL(config.databaseUrl);
+  if (url.password) url.password = '***';
+  return url.toString();
 }
 
 /** The server's configuration, from environment variables (documented in the README). */
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const logLevel = env['LOG_LEVEL'] ?? 'info';
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-  if (!levels.includes(logLevel as ServerConfig['logLevel'])) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}, not ${JSON.stringify(logLevel)}`);
+  if (!levels.includes(logLevel as ServerConfig['logLevel']))
+    throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}, not ${JSON.stringify(logLevel)}`);
   const basePath = env['BASE_PATH'] ?? '';
-  if (basePath !== '' && !/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath)) throw new ConfigError(`BASE_PATH must look like /api or /v1/lists, not ${JSON.stringify(basePath)}`);
+  if (basePath !== '' && !/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath))
+    throw new ConfigError(`BASE_PATH must look like /api or /v1/lists, not ${JSON.stringify(basePath)}`);
   const responseValidation = env['RESPONSE_VALIDATION'] || (env['NODE_ENV'] === 'production' ? 'off' : 'strict');
   if (!RESPONSE_VALIDATION_MODES.includes(responseValidation as ResponseValidationMode)) {
     throw new ConfigError(`RESPONSE_VALIDATION must be one of ${RESPONSE_VALIDATION_MODES.join(', ')}, not ${JSON.stringify(responseValidation)}`);
@@ -76,7 +129,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     publicApiUrl: url(env, 'PUBLIC_API_URL'),
     logLevel: logLevel as ServerConfig['logLevel'],
     basePath: basePath.replace(/\/$/, ''),
-    corsOrigins: (env['CORS_ORIGINS'] ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    corsOrigins: (env['CORS_ORIGINS'] ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     rateLimitRequests: optionalInteger(env, 'RATE_LIMIT_REQUESTS', 1, 1_000_000_000),
     rateLimitWindowSeconds: optionalInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 1, 86_400),
     maxBodyBytes: optionalInteger(env, 'MAX_BODY_BYTES', 2, 1_048_576),
@@ -101,7 +157,9 @@ function origin(env: NodeJS.ProcessEnv, name: string): string | undefined {
     parsed = undefined;
   }
   if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.origin !== raw) {
-    throw new ConfigError(`${name} must be an origin such as https://keys.example.com (scheme, host and port; no path or trailing slash), not ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `${name} must be an origin such as https://keys.example.com (scheme, host and port; no path or trailing slash), not ${JSON.stringify(raw)}`,
+    );
   }
   return raw;
 }
@@ -121,6 +179,7 @@ function optionalInteger(env: NodeJS.ProcessEnv, name: string, min: number, max:
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
   return value;
 }

@@ -11,6 +11,7 @@ export interface NotProvoked {
 const NEVER: Record<string, string> = {
   '429': "provoking it would spend the caller's whole quota for the window and lock the key out of the service it checks",
   '408': 'provoking it would hold a connection open for the whole request timeout',
+  '503': "it is the answer while the service cannot reach its database; the suite cannot (and must not) take a deployment's database away",
 };
 const SERVER_ERROR = 'no correct request can make a correct server fail; every answer is checked for a 5xx instead';
 
@@ -32,6 +33,7 @@ function reasonFor(status: string, facts: OperationFacts, cases: SuiteCase[]): s
   if (status in NEVER) return NEVER[status] as string;
   if (status.startsWith('5')) return SERVER_ERROR;
   if (status.startsWith('2') && facts.unsafe !== undefined) return facts.unsafe;
-  if (status.startsWith('2') && cases.some((entry) => entry.polarity === 'positive')) return `the positive cases expect ${facts.success ?? 'another 2xx'}, the lowest documented success`;
+  if (status.startsWith('2') && cases.some((entry) => entry.polarity === 'positive'))
+    return `the positive cases expect ${facts.success ?? 'another 2xx'}, the lowest documented success`;
   return 'the suite knows no request that provokes it safely';
 }

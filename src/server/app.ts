@@ -2,16 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import { scrubKeys } from '../keys/api-key.js';
-import type { Store } from '../store/store.js';
-import { authenticate, isAuthenticationFailure } from './authenticate.js';
+import { type Store, StoreUnavailable } from '../store/store.js';
+import { authenticate, isAuthenticationFailure, type Caller } from './authenticate.js';
 import { bindOperations, type HandlerResult } from './bind-operations.js';
 import { CursorCodec } from './cursor.js';
 import { operationHandlers, type ApiContext, type OperationHandlers } from './operations.js';
 import { ApiError, type ProblemBody } from './problems.js';
-import { FixedWindowRateLimiter, type Quota } from './rate-limit.js';
+import { FixedWindowRateLimiter, type Quota, type RateLimiter } from './rate-limit.js';
 import { clip, type CompiledOperation, type Limits, type RequestContract } from './request-contract.js';
 import { clientRequestId, newRequestId, responseHeaders } from './response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
+import { SharedRateLimiter } from './shared-rate-limit.js';
 
 /** The part of a pino logger the app uses, so tests can pass a recorder. */
 export interface AppLogger {
@@ -19,6 +20,8 @@ export interface AppLogger {
   error(fields: object, message?: string): void;
   /** pino's level check; when `info` is off, the request line is not even assembled. */
   isLevelEnabled?(level: string): boolean;
+  /** Writes buffered lines now; called after the rare lines an operator waits for (the database unavailable). */
+  flush?(): void;
 }
 
 export interface AppOptions {
@@ -38,10 +41,16 @@ export interface AppOptions {
   handlers?: OperationHandlers;
   /** Whether answers are checked against the spec before they are sent. Default `strict`. */
   responseValidation?: ResponseValidationMode;
+  /**
+   * `local` (the default): each process counts its own quota in memory, right for one process on SQLite.
+   * `shared`: every process on the store's database shares one quota per key (`SharedRateLimiter`).
+   */
+  rateLimit?: 'local' | 'shared';
+  /** Seconds a client is told to wait (`Retry-After`) when the store is unreachable. Default 2. */
+  unavailableRetrySeconds?: number;
 }
 
 type Env = { Bindings: { incoming?: IncomingMessage }; Variables: { requestId: string; quota?: Quota; operation?: CompiledOperation } };
-
 
 /**
  * Builds the Hono app for the contract. Runtime-agnostic: everything it needs
@@ -53,13 +62,24 @@ export function createApp(options: AppOptions): Hono<Env> {
   const now = options.now ?? Date.now;
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
   const limits: Limits = { ...contract.limits, ...options.limits };
-  const limiter = new FixedWindowRateLimiter({ ...limits.rateLimit, now });
+  const limiter: RateLimiter =
+    options.rateLimit === 'shared' ? new SharedRateLimiter({ store, ...limits.rateLimit, now }) : new FixedWindowRateLimiter({ ...limits.rateLimit, now });
+  const retryAfter = String(options.unavailableRetrySeconds ?? 2);
+  // Per process even with the shared limiter: a protective budget, not a quota the contract promises.
   const failed = limits.failedAuthentication;
   const failuresByAddress = new FixedWindowRateLimiter({ requests: failed.perAddress, windowSeconds: failed.windowSeconds, now });
   const failuresInAll = new FixedWindowRateLimiter({ requests: failed.total, windowSeconds: failed.windowSeconds, now });
-  // Read once; every request awaits the same settled promise.
-  const cursors = store.secret('cursor').then((secret) => new CursorCodec(secret));
-  cursors.catch(() => undefined); // a failure surfaces on the first request that needs it, as a logged 500
+  // Read once; every request awaits the same settled promise. A failed read (the database was away) is tried again by the next request.
+  let cursorRead: Promise<CursorCodec> | undefined;
+  const cursors = (): Promise<CursorCodec> =>
+    (cursorRead ??= store.secret('cursor').then(
+      (secret) => new CursorCodec(secret),
+      (error: unknown) => {
+        cursorRead = undefined;
+        throw error;
+      },
+    ));
+  cursors().catch(() => undefined); // a failure surfaces on the first request that needs it
   const bounds = contract.problemBounds;
 
   const app = new Hono<Env>();
@@ -95,12 +115,14 @@ export function createApp(options: AppOptions): Hono<Env> {
   }
 
   const validator = createResponseValidator(contract.spec, options.responseValidation ?? 'strict', {
-    handlerName: (operationId) => (options.handlers ? `${operationId} of the handlers given to createApp` : `operationHandlers.${operationId} in src/server/operations.ts`),
+    handlerName: (operationId) =>
+      options.handlers ? `${operationId} of the handlers given to createApp` : `operationHandlers.${operationId} in src/server/operations.ts`,
     report: (breach) => logger.error({ operationId: breach.operationId, violations: breach.violations }, breach.message),
   });
 
   for (const operation of contract.operations) {
-    if (!operation.security.includes('bearerAuth')) throw new Error(`every operation of this API takes bearerAuth, but ${operation.operationId} declares ${operation.security.join(', ') || 'none'}`);
+    if (!operation.security.includes('bearerAuth'))
+      throw new Error(`every operation of this API takes bearerAuth, but ${operation.operationId} declares ${operation.security.join(', ') || 'none'}`);
   }
   bindOperations(app, {
     contract,
@@ -111,16 +133,22 @@ export function createApp(options: AppOptions): Hono<Env> {
       c.set('operation', operation);
       const at = now();
       const address = clientAddress(c);
-      let caller;
+      let caller: Caller;
       try {
         caller = await authenticate(c.req.header('authorization'), store, at, {
           // Over a failed-authentication budget, a key the cache already knows is still served; nothing else is looked up or refused with 401.
           admit(digest) {
             if (digest && store.peekKeyByDigest?.(digest)) return;
             const byAddress = failuresByAddress.peek(address);
-            if (!byAddress.allowed) throw refuse(c, byAddress, `This client has sent ${failed.perAddress} requests with missing or invalid credentials in the current ${failed.windowSeconds}-second window.`);
+            if (!byAddress.allowed)
+              throw refuse(
+                c,
+                byAddress,
+                `This client has sent ${failed.perAddress} requests with missing or invalid credentials in the current ${failed.windowSeconds}-second window.`,
+              );
             const inAll = failuresInAll.peek(ALL);
-            if (!inAll.allowed) throw refuse(c, inAll, 'The service has refused too many invalid credentials in this window and now serves only keys it already knows.');
+            if (!inAll.allowed)
+              throw refuse(c, inAll, 'The service has refused too many invalid credentials in this window and now serves only keys it already knows.');
           },
         });
       } catch (error) {
@@ -130,8 +158,9 @@ export function createApp(options: AppOptions): Hono<Env> {
         }
         throw error;
       }
-      applyQuota(c, limiter.take(caller.keyId), limits);
-      return { caller, store, cursors: await cursors, now: at };
+      const quota = limiter.take(caller.keyId);
+      applyQuota(c, quota instanceof Promise ? await quota : quota, limits);
+      return { caller, store, cursors: await cursors(), now: at };
     },
     write(c, operation, result) {
       const response = answer(c, result);
@@ -151,7 +180,8 @@ export function createApp(options: AppOptions): Hono<Env> {
 
   app.notFound((c) => problem(c, new ApiError('urn:problem-type:not-found', 'No operation of this API has this path.'), bounds));
 
-  app.onError((error, c) => {
+  app.onError((thrown, c) => {
+    const error = thrown instanceof StoreUnavailable ? unavailable(c, thrown) : thrown;
     if (error instanceof ApiError) {
       const response = problem(c, error, bounds);
       const operation = c.get('operation');
@@ -166,8 +196,27 @@ export function createApp(options: AppOptions): Hono<Env> {
     return internalError(c, error);
   });
 
+  /** The database is away: a 503 the client may retry, logged without a stack (it is not a bug), at most once a second. */
+  let lastUnavailableLog = Number.NEGATIVE_INFINITY;
+  let unlogged = 0;
+  function unavailable(c: Context<Env>, error: StoreUnavailable): ApiError {
+    const at = performance.now();
+    if (at - lastUnavailableLog >= 1_000) {
+      logger.error({ requestId: c.get('requestId'), reason: error.message, alsoSince: unlogged }, 'store unavailable; answering 503');
+      logger.flush?.();
+      lastUnavailableLog = at;
+      unlogged = 0;
+    } else {
+      unlogged++;
+    }
+    return new ApiError('urn:problem-type:service-unavailable', `The service cannot reach its database right now. Retry in ${retryAfter} seconds.`, {
+      headers: { 'Retry-After': retryAfter },
+    });
+  }
+
   function internalError(c: Context<Env>, error: unknown): Response {
-    if (error instanceof ContractBreach) logger.error({ requestId: c.get('requestId'), operationId: error.operationId, violations: error.violations }, error.message);
+    if (error instanceof ContractBreach)
+      logger.error({ requestId: c.get('requestId'), operationId: error.operationId, violations: error.violations }, error.message);
     else logger.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
     const detail =
       error instanceof ContractBreach
@@ -189,7 +238,9 @@ function clientAddress(c: Context<Env>): string {
 /** A 429 for a used-up budget, with the budget in the RateLimit-* headers. */
 function refuse(c: Context<Env>, budget: Quota, reason: string): ApiError {
   c.set('quota', budget);
-  return new ApiError('urn:problem-type:rate-limited', `${reason} Retry in ${budget.resetSeconds} seconds.`, { headers: { 'Retry-After': String(budget.resetSeconds) } });
+  return new ApiError('urn:problem-type:rate-limited', `${reason} Retry in ${budget.resetSeconds} seconds.`, {
+    headers: { 'Retry-After': String(budget.resetSeconds) },
+  });
 }
 
 /** Remembers the quota for the answer's RateLimit-* headers, and refuses the request when it is used up. */
@@ -212,7 +263,10 @@ function answer(c: Context<Env>, result: HandlerResult): Response {
 }
 
 function problem(c: Context<Env>, error: ApiError, bounds: RequestContract['problemBounds']): Response {
-  return new Response(problemText(c, error, bounds), { status: error.status, headers: responseHeaders('application/problem+json', c.get('requestId'), c.get('quota'), error.headers) });
+  return new Response(problemText(c, error, bounds), {
+    status: error.status,
+    headers: responseHeaders('application/problem+json', c.get('requestId'), c.get('quota'), error.headers),
+  });
 }
 
 function problemText(c: Context<Env>, error: ApiError, bounds: RequestContract['problemBounds']): string {

@@ -13,10 +13,11 @@ import { createWebApp } from '../account/app.js';
 import { readAccountLimits } from '../account/limits.js';
 import { readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
-import { ConfigError, readServerConfig, type ServerConfig } from '../config/env.js';
+import { ConfigError, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
 import { openStore } from '../store/open-store.js';
 import { UnsafeLocationError } from '../store/private-files.js';
+import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 import { clientErrorResponse } from './client-error.js';
 import { compileRequestContract } from './request-contract.js';
@@ -38,11 +39,50 @@ const logger = pino(
   pino.destination({ dest: 1, sync: false, minLength: 4096 }),
 );
 
-const store = await openStore(config).catch((error: unknown) => {
-  if (!(error instanceof UnsafeLocationError)) throw error;
-  console.error(`configuration error: ${error.message}`);
-  process.exit(2);
-});
+const database = describeDatabase(config);
+const shared = config.databaseUrl !== undefined;
+/** How long a starting instance waits for its database (several starting with it, or a database still booting). */
+const STARTUP_WAIT_MS = 30_000;
+
+async function openWithRetry(): Promise<Store> {
+  const deadline = Date.now() + STARTUP_WAIT_MS;
+  for (let delay = 250; ; delay = Math.min(delay * 2, 4_000)) {
+    try {
+      return await openStore(config, {
+        onListenerState: (state, error) => {
+          if (state === 'listening') logger.info({ database }, 'listening for changes; caches trusted again');
+          else
+            logger.warn(
+              { database, reason: error instanceof Error ? error.message : undefined },
+              'change listener dropped: caches bypassed until it reconnects',
+            );
+          // Rare and what an operator looks for during an outage: written now, not when the buffer fills.
+          logger.flush();
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof StoreUnavailable) || Date.now() + delay > deadline) throw error;
+      logger.warn({ database, reason: error.message, retryInMs: delay }, 'database unavailable at startup; retrying');
+      logger.flush();
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+let store: Store;
+try {
+  store = await openWithRetry();
+} catch (error) {
+  if (error instanceof UnsafeLocationError) {
+    console.error(`configuration error: ${error.message}`);
+    process.exit(2);
+  }
+  if (!(error instanceof StoreUnavailable)) throw error;
+  logger.fatal({ database, reason: error.message }, `database unavailable for ${STARTUP_WAIT_MS / 1000} s at startup; exiting`);
+  logger.flush();
+  console.error(`cannot reach the database (${database}) after ${STARTUP_WAIT_MS / 1000} s: ${error.message}`);
+  process.exit(1);
+}
 const contract = compileRequestContract(loadSpec());
 const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolveLimits(contract, config);
 const app = createApp({
@@ -53,9 +93,12 @@ const app = createApp({
   limits,
   corsOrigins: config.corsOrigins,
   responseValidation: config.responseValidation,
+  // One process owns an SQLite file; instances on PostgreSQL share each key's quota.
+  rateLimit: shared ? 'shared' : 'local',
 });
 
-const firstRun = (await store.countUsers()) === 0 ? await seedDemo(store, Date.now()) : undefined;
+// The demo data is for the zero-configuration start on SQLite; a PostgreSQL deployment starts empty (make keys with the CLI).
+const firstRun = !shared && (await store.countUsers()) === 0 ? await seedDemo(store, Date.now()) : undefined;
 
 /** Serves one app on one port; resolves with its server and root URL once it listens. */
 function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, timeouts: { headersTimeoutMs: number; requestTimeoutMs: number }) {
@@ -106,7 +149,7 @@ try {
   const { headersTimeoutSeconds, requestTimeoutSeconds } = accountContract.connectionLimits;
   webListener = await listen(webApp.fetch, config.webPort, { headersTimeoutMs: headersTimeoutSeconds * 1000, requestTimeoutMs: requestTimeoutSeconds * 1000 });
   servers.push(webListener.server);
-  logger.info({ url, web: webListener.url, database: config.databasePath }, 'listening');
+  logger.info({ url, web: webListener.url, database }, 'listening');
   logger.flush();
   announce(url, webListener.url);
 } catch (error) {
@@ -119,7 +162,12 @@ try {
 
 function announce(url: string, webUrl: string): void {
   // Printed whatever LOG_LEVEL says: scripts and tests wait for these lines to learn the URLs (PORT=0 and WEB_PORT=0 pick free ports).
-  const open = [`Web application on ${webUrl}`, '', `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`, ''];
+  const open = [
+    `Web application on ${webUrl}`,
+    '',
+    `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`,
+    '',
+  ];
   const lines = firstRun
     ? [
         `Listening on ${url}`,
@@ -134,7 +182,13 @@ function announce(url: string, webUrl: string): void {
         `  curl -s -X POST ${url}/ -H 'Authorization: Bearer ${firstRun.key}' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
         '',
       ]
-    : [`Listening on ${url}`, ...open, `Serving ${config.databasePath}.`, 'Make a key with: npm run keys -- create --user demo (operators; users make theirs on the web application)', ''];
+    : [
+        `Listening on ${url}`,
+        ...open,
+        `Serving ${database}.`,
+        `Make a key with: ${shared ? 'DATABASE_URL=... ' : ''}npm run keys -- create --user demo (operators; users make theirs on the web application)`,
+        '',
+      ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -25,6 +25,7 @@ export const PROBLEM_TYPES = {
   'urn:problem-type:rate-limited': { status: 429, title: 'Too many requests' },
   'urn:problem-type:too-many-sign-in-attempts': { status: 429, title: 'Too many sign-in attempts' },
   'urn:problem-type:internal-error': { status: 500, title: 'Internal error' },
+  'urn:problem-type:service-unavailable': { status: 503, title: 'Service unavailable' },
 } as const satisfies Record<ProblemType, { status: number; title: string }>;
 
 /** The one error envelope, as either contract defines it (they differ only in their `ProblemType` enums). */

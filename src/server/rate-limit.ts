@@ -7,11 +7,17 @@ export interface Quota {
   resetSeconds: number;
 }
 
+/** Counts a request against a key's quota; synchronous when it can answer from memory. */
+export interface RateLimiter {
+  take(key: string): Quota | Promise<Quota>;
+}
+
 /**
- * A fixed-window counter per API key, in memory. Enough for one process; several
- * processes behind a balancer would each allow the full quota (documented in the README).
+ * A fixed-window counter per API key, in memory: the embedded SQLite deployment's
+ * limiter (one process, no I/O). Several instances on PostgreSQL share one quota
+ * through `SharedRateLimiter` instead (docs/adr/0010).
  */
-export class FixedWindowRateLimiter {
+export class FixedWindowRateLimiter implements RateLimiter {
   readonly #limit: number;
   readonly #windowMs: number;
   readonly #now: () => number;

@@ -9,6 +9,8 @@ import type {
   ListScope,
   NewKeyOptions,
   PageQuery,
+  QuotaLease,
+  QuotaRequest,
   SessionRecord,
   Store,
   User,
@@ -213,13 +215,18 @@ export class CachedStore implements Store {
     return this.#inner.countUsers();
   }
 
+  leaseQuota(keyId: string, request: QuotaRequest): Promise<QuotaLease> {
+    return this.#inner.leaseQuota(keyId, request);
+  }
+
   secret(name: string): Promise<Buffer> {
     return this.#inner.secret(name);
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.#forget();
-    return this.#inner.close();
+    await this.#changes.close?.();
+    await this.#inner.close();
   }
 
   /** Our own writes do not trip the change signal (it reports other writers), so forget here. */

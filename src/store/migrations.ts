@@ -1,6 +1,8 @@
 /**
- * Schema migrations, applied in order at startup; `PRAGMA user_version` records
- * how many have run. Append new ones; never edit one that has shipped.
+ * SQLite schema migrations, applied in order at startup; `PRAGMA user_version`
+ * records how many have run. Append new ones; never edit one that has shipped.
+ * `postgres-migrations.ts` holds the same schema for PostgreSQL, migration for
+ * migration: append there too (`test/store/schema.test.ts` compares the two).
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -70,5 +72,13 @@ export const MIGRATIONS: readonly string[] = [
     UNIQUE (key_id, type)
   ) STRICT;
   CREATE INDEX key_events_by_user_in_order ON key_events(user_id, at, id);
+  `,
+  // 3: shared rate-limit windows: what each key has been granted in its current fixed window (see docs/adr/0010).
+  `
+  CREATE TABLE rate_limits (
+    key_id TEXT PRIMARY KEY REFERENCES api_keys(id) ON DELETE CASCADE,
+    window_index INTEGER NOT NULL, -- whole windows since the epoch
+    used INTEGER NOT NULL          -- requests granted in that window
+  ) STRICT;
   `,
 ];

@@ -100,9 +100,37 @@ export interface PageQuery {
 
 export type ListScope = 'own' | 'shared';
 
+/** What a caller asks of a key's shared quota: up to `want` more requests in the current fixed window. */
+export interface QuotaRequest {
+  limit: number;
+  windowMs: number;
+  want: number;
+}
+
+/** What the store granted: `granted` of `want` (0 when the window's quota is spent). */
+export interface QuotaLease {
+  granted: number;
+  /** Requests granted to all holders in this window, this lease included. */
+  used: number;
+  /** Milliseconds until the window ends, by the store's clock. */
+  resetMs: number;
+}
+
+/**
+ * The store cannot be reached or cannot answer in time (the database is down,
+ * restarting, out of connections, or timed out). The server answers `503` with
+ * `Retry-After` rather than a `500`: trying again shortly is the right thing to do.
+ */
+export class StoreUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailable';
+  }
+}
+
 /**
  * The storage the service needs: a port that any engine can stand behind
- * (SQLite today, PostgreSQL next). Every call is asynchronous so that an engine
+ * (embedded SQLite, or PostgreSQL shared by several instances). Every call is asynchronous so that an engine
  * over the network fits without changing a caller; an embedded engine simply
  * answers at once. Engines keep only their queries here: caching is a decorator
  * over any store (`cached-store.ts`).
@@ -163,6 +191,12 @@ export interface Store {
   /** One item, if the user may see it (they own it, or it was shared with them); else undefined, whether or not it exists. */
   findVisibleItem(itemId: string, userId: string): Promise<Item | undefined>;
 
+  /**
+   * Takes up to `want` requests from a key's quota for the current fixed window, shared by every
+   * process on this database: the shared rate limiter leases quota in small blocks (docs/adr/0010).
+   */
+  leaseQuota(keyId: string, request: QuotaRequest): Promise<QuotaLease>;
+
   /** A named secret that lives as long as the database (e.g. the cursor signing key). */
   secret(name: string): Promise<Buffer>;
   close(): Promise<void>;
@@ -177,4 +211,6 @@ export interface Store {
 export interface ChangeSignal {
   /** True when the data may have changed since the previous call. */
   changed(): boolean;
+  /** Releases what the signal holds (PostgreSQL's listener connection); called when the store closes. */
+  close?(): Promise<void>;
 }

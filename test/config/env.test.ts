@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readServerConfig, readStoreConfig } from '../../src/config/env.js';
+import { ConfigError, describeDatabase, readServerConfig, readStoreConfig } from '../../src/config/env.js';
 
 describe('configuration from the environment', () => {
   it.each([
@@ -20,5 +20,46 @@ describe('configuration from the environment', () => {
   it('gives the keys CLI the store settings alone, resolved as the server resolves them', () => {
     expect(readStoreConfig({ DATABASE_PATH: ':memory:' })).toEqual({ databasePath: ':memory:' });
     expect(readStoreConfig({ DATABASE_PATH: 'x/y.sqlite' }).databasePath).toBe(readServerConfig({ DATABASE_PATH: 'x/y.sqlite' }).databasePath);
+  });
+
+  it('selects PostgreSQL with DATABASE_URL, with the pool and cache settings given', () => {
+    expect(
+      readStoreConfig({
+        DATABASE_PATH: ':memory:',
+        DATABASE_URL: 'postgres://api:secret@db.internal:5432/api',
+        DATABASE_POOL_SIZE: '20',
+        DATABASE_CONNECT_TIMEOUT_MS: '1500',
+        DATABASE_STATEMENT_TIMEOUT_MS: '3000',
+        CACHE_TTL_MS: '2000',
+      }),
+    ).toEqual({
+      databasePath: ':memory:',
+      databaseUrl: 'postgres://api:secret@db.internal:5432/api',
+      postgres: { poolSize: 20, connectTimeoutMs: 1500, statementTimeoutMs: 3000 },
+      cacheTtlMs: 2000,
+    });
+    expect(readStoreConfig({ DATABASE_URL: 'postgresql://db/api' })).toMatchObject({ postgres: {}, cacheTtlMs: undefined });
+    expect(readStoreConfig({ DATABASE_URL: '' })).not.toHaveProperty('databaseUrl');
+  });
+
+  it.each([
+    { given: { DATABASE_URL: 'not a url' }, want: /DATABASE_URL must be a URL/ },
+    { given: { DATABASE_URL: 'mysql://u:hunter2@db/api' }, want: /DATABASE_URL must start with postgres:\/\/ or postgresql:\/\// },
+    { given: { DATABASE_URL: 'postgres:///api' }, want: /DATABASE_URL names no host/ },
+    { given: { DATABASE_URL: 'postgres://db/api', DATABASE_POOL_SIZE: '0' }, want: /DATABASE_POOL_SIZE must be a whole number from 1/ },
+    { given: { DATABASE_URL: 'postgres://db/api', CACHE_TTL_MS: 'soon' }, want: /CACHE_TTL_MS must be a whole number/ },
+  ])('refuses $given, naming the variable and never echoing a password', ({ given, want }) => {
+    expect(() => readServerConfig(given)).toThrow(ConfigError);
+    expect(() => readServerConfig(given)).toThrow(want);
+    try {
+      readServerConfig(given);
+    } catch (error) {
+      expect((error as Error).message).not.toContain('hunter2');
+    }
+  });
+
+  it('describes the database for the log without its password', () => {
+    expect(describeDatabase(readStoreConfig({ DATABASE_URL: 'postgres://api:s3cret@db:5432/api' }))).toBe('postgres://api:***@db:5432/api');
+    expect(describeDatabase(readStoreConfig({ DATABASE_PATH: ':memory:' }))).toBe(':memory:');
   });
 });
