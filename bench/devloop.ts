@@ -79,7 +79,11 @@ function startToFirst200(name: string, args: (port: number) => string[], headers
       // Its own process group: stopping npm stops the shell, tsx and the server under it.
       const server = launch([npm, ...args(port)], { env: { ...env, PORT: String(port), HOST }, output: { stdoutFile: log, stderrFile: log } });
       try {
-        return await waitForHttp(server, { url: `http://${HOST}:${port}/`, method: 'POST', headers, body: REQUEST_BODY, status: 200 }, { timeoutMs: 60_000, intervalMs: 10 });
+        return await waitForHttp(
+          server,
+          { url: `http://${HOST}:${port}/`, method: 'POST', headers, body: REQUEST_BODY, status: 200 },
+          { timeoutMs: 60_000, intervalMs: 10 },
+        );
       } finally {
         await server.stop({ graceMs: 3_000 });
       }
@@ -120,7 +124,17 @@ async function main(): Promise<number> {
   }
   endProgress();
 
-  const out = options.out ?? join(projectRoot, 'bench', 'results', `devloop-${startedAt.toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}.json`);
+  const out =
+    options.out ??
+    join(
+      projectRoot,
+      'bench',
+      'results',
+      `devloop-${startedAt
+        .toISOString()
+        .replaceAll(':', '-')
+        .replace(/\.\d+Z$/, 'Z')}.json`,
+    );
   mkdirSync(join(out, '..'), { recursive: true });
   const machine = { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length };
   writeFileSync(out, `${JSON.stringify({ startedAt: startedAt.toISOString(), machine, runs: options.runs, steps: results }, null, 2)}\n`);
@@ -132,7 +146,9 @@ async function main(): Promise<number> {
   for (const result of results) {
     const seconds = (ms: number) => (Number.isFinite(ms) ? (ms / 1000).toFixed(2) : '-');
     const range = `${seconds(result.minMs)}-${seconds(result.maxMs)}`;
-    console.log(`${result.name.padEnd(width)}  ${seconds(result.medianMs).padStart(8)}  ${range.padStart(11)}${result.failure ? `  FAILED: ${result.failure}` : ''}`);
+    console.log(
+      `${result.name.padEnd(width)}  ${seconds(result.medianMs).padStart(8)}  ${range.padStart(11)}${result.failure ? `  FAILED: ${result.failure}` : ''}`,
+    );
   }
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);
   return results.some((result) => result.failure !== undefined) ? ExitCode.failed : ExitCode.ok;

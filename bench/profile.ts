@@ -37,23 +37,46 @@ const program = new Command('bench:profile')
   .option('--top <n>', 'functions to list', number, 25)
   .option('--log-level <level>', 'LOG_LEVEL of the server', 'warn')
   .exitOverride();
-const options = parseOrExit('bench:profile', () => program.parse().opts<{ server: ServerId; duration: number; connections: number; top: number; logLevel: string }>());
+const options = parseOrExit('bench:profile', () =>
+  program.parse().opts<{ server: ServerId; duration: number; connections: number; top: number; logLevel: string }>(),
+);
 
 const HOST = '127.0.0.1';
 const pinning = pinLoadGenerator(true);
 const work = mkdtempSync(join(tmpdir(), 'bench-profile-'));
-const profileDirectory = join(projectRoot, 'bench', 'results', `profile-${new Date().toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}`);
+const profileDirectory = join(
+  projectRoot,
+  'bench',
+  'results',
+  `profile-${new Date()
+    .toISOString()
+    .replaceAll(':', '-')
+    .replace(/\.\d+Z$/, 'Z')}`,
+);
 mkdirSync(profileDirectory, { recursive: true });
 
 try {
   progress('profile: preparing a database with ten items and a key (the peers take the same key)');
   const { key, databasePath, userId } = await prepareProjectDatabase(work);
   const port = await freePort(HOST);
-  const command = SERVERS[options.server].launch({ port, host: HOST, key, ownerId: userId, databasePath, mockSpec: '', logLevel: options.logLevel, compiled: false });
+  const command = SERVERS[options.server].launch({
+    port,
+    host: HOST,
+    key,
+    ownerId: userId,
+    databasePath,
+    mockSpec: '',
+    logLevel: options.logLevel,
+    compiled: false,
+  });
   const [node = process.execPath, ...rest] = command.argv;
   const argv = [node, '--cpu-prof', '--cpu-prof-dir', profileDirectory, ...rest];
   const log = join(work, 'server.log');
-  const server = launch(argv, { env: command.env, output: { stdoutFile: log, stderrFile: log }, ...(pinning.serverCore !== undefined && { core: pinning.serverCore }) });
+  const server = launch(argv, {
+    env: command.env,
+    output: { stdoutFile: log, stderrFile: log },
+    ...(pinning.serverCore !== undefined && { core: pinning.serverCore }),
+  });
   const url = `http://${HOST}:${port}/`;
   const headers = requestHeaders(key);
   await waitForHttp(server, { url, method: 'POST', headers, body: REQUEST_BODY, status: 200 }, { timeoutMs: 60_000 });
@@ -70,8 +93,12 @@ try {
   // Only the load counts, not the startup before it (nor the short shutdown after it).
   const summary = summariseProfile(join(profileDirectory, file), loadMs + 200);
   const cpuPerRequestUs = (summary.busyMs * 1000) / (result.ok + result.non2xx);
-  console.log(`${SERVERS[options.server].label}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms under ${options.connections} connections; ${pinning.note}`);
-  console.log(`CPU per request: ${cpuPerRequestUs.toFixed(1)} µs (busy ${(summary.busyMs / 1000).toFixed(2)} s of ${(summary.totalMs / 1000).toFixed(2)} s sampled under load); a cost that idle time on a shared machine does not blur`);
+  console.log(
+    `${SERVERS[options.server].label}: ${Math.round(result.requestsPerSecond)} req/s, p99 ${result.p99Ms.toFixed(2)} ms under ${options.connections} connections; ${pinning.note}`,
+  );
+  console.log(
+    `CPU per request: ${cpuPerRequestUs.toFixed(1)} µs (busy ${(summary.busyMs / 1000).toFixed(2)} s of ${(summary.totalMs / 1000).toFixed(2)} s sampled under load); a cost that idle time on a shared machine does not blur`,
+  );
   console.log(`profile: ${relative(process.cwd(), join(profileDirectory, file))}\n`);
   console.log(table('self time by module', summary.modules.slice(0, 15)));
   console.log('');
@@ -89,6 +116,8 @@ try {
 process.exit();
 
 function table(title: string, rows: SelfTime[]): string {
-  const lines = rows.map((row) => `${(row.share * 100).toFixed(1).padStart(5)}%  ${row.selfMs.toFixed(0).padStart(6)} ms  ${row.name}${row.where ? `  ${row.where}` : ''}`);
+  const lines = rows.map(
+    (row) => `${(row.share * 100).toFixed(1).padStart(5)}%  ${row.selfMs.toFixed(0).padStart(6)} ms  ${row.name}${row.where ? `  ${row.where}` : ''}`,
+  );
   return [`${title}:`, ...lines].join('\n');
 }

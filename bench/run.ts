@@ -67,14 +67,12 @@ const program = new Command('bench')
   .option('--warmup <seconds>', 'load before the first round, not measured (default 3, quick 0.2)', positive('--warmup'))
   .option('--connections <n>', 'concurrent connections (default 50, quick 10)', positive('--connections'))
   .addOption(
-    new Option('--only <ids>', `comma-separated subset of ${SERVER_IDS.join(',')}`)
-      .default([...SERVER_IDS])
-      .argParser((value) => {
-        const ids = value.split(',').map((id) => id.trim());
-        const unknown = ids.filter((id) => !(SERVER_IDS as readonly string[]).includes(id));
-        if (unknown.length > 0) throw new InvalidArgumentError(`unknown server ${unknown.join(', ')}`);
-        return SERVER_IDS.filter((id) => ids.includes(id));
-      }),
+    new Option('--only <ids>', `comma-separated subset of ${SERVER_IDS.join(',')}`).default([...SERVER_IDS]).argParser((value) => {
+      const ids = value.split(',').map((id) => id.trim());
+      const unknown = ids.filter((id) => !(SERVER_IDS as readonly string[]).includes(id));
+      if (unknown.length > 0) throw new InvalidArgumentError(`unknown server ${unknown.join(', ')}`);
+      return SERVER_IDS.filter((id) => ids.includes(id));
+    }),
   )
   .addOption(new Option('--log-level <level>', "this project's LOG_LEVEL (peers do not log)").default('warn'))
   .option('--no-pin', 'do not pin the servers and the load generator to separate cores')
@@ -153,7 +151,10 @@ async function main(): Promise<number> {
     } else {
       progress("bench: starting PostgreSQL (on the servers' core) with the same user, items and key");
       // Default durability settings: what a deployment runs. The database shares the servers' core.
-      postgres = await startLocalPostgres({ prefix: 'bench-pg-', ...(pinning.serverCore !== undefined && { startPrefix: ['taskset', '-c', String(pinning.serverCore)] }) });
+      postgres = await startLocalPostgres({
+        prefix: 'bench-pg-',
+        ...(pinning.serverCore !== undefined && { startPrefix: ['taskset', '-c', String(pinning.serverCore)] }),
+      });
       databaseUrl = await postgres.createDatabase('bench');
       await preparePostgresDatabase(databaseUrl, key);
     }
@@ -166,7 +167,12 @@ async function main(): Promise<number> {
     const build = await launch(binCommand('tsc', ['-p', 'tsconfig.build.json']), { output: 'inherit' }).exited;
     if (build.code !== 0) throw new Error(`npm run build failed (${describeExit(build)})`);
   }
-  progress(`bench: starting ${[...runs.values()].filter((run) => !run.failure).map((run) => run.label).join(', ')}`);
+  progress(
+    `bench: starting ${[...runs.values()]
+      .filter((run) => !run.failure)
+      .map((run) => run.label)
+      .join(', ')}`,
+  );
   await Promise.all(
     [...runs.values()]
       .filter((run) => run.failure === undefined)
@@ -190,7 +196,11 @@ async function main(): Promise<number> {
             });
             // Output to a file, so a chatty server costs the load generator nothing.
             const log = join(workDirectory, `${run.id}-${instance + 1}.log`);
-            const server = launch(command.argv, { env: command.env, output: { stdoutFile: log, stderrFile: log }, ...(pinning.serverCore !== undefined && { core: pinning.serverCore }) });
+            const server = launch(command.argv, {
+              env: command.env,
+              output: { stdoutFile: log, stderrFile: log },
+              ...(pinning.serverCore !== undefined && { core: pinning.serverCore }),
+            });
             started.push(server);
             const url = `http://${HOST}:${port}/`;
             const startupMs = await waitForHttp(server, { url, method: 'POST', headers, body: REQUEST_BODY, status: 200 }, { timeoutMs: STARTUP_TIMEOUT_MS });
@@ -251,7 +261,7 @@ async function main(): Promise<number> {
   notes.push(
     `load: POST / with ${REQUEST_BODY}, Authorization: Bearer <key>, Content-Type: application/json; ${settings.connections} connections, pipelining 1`,
     `${settings.rounds} round(s) of ${settings.durationSeconds} s per server, alternating servers each round, after ${settings.warmupSeconds} s warm-up each`,
-    'req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds\' percentiles; RSS = peak VmRSS of the server process while loaded; CPU us/req = its user+system CPU time per answer (all threads); gen CPU = how much of its core the load generator used (near 100%, the generator set the pace)',
+    "req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds' percentiles; RSS = peak VmRSS of the server process while loaded; CPU us/req = its user+system CPU time per answer (all threads); gen CPU = how much of its core the load generator used (near 100%, the generator set the pace)",
     `this project runs with its real key check, validation, SQLite store and rate limiter (limit raised so it never trips), LOG_LEVEL=${settings.projectLogLevel}`,
     'PostgreSQL rows: the same server with DATABASE_URL on a PostgreSQL the harness starts (default durability settings; on the servers\' core when pinned): caches behind LISTEN/NOTIFY, the shared rate limiter leasing blocks of 100 (2% of the raised limit, capped); "2 x" runs two instances, the connections split between them; DB us/req = CPU of every PostgreSQL process per answer',
     options.tsx
@@ -272,7 +282,17 @@ async function main(): Promise<number> {
     targets,
     ...(postgresComparison.length > 0 && { postgres: postgresComparison }),
   };
-  const out = options.out ?? join(projectRoot, 'bench', 'results', `bench-${startedAt.toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}.json`);
+  const out =
+    options.out ??
+    join(
+      projectRoot,
+      'bench',
+      'results',
+      `bench-${startedAt
+        .toISOString()
+        .replaceAll(':', '-')
+        .replace(/\.\d+Z$/, 'Z')}.json`,
+    );
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 

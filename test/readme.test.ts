@@ -23,7 +23,9 @@ describe('the README', () => {
     const description = String((loadSpec()['info'] as { description: string }).description);
     const fromSpec = decisionsTable(description);
     expect(fromSpec.length, 'info.description in openapi/openapi.yaml should hold the "| Topic |" table of decisions').toBeGreaterThan(0);
-    expect(decisionsTable(readme), 'the spec is the source: copy the "| Topic |" table from info.description in openapi/openapi.yaml into README.md').toEqual(fromSpec);
+    expect(decisionsTable(readme), 'the spec is the source: copy the "| Topic |" table from info.description in openapi/openapi.yaml into README.md').toEqual(
+      fromSpec,
+    );
   });
 
   it('documents every npm script', () => {

@@ -17,7 +17,7 @@ export function writeMockSpec(directory: string, page: ItemPage): string {
   const examples = spec.components['examples'];
   const example = isObject(examples) ? examples[FIRST_EXAMPLE] : undefined;
   if (!isObject(example)) throw new Error(`${specPath} has no components.examples.${FIRST_EXAMPLE} for the mock to serve`);
-  example['value'] = JSON.parse(JSON.stringify(page)) as typeof example['value'];
+  example['value'] = JSON.parse(JSON.stringify(page)) as (typeof example)['value'];
   const file = join(directory, 'openapi.mock.json');
   writeFileSync(file, JSON.stringify(spec));
   return file;

@@ -23,7 +23,10 @@ app.post('/', (req: Request<unknown, unknown, ListRequest>, res: Response) => {
 
 app.use((error: { status?: number; message?: string }, _req: Request, res: Response, _next: NextFunction) => {
   const status = error.status ?? 500;
-  res.status(status).type('application/problem+json').json({ type: 'about:blank', title: 'Error', status, detail: error.message ?? 'failed' });
+  res
+    .status(status)
+    .type('application/problem+json')
+    .json({ type: 'about:blank', title: 'Error', status, detail: error.message ?? 'failed' });
 });
 
 app.listen(config.port, config.host);

@@ -17,7 +17,8 @@ app.post('/', async (c) => {
     return problemResponse('unsupported-media-type', 415, 'Unsupported media type', 'Send the body as application/json.');
   }
   const text = await c.req.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) return problemResponse('content-too-large', 413, 'Content too large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES)
+    return problemResponse('content-too-large', 413, 'Content too large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -52,7 +52,10 @@ function stopAll(code: number): void {
     postgres?.stop();
     process.exit(code);
   };
-  if (running.length === 0) return finish();
+  if (running.length === 0) {
+    finish();
+    return;
+  }
   const force = setTimeout(() => {
     for (const instance of running) instance.child.kill('SIGKILL');
   }, 12_000);
@@ -137,13 +140,21 @@ async function main(): Promise<void> {
     process.stdout.write(`PostgreSQL on ${databaseUrl}\n`);
   }
   // Started together on purpose: their migrations race, and the advisory lock sorts it out.
-  children.push(
-    ...(await Promise.all(
-      Array.from({ length: options.instances }, (_, index) => startInstance(index + 1, options.host, databaseUrl, url)),
-    )),
+  children.push(...(await Promise.all(Array.from({ length: options.instances }, (_, index) => startInstance(index + 1, options.host, databaseUrl, url)))));
+  balancers.push(
+    await startBalancer(
+      children.map((instance) => instance.url),
+      options.port,
+      options.host,
+    ),
   );
-  balancers.push(await startBalancer(children.map((instance) => instance.url), options.port, options.host));
-  balancers.push(await startBalancer(children.map((instance) => instance.webUrl), options.webPort, options.host));
+  balancers.push(
+    await startBalancer(
+      children.map((instance) => instance.webUrl),
+      options.webPort,
+      options.host,
+    ),
+  );
   const { key } = await makeKey(':unused:', 'demo', { DATABASE_URL: databaseUrl });
   process.stdout.write(
     [

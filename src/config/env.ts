@@ -90,7 +90,9 @@ function checkDatabaseUrl(value: string): void {
     throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/database (the value given does not parse as a URL)');
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://, not ${url.protocol}// (leave it unset for the embedded SQLite store, DATABASE_PATH)`);
+    throw new ConfigError(
+      `DATABASE_URL must start with postgres:// or postgresql://, not ${url.protocol}// (leave it unset for the embedded SQLite store, DATABASE_PATH)`,
+    );
   }
   if (url.hostname === '' && !url.searchParams.has('host')) throw new ConfigError('DATABASE_URL names no host: postgres://user:password@host:5432/database');
 }
@@ -107,9 +109,11 @@ export function describeDatabase(config: StoreConfig): string {
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const logLevel = env['LOG_LEVEL'] ?? 'info';
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-  if (!levels.includes(logLevel as ServerConfig['logLevel'])) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}, not ${JSON.stringify(logLevel)}`);
+  if (!levels.includes(logLevel as ServerConfig['logLevel']))
+    throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}, not ${JSON.stringify(logLevel)}`);
   const basePath = env['BASE_PATH'] ?? '';
-  if (basePath !== '' && !/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath)) throw new ConfigError(`BASE_PATH must look like /api or /v1/lists, not ${JSON.stringify(basePath)}`);
+  if (basePath !== '' && !/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath))
+    throw new ConfigError(`BASE_PATH must look like /api or /v1/lists, not ${JSON.stringify(basePath)}`);
   const responseValidation = env['RESPONSE_VALIDATION'] || (env['NODE_ENV'] === 'production' ? 'off' : 'strict');
   if (!RESPONSE_VALIDATION_MODES.includes(responseValidation as ResponseValidationMode)) {
     throw new ConfigError(`RESPONSE_VALIDATION must be one of ${RESPONSE_VALIDATION_MODES.join(', ')}, not ${JSON.stringify(responseValidation)}`);
@@ -125,7 +129,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     publicApiUrl: url(env, 'PUBLIC_API_URL'),
     logLevel: logLevel as ServerConfig['logLevel'],
     basePath: basePath.replace(/\/$/, ''),
-    corsOrigins: (env['CORS_ORIGINS'] ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    corsOrigins: (env['CORS_ORIGINS'] ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     rateLimitRequests: optionalInteger(env, 'RATE_LIMIT_REQUESTS', 1, 1_000_000_000),
     rateLimitWindowSeconds: optionalInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 1, 86_400),
     maxBodyBytes: optionalInteger(env, 'MAX_BODY_BYTES', 2, 1_048_576),
@@ -150,7 +157,9 @@ function origin(env: NodeJS.ProcessEnv, name: string): string | undefined {
     parsed = undefined;
   }
   if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.origin !== raw) {
-    throw new ConfigError(`${name} must be an origin such as https://keys.example.com (scheme, host and port; no path or trailing slash), not ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `${name} must be an origin such as https://keys.example.com (scheme, host and port; no path or trailing slash), not ${JSON.stringify(raw)}`,
+    );
   }
   return raw;
 }
@@ -170,6 +179,7 @@ function optionalInteger(env: NodeJS.ProcessEnv, name: string, min: number, max:
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
   return value;
 }

@@ -11,7 +11,11 @@ export interface ResolvedLimits {
 
 /** What the spec says (`compileRequestContract` reads it from `x-limits`). */
 export interface SpecLimits {
-  limits: { maxBodyBytes: number; rateLimit: { requests: number; windowSeconds: number }; failedAuthentication: { perAddress: number; total: number; windowSeconds: number } };
+  limits: {
+    maxBodyBytes: number;
+    rateLimit: { requests: number; windowSeconds: number };
+    failedAuthentication: { perAddress: number; total: number; windowSeconds: number };
+  };
   connectionLimits: { headersTimeoutSeconds: number; requestTimeoutSeconds: number };
 }
 

@@ -38,7 +38,9 @@ export class ApiWideAnswers {
       return violations;
     }
     const validate = this.#validator(schema);
-    if (!validate(body)) for (const error of describeErrors(validate.errors)) violations.push(`body${error.pointer || ' (root)'} ${error.detail} (the shape of the operation's other errors)`);
+    if (!validate(body))
+      for (const error of describeErrors(validate.errors))
+        violations.push(`body${error.pointer || ' (root)'} ${error.detail} (the shape of the operation's other errors)`);
     return violations;
   }
 

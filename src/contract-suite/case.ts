@@ -136,7 +136,12 @@ export interface Derived {
 
 /** The input with one field set (or left out, for `undefined`). */
 export function withField(input: RequestInput, location: Location, name: string, value: Json | undefined): RequestInput {
-  const next: RequestInput = { path: { ...input.path }, query: { ...input.query }, headers: { ...input.headers }, ...(input.body !== undefined && { body: input.body }) };
+  const next: RequestInput = {
+    path: { ...input.path },
+    query: { ...input.query },
+    headers: { ...input.headers },
+    ...(input.body !== undefined && { body: input.body }),
+  };
   if (location === 'body') {
     const body = typeof input.body === 'object' && input.body !== null && !Array.isArray(input.body) ? { ...input.body } : {};
     if (value === undefined) delete body[name];

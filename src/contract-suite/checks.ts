@@ -80,7 +80,11 @@ export function checkExchange(context: CheckContext, entry: SuiteCase, exchange:
     // RFC 9110 §15.5.6: a 405 must say which methods the path has.
     const allowed = (response.headers.get('allow') ?? '').split(',').map((method) => method.trim().toUpperCase());
     const missing = entry.allow.filter((method) => !allowed.includes(method));
-    if (missing.length > 0) findings.push({ category: 'contract', message: `405 whose Allow header (${JSON.stringify(response.headers.get('allow'))}) does not list ${missing.join(', ')}` });
+    if (missing.length > 0)
+      findings.push({
+        category: 'contract',
+        message: `405 whose Allow header (${JSON.stringify(response.headers.get('allow'))}) does not list ${missing.join(', ')}`,
+      });
   }
 
   if (response.status !== entry.expectedStatus) findings.push({ category: 'status', message: statusMessage(entry, response) });
@@ -88,7 +92,8 @@ export function checkExchange(context: CheckContext, entry: SuiteCase, exchange:
   const body = parseJson(response.body);
   if (response.status >= 400 && isObject(body) && isProblemResponse(response)) findings.push(...checkProblem(entry, response, body));
   const list = context.lists.get(entry.operation.operationId);
-  if (list && !entry.apiWide && response.status === 200 && isObject(body) && Array.isArray(body['items'])) findings.push(...checkPage(body['items'], listOptions(input, list), list));
+  if (list && !entry.apiWide && response.status === 200 && isObject(body) && Array.isArray(body['items']))
+    findings.push(...checkPage(body['items'], listOptions(input, list), list));
   return findings;
 }
 
@@ -100,7 +105,8 @@ export function listOptions(input: RequestInput, list: ListShape): ListOptions {
 
 function statusMessage(entry: SuiteCase, response: ObservedResponse): string {
   const got = `expected ${entry.expectedStatus}, got ${response.status}`;
-  if (response.status === 429) return `${got}: rate limited (Retry-After: ${response.headers.get('retry-after') ?? 'not sent'}); run the suite again later or with another key`;
+  if (response.status === 429)
+    return `${got}: rate limited (Retry-After: ${response.headers.get('retry-after') ?? 'not sent'}); run the suite again later or with another key`;
   if (entry.polarity === 'positive') return `${got}: a valid request was not accepted`;
   if (response.status < 300) return `${got}: the invalid request was accepted`;
   return `${got}: rejected, but with another status than the contract names`;

@@ -38,10 +38,14 @@ export function judgeEffect(operationId: string, field: { location: string; name
   if (new Set(bodies).size > 1) return { note: `the answer depends on ${field.name}` };
   const labels = answers.map((answer) => answer.label);
   const shown = `${labels.slice(0, -1).join(', ')} and ${labels.at(-1) ?? ''}`;
-  if (field.continuation) return { ignored: `${subject} is accepted but ignored: ${shown} gave the same answer, though the first offered a next one`, note: '' };
+  if (field.continuation)
+    return { ignored: `${subject} is accepted but ignored: ${shown} gave the same answer, though the first offered a next one`, note: '' };
   const room = largestList(parseJson(answers[0]?.body ?? ''));
-  if (room >= ROOM_TO_CHANGE) return { ignored: `${subject} is accepted but ignored: ${shown} all gave the same answer, whose list of ${room} could have changed`, note: '' };
-  return { note: `${field.name} had no visible effect, but that is not provable on this data: the answers hold ${room === 0 ? 'no list' : 'a list of fewer than 2'}` };
+  if (room >= ROOM_TO_CHANGE)
+    return { ignored: `${subject} is accepted but ignored: ${shown} all gave the same answer, whose list of ${room} could have changed`, note: '' };
+  return {
+    note: `${field.name} had no visible effect, but that is not provable on this data: the answers hold ${room === 0 ? 'no list' : 'a list of fewer than 2'}`,
+  };
 }
 
 function canonical(body: string): string {

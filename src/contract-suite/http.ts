@@ -49,7 +49,11 @@ export function buildRequest(transport: Transport, entry: Pick<SuiteCase, 'opera
     if (cookie !== null) headers['Cookie'] = cookie;
   }
   if (placement?.kind === 'header' && overrides.authorization === undefined) headers[placement.name] = transport.token;
-  const path = overrides.path ?? operation.path.replace(/\{([^}]+)\}/g, (template, name: string) => (name in input.path ? encodeURIComponent(wireText(input.path[name] as Json)) : template));
+  const path =
+    overrides.path ??
+    operation.path.replace(/\{([^}]+)\}/g, (template, name: string) =>
+      name in input.path ? encodeURIComponent(wireText(input.path[name] as Json)) : template,
+    );
   let url = joinUrl(transport.baseUrl, path);
   const query = new URLSearchParams(Object.entries(input.query).map(([name, value]) => [name, wireText(value)])).toString();
   if (query) url += `?${query}`;

@@ -105,7 +105,7 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
     excuses: ['contract', 'problem'],
     reason:
       'Prism answers a path the spec does not have with 404, and a method the path does not have with 405, as the implementation does, but with its ' +
-      'own Problem (`type` https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR or #NO_METHOD_MATCHED_ERROR, outside the spec\'s ProblemType enum) ' +
+      "own Problem (`type` https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR or #NO_METHOD_MATCHED_ERROR, outside the spec's ProblemType enum) " +
       'and without an `Allow` header. The spec decides these answers in its description, which Prism does not read; the statuses agree.',
   },
   {

@@ -24,7 +24,8 @@ export async function resolveLive(context: RunContext, tally: Tally, entry: Suit
       const seen = context.harvest.get(value.component)?.[0];
       const chosen = seen ?? value.fallbacks[0];
       if (chosen === undefined) {
-        if (entry.polarity === 'positive') return { result: tally.skip(undefined, `no ${value.name} to send: none seen in earlier answers, and the spec gives no example`) };
+        if (entry.polarity === 'positive')
+          return { result: tally.skip(undefined, `no ${value.name} to send: none seen in earlier answers, and the spec gives no example`) };
         continue;
       }
       if (seen === undefined) fromSpec.push(value.name);
@@ -43,7 +44,13 @@ export async function resolveLive(context: RunContext, tally: Tally, entry: Suit
  * size) and takes the token its answer offers. A token only works for the caller
  * and request that made it (the spec says so of cursors), so it is never reused.
  */
-export async function continuationToken(context: RunContext, tally: Tally, entry: SuiteCase, input: RequestInput, value: LiveValue): Promise<{ value: Json; exchange: Exchange } | { result: CaseResult }> {
+export async function continuationToken(
+  context: RunContext,
+  tally: Tally,
+  entry: SuiteCase,
+  input: RequestInput,
+  value: LiveValue,
+): Promise<{ value: Json; exchange: Exchange } | { result: CaseResult }> {
   const facts = context.facts.get(entry.operation.operationId);
   const first = facts ? smallPage(facts, withField(input, value.location, value.name, undefined)) : withField(input, value.location, value.name, undefined);
   const exchange = await tally.send(first);

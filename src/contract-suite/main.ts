@@ -25,7 +25,8 @@ interface CliOptions {
 }
 
 function absoluteUrl(value: string): string {
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw new InvalidArgumentError('must be an absolute http(s) URL, e.g. http://127.0.0.1:3000');
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+    throw new InvalidArgumentError('must be an absolute http(s) URL, e.g. http://127.0.0.1:3000');
   return value;
 }
 

@@ -33,6 +33,7 @@ function reasonFor(status: string, facts: OperationFacts, cases: SuiteCase[]): s
   if (status in NEVER) return NEVER[status] as string;
   if (status.startsWith('5')) return SERVER_ERROR;
   if (status.startsWith('2') && facts.unsafe !== undefined) return facts.unsafe;
-  if (status.startsWith('2') && cases.some((entry) => entry.polarity === 'positive')) return `the positive cases expect ${facts.success ?? 'another 2xx'}, the lowest documented success`;
+  if (status.startsWith('2') && cases.some((entry) => entry.polarity === 'positive'))
+    return `the positive cases expect ${facts.success ?? 'another 2xx'}, the lowest documented success`;
   return 'the suite knows no request that provokes it safely';
 }

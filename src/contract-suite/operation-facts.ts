@@ -71,16 +71,18 @@ function withComponent(component: string | undefined): { component?: string } {
 function factsOf(spec: OpenApiDocument, operation: OperationContract, values: SchemaValues, answered: Set<string>, options: FactsOptions): OperationFacts {
   const fields: Field[] = operation.parameters
     .filter((parameter) => ['path', 'query', 'header'].includes(parameter.in))
-    .map((parameter): Field => ({
-      location: parameter.in as Location,
-      name: parameter.name,
-      // A path parameter is always required (OpenAPI 3.1 §4.8.12.1).
-      required: parameter.required || parameter.in === 'path',
-      schema: parameter.schema,
-      resolved: resolveSchema(spec, parameter.schema),
-      ...withComponent(componentName(parameter.schema)),
-      ...(parameter.example !== undefined && { example: parameter.example }),
-    }));
+    .map(
+      (parameter): Field => ({
+        location: parameter.in as Location,
+        name: parameter.name,
+        // A path parameter is always required (OpenAPI 3.1 §4.8.12.1).
+        required: parameter.required || parameter.in === 'path',
+        schema: parameter.schema,
+        resolved: resolveSchema(spec, parameter.schema),
+        ...withComponent(componentName(parameter.schema)),
+        ...(parameter.example !== undefined && { example: parameter.example }),
+      }),
+    );
   const media = operation.requestBody?.content['application/json'];
   let body: OperationFacts['body'];
   if (media) {

@@ -57,13 +57,20 @@ export function formatReport(report: SuiteReport): string {
     }
   }
   for (const hint of report.hints) lines.push('', `Hint: ${hint}`);
-  lines.push('', summary.failed > 0 ? `FAILED: ${summary.failed} check${summary.failed === 1 ? '' : 's'} found a contract violation.` : 'PASSED: no contract violations.');
+  lines.push(
+    '',
+    summary.failed > 0 ? `FAILED: ${summary.failed} check${summary.failed === 1 ? '' : 's'} found a contract violation.` : 'PASSED: no contract violations.',
+  );
   return `${lines.join('\n')}\n`;
 }
 
 /** `12 cases: 11 passed, 1 skipped`, or what leaves an operation unchecked. */
 function countOf(operation: OperationSummary): string {
-  const parts = [`${operation.passed} passed`, operation.failed ? `${operation.failed} failed` : '', operation.skipped ? `${operation.skipped} skipped` : ''].filter(Boolean);
+  const parts = [
+    `${operation.passed} passed`,
+    operation.failed ? `${operation.failed} failed` : '',
+    operation.skipped ? `${operation.skipped} skipped` : '',
+  ].filter(Boolean);
   const checked = operation.passed + operation.failed > 0;
   return `${operation.cases} case${operation.cases === 1 ? '' : 's'}${operation.cases ? `: ${parts.join(', ')}` : ''}${checked ? '' : '  NOT CHECKED'}`;
 }

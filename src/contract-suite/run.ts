@@ -99,7 +99,7 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
     ...(unreachable !== undefined && { unreachable }),
     hints:
       context.sawPrism && target !== 'prism'
-        ? ['The answers carry Prism\'s sl-violations header: this looks like the Prism mock. Run with --target prism to allow its known differences.']
+        ? ["The answers carry Prism's sl-violations header: this looks like the Prism mock. Run with --target prism to allow its known differences."]
         : [],
     results,
   };

@@ -67,7 +67,11 @@ export class ResponseChecker {
       }
       const validate = this.#headers.get(`${operation.operationId} ${statusKey} ${name.toLowerCase()}`);
       if (validate && !validate(value)) {
-        violations.push(`header ${name}: ${JSON.stringify(value)} ${describeErrors(validate.errors).map((error) => error.detail).join('; ')}`);
+        violations.push(
+          `header ${name}: ${JSON.stringify(value)} ${describeErrors(validate.errors)
+            .map((error) => error.detail)
+            .join('; ')}`,
+        );
       }
     }
 

@@ -101,7 +101,11 @@ export class DevLoop {
       // A spec change includes everything a source change does.
       const queued = this.#next;
       this.#next = queued
-        ? { cause: queued.cause === 'spec' || run.cause === 'spec' ? 'spec' : 'source', changed: [...new Set([...queued.changed, ...run.changed])], savedAt: queued.savedAt }
+        ? {
+            cause: queued.cause === 'spec' || run.cause === 'spec' ? 'spec' : 'source',
+            changed: [...new Set([...queued.changed, ...run.changed])],
+            savedAt: queued.savedAt,
+          }
         : run;
       return this.#running;
     }
@@ -129,7 +133,12 @@ export class DevLoop {
     else say(`${run.changed.map((file) => displayPath(file)).join(', ')} changed`);
     const started = performance.now();
     // What passed, in the order the steps are meant: lint, examples, types, typecheck.
-    const passed: Record<'lint' | 'examples' | 'types' | 'typecheck', string | undefined> = { lint: undefined, examples: undefined, types: undefined, typecheck: undefined };
+    const passed: Record<'lint' | 'examples' | 'types' | 'typecheck', string | undefined> = {
+      lint: undefined,
+      examples: undefined,
+      types: undefined,
+      typecheck: undefined,
+    };
     const broken: Breakage[] = [];
     let typesChanged = false;
     let typesFailed = false;
@@ -162,7 +171,9 @@ export class DevLoop {
       const errors = await this.#typecheck.check();
       const ms = performance.now() - typecheckStarted;
       // The server runs src/ and generated/; errors elsewhere (tests, bench) are reported without holding it back.
-      const blocking = errors.filter((error) => error.file === undefined || isUnder(error.file, this.#sourceFolder) || isUnder(error.file, dirname(paths.types)));
+      const blocking = errors.filter(
+        (error) => error.file === undefined || isUnder(error.file, this.#sourceFolder) || isUnder(error.file, dirname(paths.types)),
+      );
       const elsewhere = errors.filter((error) => !blocking.includes(error));
       if (blocking.length > 0) broken.push(explainTypecheck(blocking, run.cause));
       else passed.typecheck = `typecheck ok in ${seconds(ms)}`;
@@ -177,7 +188,11 @@ export class DevLoop {
     if (broken.length > 0) {
       for (const breakage of broken) for (const line of describeBreakage(breakage)) say(line);
       const server = this.#server;
-      say(server ? `not restarted: the last good server is still running at ${server.process.url} (started ${server.startedAt.toLocaleTimeString()})` : 'no server is running; it starts on the next save that passes');
+      say(
+        server
+          ? `not restarted: the last good server is still running at ${server.process.url} (started ${server.startedAt.toLocaleTimeString()})`
+          : 'no server is running; it starts on the next save that passes',
+      );
       return;
     }
     // The first check restarts only when it found the committed types stale.
@@ -196,7 +211,10 @@ export class DevLoop {
         if (!changed) return { ok: true, summary: 'types unchanged' };
         this.#typesChanged = true;
         const now = performance.now();
-        return { ok: true, summary: `types regenerated in ${seconds(now - started)}${savedAt === undefined ? '' : ` (${seconds(now - savedAt)} after the save)`}` };
+        return {
+          ok: true,
+          summary: `types regenerated in ${seconds(now - started)}${savedAt === undefined ? '' : ` (${seconds(now - savedAt)} after the save)`}`,
+        };
       } catch (error) {
         return { ok: false, breakage: explainTypeGeneration(error, paths.spec) };
       }

@@ -32,7 +32,12 @@ export function explainTypeGeneration(error: unknown, specPath: string): Breakag
 }
 
 export function explainExamples(problems: string[]): Breakage {
-  return { step: 'examples', errors: problems.slice(0, SHOWN), total: problems.length, fixes: ['fix the example (or its schema) at the line shown; `npm run check:examples` checks it again'] };
+  return {
+    step: 'examples',
+    errors: problems.slice(0, SHOWN),
+    total: problems.length,
+    fixes: ['fix the example (or its schema) at the line shown; `npm run check:examples` checks it again'],
+  };
 }
 
 /**
@@ -43,7 +48,8 @@ export function explainTypecheck(errors: TypecheckError[], cause: 'spec' | 'sour
   const fixes = new Set<string>();
   for (const error of errors) {
     const where = error.file ? displayPath(error.file) : 'the project';
-    for (const operation of missingHandlers(error.message)) fixes.add(`a handler for operation ${operation} is missing in ${where}: add it (its input and result types come from the regenerated types)`);
+    for (const operation of missingHandlers(error.message))
+      fixes.add(`a handler for operation ${operation} is missing in ${where}: add it (its input and result types come from the regenerated types)`);
     const extra = /'(\w+)' does not exist in type '(?:\w*Handlers|HandlerMap<[^']*>)'(?:\. Did you mean to write '(\w+)'\?)?/.exec(error.message);
     if (extra?.[2]) fixes.add(`operation ${extra[1]} is now ${extra[2]} in the spec: rename its handler in ${where}`);
     else if (extra?.[1]) fixes.add(`the spec has no operation ${extra[1]}: remove its handler from ${where}, or restore the operation in the spec`);
@@ -71,7 +77,11 @@ function missingHandlers(message: string): string[] {
   const one = /^Property '(\w+)' is missing in type .* but required in type '(?:\w*Handlers|HandlerMap<[^']*>)'/s.exec(message)?.[1];
   if (one) return [one];
   const several = /is missing the following properties from type '(?:\w*Handlers|HandlerMap<[^']*>)': (.+)$/s.exec(message)?.[1];
-  if (several) return several.replace(/,? and \d+ more\.?$/, '').split(/,\s*/).map((name) => name.replace(/\.$/, '').trim());
+  if (several)
+    return several
+      .replace(/,? and \d+ more\.?$/, '')
+      .split(/,\s*/)
+      .map((name) => name.replace(/\.$/, '').trim());
   return [];
 }
 

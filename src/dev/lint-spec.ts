@@ -35,11 +35,13 @@ export async function lintSpec(root: string): Promise<LintResult> {
     // No JSON when the file does not parse: Redocly says why on stderr.
     return { ok: output.code === 0, problems: output.code === 0 ? [] : [{ ruleId: 'parse', message: parseFailure(output.stderr), location: '' }] };
   }
-  const problems = reports.flatMap((report) => report.problems).map((problem) => {
-    const where = problem.location?.[0];
-    const location = where?.source?.ref ? `${where.source.ref}${where.start ? `:${where.start.line}:${where.start.col}` : ''}` : '';
-    return { ruleId: problem.ruleId, message: problem.message, location };
-  });
+  const problems = reports
+    .flatMap((report) => report.problems)
+    .map((problem) => {
+      const where = problem.location?.[0];
+      const location = where?.source?.ref ? `${where.source.ref}${where.start ? `:${where.start.line}:${where.start.col}` : ''}` : '';
+      return { ruleId: problem.ruleId, message: problem.message, location };
+    });
   return { ok: output.code === 0 && problems.length === 0, problems };
 }
 

@@ -30,12 +30,16 @@ export class IncrementalTypecheck {
   /** Type-checks the project as it is on disk now. */
   check(): TypecheckError[] {
     // Read the config on every check so that new and deleted files are seen.
-    const parsed = ts.getParsedCommandLineOfConfigFile(this.#configPath, { noEmit: true }, {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    const parsed = ts.getParsedCommandLineOfConfigFile(
+      this.#configPath,
+      { noEmit: true },
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+          throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+        },
       },
-    });
+    );
     if (!parsed) throw new Error(`cannot read ${this.#configPath}`);
     const host = ts.createIncrementalCompilerHost(parsed.options);
     const readSourceFile = host.getSourceFile.bind(host);
@@ -48,7 +52,13 @@ export class IncrementalTypecheck {
       this.#sourceFiles.set(fileName, { modifiedMs, file });
       return file;
     };
-    const program = ts.createSemanticDiagnosticsBuilderProgram(parsed.fileNames, parsed.options, host, this.#previous, ts.getConfigFileParsingDiagnostics(parsed));
+    const program = ts.createSemanticDiagnosticsBuilderProgram(
+      parsed.fileNames,
+      parsed.options,
+      host,
+      this.#previous,
+      ts.getConfigFileParsingDiagnostics(parsed),
+    );
     this.#previous = program;
     const diagnostics = [
       ...program.getConfigFileParsingDiagnostics(),

@@ -81,7 +81,13 @@ export function launch(argv: readonly string[], options: LaunchOptions = {}): La
   const ownGroup = options.ownGroup ?? true;
 
   const files = typeof output === 'object' ? openOutputFiles(output) : undefined;
-  const stdio: StdioOptions = files ? ['ignore', files.stdout, files.stderr] : output === 'capture' ? ['ignore', 'pipe', 'pipe'] : output === 'inherit' ? 'inherit' : 'ignore';
+  const stdio: StdioOptions = files
+    ? ['ignore', files.stdout, files.stderr]
+    : output === 'capture'
+      ? ['ignore', 'pipe', 'pipe']
+      : output === 'inherit'
+        ? 'inherit'
+        : 'ignore';
   const child: ChildProcess = spawn(command, args, { cwd: options.cwd ?? projectRoot, env: { ...process.env, ...options.env }, stdio, detached: ownGroup });
   // The child has its own copies of the descriptors.
   if (files) for (const fd of new Set([files.stdout, files.stderr])) closeSync(fd);
@@ -89,7 +95,12 @@ export function launch(argv: readonly string[], options: LaunchOptions = {}): La
   let status: Exit | undefined;
   // 'close' comes after 'exit' once the output pipes are drained: a process counts as ended when
   // everything it wrote (the error message before exit 2) can be read.
-  const exited = new Promise<Exit>((resolve) => child.once('close', (code, signal) => resolve((status = { code, signal }))));
+  const exited = new Promise<Exit>((resolve) =>
+    child.once('close', (code, signal) => {
+      status = { code, signal };
+      resolve(status);
+    }),
+  );
   const leaderEnded = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // A command that cannot start (ENOENT, EACCES) has no pid: thrown here, so its later 'error' event is only noise.
   child.once('error', () => {});
@@ -150,4 +161,3 @@ function readText(file: string): string {
     return '';
   }
 }
-

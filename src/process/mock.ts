@@ -20,7 +20,7 @@ export async function startMock(options: Partial<Omit<MockOptions, 'port'>> & { 
   const prism = launch(prismCommand(settings));
   const url = `http://${settings.host}:${settings.port}`;
   try {
-    await waitForHttp(prism, prismReadinessProbe(url), { timeoutMs, intervalMs: 100 });
+    await waitForHttp(prism, prismReadinessProbe(url, settings.api), { timeoutMs, intervalMs: 100 });
     return { ...prism, url };
   } catch (error) {
     await prism.stop({ signal: 'SIGKILL' });

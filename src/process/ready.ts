@@ -32,13 +32,18 @@ export interface ReadinessProbe {
  * returns how long that took in ms (the bench's startup time). Fails when the process ends first
  * or `timeoutMs` (default 60 s) passes, saying what the last attempt got.
  */
-export async function waitForHttp(launched: LaunchedProcess, probe: ReadinessProbe, options: { timeoutMs?: number; intervalMs?: number } = {}): Promise<number> {
+export async function waitForHttp(
+  launched: LaunchedProcess,
+  probe: ReadinessProbe,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<number> {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const started = performance.now();
   let last = 'no answer yet';
   for (;;) {
     const exit = launched.exitStatus();
-    if (exit) throw new Error(withOutput(`${launched.commandLine} ended (${describeExit(exit)}) before ${probe.url} answered ${probe.status} (${last})`, launched));
+    if (exit)
+      throw new Error(withOutput(`${launched.commandLine} ended (${describeExit(exit)}) before ${probe.url} answered ${probe.status} (${last})`, launched));
     try {
       const response = await fetch(probe.url, {
         method: probe.method ?? 'GET',
@@ -53,7 +58,8 @@ export async function waitForHttp(launched: LaunchedProcess, probe: ReadinessPro
       // Not listening yet: say why, from the socket error fetch wraps.
       last = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
     }
-    if (performance.now() - started > timeoutMs) throw new Error(withOutput(`${probe.url} did not answer ${probe.status} within ${timeoutMs} ms (${last})`, launched));
+    if (performance.now() - started > timeoutMs)
+      throw new Error(withOutput(`${probe.url} did not answer ${probe.status} within ${timeoutMs} ms (${last})`, launched));
     await sleep(options.intervalMs ?? 20);
   }
 }

@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import { scrubKeys } from '../keys/api-key.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
-import { authenticate, isAuthenticationFailure } from './authenticate.js';
+import { authenticate, isAuthenticationFailure, type Caller } from './authenticate.js';
 import { bindOperations, type HandlerResult } from './bind-operations.js';
 import { CursorCodec } from './cursor.js';
 import { operationHandlers, type ApiContext, type OperationHandlers } from './operations.js';
@@ -52,7 +52,6 @@ export interface AppOptions {
 }
 
 type Env = { Bindings: { incoming?: IncomingMessage }; Variables: { requestId: string; quota?: Quota; operation?: CompiledOperation } };
-
 
 /**
  * Builds the Hono app for the contract. Runtime-agnostic: everything it needs
@@ -117,12 +116,14 @@ export function createApp(options: AppOptions): Hono<Env> {
   }
 
   const validator = createResponseValidator(contract.spec, options.responseValidation ?? 'strict', {
-    handlerName: (operationId) => (options.handlers ? `${operationId} of the handlers given to createApp` : `operationHandlers.${operationId} in src/server/operations.ts`),
+    handlerName: (operationId) =>
+      options.handlers ? `${operationId} of the handlers given to createApp` : `operationHandlers.${operationId} in src/server/operations.ts`,
     report: (breach) => logger.error({ operationId: breach.operationId, violations: breach.violations }, breach.message),
   });
 
   for (const operation of contract.operations) {
-    if (!operation.security.includes('bearerAuth')) throw new Error(`every operation of this API takes bearerAuth, but ${operation.operationId} declares ${operation.security.join(', ') || 'none'}`);
+    if (!operation.security.includes('bearerAuth'))
+      throw new Error(`every operation of this API takes bearerAuth, but ${operation.operationId} declares ${operation.security.join(', ') || 'none'}`);
   }
   bindOperations(app, {
     contract,
@@ -133,16 +134,22 @@ export function createApp(options: AppOptions): Hono<Env> {
       c.set('operation', operation);
       const at = now();
       const address = clientAddress(c);
-      let caller;
+      let caller: Caller;
       try {
         caller = await authenticate(c.req.header('authorization'), store, at, {
           // Over a failed-authentication budget, a key the cache already knows is still served; nothing else is looked up or refused with 401.
           admit(digest) {
             if (digest && store.peekKeyByDigest?.(digest)) return;
             const byAddress = failuresByAddress.peek(address);
-            if (!byAddress.allowed) throw refuse(c, byAddress, `This client has sent ${failed.perAddress} requests with missing or invalid credentials in the current ${failed.windowSeconds}-second window.`);
+            if (!byAddress.allowed)
+              throw refuse(
+                c,
+                byAddress,
+                `This client has sent ${failed.perAddress} requests with missing or invalid credentials in the current ${failed.windowSeconds}-second window.`,
+              );
             const inAll = failuresInAll.peek(ALL);
-            if (!inAll.allowed) throw refuse(c, inAll, 'The service has refused too many invalid credentials in this window and now serves only keys it already knows.');
+            if (!inAll.allowed)
+              throw refuse(c, inAll, 'The service has refused too many invalid credentials in this window and now serves only keys it already knows.');
           },
         });
       } catch (error) {
@@ -191,7 +198,8 @@ export function createApp(options: AppOptions): Hono<Env> {
   });
 
   function internalError(c: Context<Env>, error: unknown): Response {
-    if (error instanceof ContractBreach) logger.error({ requestId: c.get('requestId'), operationId: error.operationId, violations: error.violations }, error.message);
+    if (error instanceof ContractBreach)
+      logger.error({ requestId: c.get('requestId'), operationId: error.operationId, violations: error.violations }, error.message);
     else logger.error({ requestId: c.get('requestId'), err: error }, 'unhandled error');
     const detail =
       error instanceof ContractBreach
@@ -213,7 +221,9 @@ function clientAddress(c: Context<Env>): string {
 /** A 429 for a used-up budget, with the budget in the RateLimit-* headers. */
 function refuse(c: Context<Env>, budget: Quota, reason: string): ApiError {
   c.set('quota', budget);
-  return new ApiError('urn:problem-type:rate-limited', `${reason} Retry in ${budget.resetSeconds} seconds.`, { headers: { 'Retry-After': String(budget.resetSeconds) } });
+  return new ApiError('urn:problem-type:rate-limited', `${reason} Retry in ${budget.resetSeconds} seconds.`, {
+    headers: { 'Retry-After': String(budget.resetSeconds) },
+  });
 }
 
 /** Remembers the quota for the answer's RateLimit-* headers, and refuses the request when it is used up. */
@@ -236,7 +246,10 @@ function answer(c: Context<Env>, result: HandlerResult): Response {
 }
 
 function problem(c: Context<Env>, error: ApiError, bounds: RequestContract['problemBounds']): Response {
-  return new Response(problemText(c, error, bounds), { status: error.status, headers: responseHeaders('application/problem+json', c.get('requestId'), c.get('quota'), error.headers) });
+  return new Response(problemText(c, error, bounds), {
+    status: error.status,
+    headers: responseHeaders('application/problem+json', c.get('requestId'), c.get('quota'), error.headers),
+  });
 }
 
 function problemText(c: Context<Env>, error: ApiError, bounds: RequestContract['problemBounds']): string {

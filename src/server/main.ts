@@ -51,7 +51,11 @@ async function openWithRetry(): Promise<Store> {
       return await openStore(config, {
         onListenerState: (state, error) => {
           if (state === 'listening') logger.info({ database }, 'listening for changes; caches trusted again');
-          else logger.warn({ database, reason: error instanceof Error ? error.message : undefined }, 'change listener dropped: caches bypassed until it reconnects');
+          else
+            logger.warn(
+              { database, reason: error instanceof Error ? error.message : undefined },
+              'change listener dropped: caches bypassed until it reconnects',
+            );
           // Rare and what an operator looks for during an outage: written now, not when the buffer fills.
           logger.flush();
         },
@@ -158,7 +162,12 @@ try {
 
 function announce(url: string, webUrl: string): void {
   // Printed whatever LOG_LEVEL says: scripts and tests wait for these lines to learn the URLs (PORT=0 and WEB_PORT=0 pick free ports).
-  const open = [`Web application on ${webUrl}`, '', `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`, ''];
+  const open = [
+    `Web application on ${webUrl}`,
+    '',
+    `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`,
+    '',
+  ];
   const lines = firstRun
     ? [
         `Listening on ${url}`,
@@ -173,7 +182,13 @@ function announce(url: string, webUrl: string): void {
         `  curl -s -X POST ${url}/ -H 'Authorization: Bearer ${firstRun.key}' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
         '',
       ]
-    : [`Listening on ${url}`, ...open, `Serving ${database}.`, `Operators can also make a key with: ${shared ? 'DATABASE_URL=... ' : ''}npm run keys -- create --user demo`, ''];
+    : [
+        `Listening on ${url}`,
+        ...open,
+        `Serving ${database}.`,
+        `Make a key with: ${shared ? 'DATABASE_URL=... ' : ''}npm run keys -- create --user demo (operators; users make theirs on the web application)`,
+        '',
+      ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

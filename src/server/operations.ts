@@ -50,6 +50,7 @@ async function listPage(scope: ListScope, options: ListRequest, { caller, store,
   const rows = await store.listItems(scope, { userId: caller.userId, sort, limit: limit + 1, ...(after && { after }) });
   const items = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = items.at(-1);
-  const nextCursor = rows.length > limit && last ? cursors.encode({ scope, userId: caller.userId, sort, after: { createdAt: last.createdAt, id: last.id } }) : null;
+  const nextCursor =
+    rows.length > limit && last ? cursors.encode({ scope, userId: caller.userId, sort, after: { createdAt: last.createdAt, id: last.id } }) : null;
   return { items, nextCursor };
 }

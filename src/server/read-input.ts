@@ -67,7 +67,9 @@ export async function readInput(c: Context, operation: CompiledOperation, maxBod
 
 /** The `422` for a violation found after the schemas passed, located in the part of the input that holds its field. */
 export function locateViolation(violation: InputViolation, input: RequestInput, bounds: ProblemBounds): ApiError {
-  const field = decodeURIComponent(violation.pointer.split('/')[1] ?? '').replaceAll('~1', '/').replaceAll('~0', '~');
+  const field = decodeURIComponent(violation.pointer.split('/')[1] ?? '')
+    .replaceAll('~1', '/')
+    .replaceAll('~0', '~');
   const parts: InputPart[] = ['path', 'query', 'header', 'body'];
   const where = parts.find((part) => {
     const values = part === 'header' ? input.headers : input[part];

@@ -120,10 +120,12 @@ function objectSchema(parameters: ParameterContract[], options: { closed: boolea
 
 /** Ajv's errors as the contract's violations, bounded as the Problem schema bounds them. */
 export function toViolations(where: InputPart, validate: ValidateFunction, bounds: ProblemBounds): Violation[] {
-  return describeErrors(validate.errors)
-    .slice(0, bounds.errors)
-    // A field named like a key (a key pasted as a field name) is not sent back in the pointer.
-    .map((error) => ({ in: where, pointer: clip(scrubKeys(error.pointer), bounds.pointer), detail: clip(error.detail, bounds.violationDetail) }));
+  return (
+    describeErrors(validate.errors)
+      .slice(0, bounds.errors)
+      // A field named like a key (a key pasted as a field name) is not sent back in the pointer.
+      .map((error) => ({ in: where, pointer: clip(scrubKeys(error.pointer), bounds.pointer), detail: clip(error.detail, bounds.violationDetail) }))
+  );
 }
 
 export function clip(text: string, max: number): string {

@@ -39,7 +39,12 @@ export function clientRequestId(incoming: string | undefined, maxLength: number)
  * than setting headers one by one on a web `Headers`, keeps @hono/node-server on
  * its fast path (measured: about a third of this server's CPU per request).
  */
-export function responseHeaders(contentType: string | undefined, requestId: string, quota: Quota | undefined, extra?: Readonly<Record<string, string>>): Record<string, string> {
+export function responseHeaders(
+  contentType: string | undefined,
+  requestId: string,
+  quota: Quota | undefined,
+  extra?: Readonly<Record<string, string>>,
+): Record<string, string> {
   const headers: Record<string, string> = { 'x-request-id': requestId, ...SECURITY_HEADERS };
   if (contentType !== undefined) headers['content-type'] = contentType;
   if (quota) {

@@ -37,6 +37,10 @@ export async function seedDemo(store: Store, now: number): Promise<{ userName: s
     }
   }
   const { key, digest, hint } = generateApiKey();
-  await store.createKey(demo.id, digest, hint, new Date(now).toISOString(), { name: 'Demo key', expiresAt: new Date(now + 30 * 24 * 3_600_000).toISOString(), source: 'cli' });
+  await store.createKey(demo.id, digest, hint, new Date(now).toISOString(), {
+    name: 'Demo key',
+    expiresAt: new Date(now + 30 * 24 * 3_600_000).toISOString(),
+    source: 'cli',
+  });
   return { userName: demo.name, key };
 }

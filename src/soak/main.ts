@@ -15,12 +15,21 @@ import { parseSoakArgs, type SoakOptions } from './options.js';
 import { formatReport, runSoak, type SoakReport } from './soak.js';
 
 async function main(options: SoakOptions): Promise<ExitCode> {
-  const progress = options.json ? undefined : (seconds: number, requests: number) => {
-    if (Math.round(seconds) % 10 === 0) process.stderr.write(`  ${Math.round(seconds)} s: ${requests} answers\n`);
-  };
+  const progress = options.json
+    ? undefined
+    : (seconds: number, requests: number) => {
+        if (Math.round(seconds) % 10 === 0) process.stderr.write(`  ${Math.round(seconds)} s: ${requests} answers\n`);
+      };
 
   if (options.url !== undefined && options.token !== undefined) {
-    const report = await runSoak({ url: options.url, token: options.token, durationSeconds: options.duration, connections: options.connections, ...(options.pid !== undefined && { pid: options.pid }), ...(progress && { onProgress: progress }) });
+    const report = await runSoak({
+      url: options.url,
+      token: options.token,
+      durationSeconds: options.duration,
+      connections: options.connections,
+      ...(options.pid !== undefined && { pid: options.pid }),
+      ...(progress && { onProgress: progress }),
+    });
     print(report, options.json);
     return report.ok ? ExitCode.ok : ExitCode.failed;
   }
@@ -32,7 +41,14 @@ async function main(options: SoakOptions): Promise<ExitCode> {
     server = await startServer({ databasePath: database.path, env: { RATE_LIMIT_REQUESTS: '1000000000', LOG_LEVEL: 'info' }, maxOutputChars: 1 << 20 });
     const { key } = await makeKey(database.path, options.user);
     if (!options.json) process.stderr.write(`soak: started ${server.url} (pid ${server.pid}) on ${database.path}; driving it for ${options.duration} s\n`);
-    const report = await runSoak({ url: server.url, token: key, durationSeconds: options.duration, connections: options.connections, pid: server.pid, ...(progress && { onProgress: progress }) });
+    const report = await runSoak({
+      url: server.url,
+      token: key,
+      durationSeconds: options.duration,
+      connections: options.connections,
+      pid: server.pid,
+      ...(progress && { onProgress: progress }),
+    });
     const exit = await server.stop({ signal: 'SIGTERM', graceMs: 15_000 });
     const stderr = server.stderr().trim();
     const serverExit = { code: exit.code, signal: exit.signal, stderr: stderr.slice(0, 2000) };

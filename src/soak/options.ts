@@ -36,7 +36,9 @@ export function parseSoakArgs(args: readonly string[], writeErr: (text: string) 
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeErr });
   const options = program.parse(args, { from: 'user' }).opts<SoakOptions>();
-  if ((options.url === undefined) !== (options.token === undefined)) throw new UsageError('--url and --token go together: both to target a running server, neither to start one');
-  if (options.pid !== undefined && options.url === undefined) throw new UsageError('--pid only applies with --url; a server the soak starts is measured anyway');
+  if ((options.url === undefined) !== (options.token === undefined))
+    throw new UsageError('--url and --token go together: both to target a running server, neither to start one');
+  if (options.pid !== undefined && options.url === undefined)
+    throw new UsageError('--pid only applies with --url; a server the soak starts is measured anyway');
   return options;
 }

@@ -109,14 +109,21 @@ function requestMix(token: string, basePath: string): MixEntry[] {
       operationId: 'listOwnItems',
       request: {
         ...post(root, '{"limit":5}'),
-        setupRequest: (request, context) => ({ ...request, body: JSON.stringify({ limit: 5, ...(typeof context['cursor'] === 'string' && { cursor: context['cursor'] }) }) }),
+        setupRequest: (request, context) => ({
+          ...request,
+          body: JSON.stringify({ limit: 5, ...(typeof context['cursor'] === 'string' && { cursor: context['cursor'] }) }),
+        }),
       },
     },
     { name: 'own, newest first', operationId: 'listOwnItems', request: post(root, '{"sort":"desc","limit":3}') },
     { name: 'shared, POST', operationId: 'listSharedItems', request: post(shared, '{"sort":"asc"}') },
     { name: 'shared, GET', operationId: 'listSharedItemsByQuery', request: { method: 'GET', path: `${shared}?limit=2&sort=desc`, headers: auth } },
     { name: 'shared, GET defaults', operationId: 'listSharedItemsByQuery', request: { method: 'GET', path: shared, headers: { ...json } } },
-    { name: 'own, charset', operationId: 'listOwnItems', request: post(root, '{"sort":"asc"}', { ...auth, 'Content-Type': 'application/json; charset=utf-8' }) },
+    {
+      name: 'own, charset',
+      operationId: 'listOwnItems',
+      request: post(root, '{"sort":"asc"}', { ...auth, 'Content-Type': 'application/json; charset=utf-8' }),
+    },
     { name: 'malformed JSON', operationId: 'listOwnItems', request: post(root, '{"sort":') },
     { name: 'invalid sort', operationId: 'listOwnItems', request: post(root, '{"sort":"sideways","srot":1}') },
     { name: 'wrong media type', operationId: 'listSharedItems', request: post(shared, '{}', { ...auth, 'Content-Type': 'text/plain' }) },
@@ -208,7 +215,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   if (dropped > 0) socketErrors['closed without an answer'] = dropped;
 
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([status, { count }]) => [status, Number(count)]));
-  const serverErrors = Object.entries(statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, count]) => sum + count, 0);
+  const serverErrors = Object.entries(statuses)
+    .filter(([status]) => Number(status) >= 500)
+    .reduce((sum, [, count]) => sum + count, 0);
   const socketErrorCount = result.errors + dropped;
   const mib = (kib: number) => Math.round((kib / 1024) * 10) / 10;
   const first = rss[0];
@@ -239,8 +248,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
 /** The report as a short table for a terminal. */
 export function formatReport(report: SoakReport): string {
-  const statuses = Object.entries(report.statuses).map(([status, count]) => `${status}: ${count}`).join(', ');
-  const socket = Object.entries(report.socketErrors).map(([code, count]) => `${code}: ${count}`).join(', ');
+  const statuses = Object.entries(report.statuses)
+    .map(([status, count]) => `${status}: ${count}`)
+    .join(', ');
+  const socket = Object.entries(report.socketErrors)
+    .map(([code, count]) => `${code}: ${count}`)
+    .join(', ');
   const lines = [
     `soak: ${report.url}, ${report.durationSeconds} s, ${report.connections} connections`,
     `  requests        ${report.requests} (${report.requestsPerSecond}/s)`,

@@ -193,7 +193,10 @@ const TOUCH_KEY = {
          SELECT $3, id, user_id, 'first_used', 'api', $1 FROM key WHERE last_used_at IS NULL
          ON CONFLICT (key_id, type) DO NOTHING`,
 };
-const FIND_SESSION = { name: 'find-session', text: `SELECT ${selectList(SESSION_COLUMNS)} FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.digest = $1` };
+const FIND_SESSION = {
+  name: 'find-session',
+  text: `SELECT ${selectList(SESSION_COLUMNS)} FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.digest = $1`,
+};
 /** Each kind of event happens at most once per key (UNIQUE (key_id, type)); a repeat is ignored. */
 const INSERT_EVENT = 'INSERT INTO key_events (id, key_id, user_id, type, source, at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key_id, type) DO NOTHING';
 const LEASE_QUOTA = { name: 'lease-quota', text: 'SELECT granted, used, reset_ms::float8 AS "resetMs" FROM lease_quota($1, $2, $3, $4)' };
@@ -321,7 +324,12 @@ export class PostgresStore implements Store {
       });
       // The old key never outlives its own expiry, whatever the overlap.
       const previousExpiresAt = previous.expiresAt !== null && previous.expiresAt < roll.previousExpiresAt ? previous.expiresAt : roll.previousExpiresAt;
-      await client.query('UPDATE api_keys SET rolled_at = $1, replaced_by = $2, expires_at = $3 WHERE id = $4', [roll.at, next.id, previousExpiresAt, previous.id]);
+      await client.query('UPDATE api_keys SET rolled_at = $1, replaced_by = $2, expires_at = $3 WHERE id = $4', [
+        roll.at,
+        next.id,
+        previousExpiresAt,
+        previous.id,
+      ]);
       await client.query(INSERT_EVENT, [newId('evt'), previous.id, roll.userId, 'rolled', roll.source, roll.at]);
       return { previous: { ...previous, rolledAt: roll.at, replacedBy: next.id, expiresAt: previousExpiresAt }, next };
     });

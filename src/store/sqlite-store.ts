@@ -175,7 +175,9 @@ class SqliteStore implements Store {
 
   async touchKey(keyId: string, at: string): Promise<void> {
     this.#db.transaction(() => {
-      const key = this.#db.prepare<[string], { userId: string; lastUsedAt: string | null }>('SELECT user_id AS userId, last_used_at AS lastUsedAt FROM api_keys WHERE id = ?').get(keyId);
+      const key = this.#db
+        .prepare<[string], { userId: string; lastUsedAt: string | null }>('SELECT user_id AS userId, last_used_at AS lastUsedAt FROM api_keys WHERE id = ?')
+        .get(keyId);
       if (!key) return;
       this.#touchKey.run(at, keyId);
       if (key.lastUsedAt === null) this.#recordEvent(keyId, key.userId, 'first_used', 'api', at);
@@ -207,17 +209,23 @@ class SqliteStore implements Store {
   async listKeys(userId: string, options: { newestFirst?: boolean; limit?: number } = {}): Promise<KeySummary[]> {
     const direction = options.newestFirst ? 'DESC' : 'ASC';
     return this.#db
-      .prepare<[string, number], KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE user_id = ? ORDER BY created_at ${direction}, id ${direction} LIMIT ?`)
+      .prepare<[string, number], KeySummary>(
+        `SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE user_id = ? ORDER BY created_at ${direction}, id ${direction} LIMIT ?`,
+      )
       .all(userId, options.limit ?? 2_147_483_647);
   }
 
   async findKey(userId: string, keyId: string): Promise<KeySummary | undefined> {
-    return this.#db.prepare<[string, string], KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE id = ? AND user_id = ?`).get(keyId, userId);
+    return this.#db
+      .prepare<[string, string], KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE id = ? AND user_id = ?`)
+      .get(keyId, userId);
   }
 
   async countActiveKeys(userId: string, at: string): Promise<number> {
     const row = this.#db
-      .prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM api_keys WHERE user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)')
+      .prepare<[string, string], { n: number }>(
+        'SELECT count(*) AS n FROM api_keys WHERE user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',
+      )
       .get(userId, at);
     return row?.n ?? 0;
   }
@@ -241,7 +249,11 @@ class SqliteStore implements Store {
         )
         .get(roll.keyId, roll.userId, roll.at);
       if (!previous) return undefined;
-      const next = this.#insertKey(roll.userId, roll.next.digest, roll.next.hint, roll.at, { name: previous.name, expiresAt: roll.next.expiresAt, source: roll.source });
+      const next = this.#insertKey(roll.userId, roll.next.digest, roll.next.hint, roll.at, {
+        name: previous.name,
+        expiresAt: roll.next.expiresAt,
+        source: roll.source,
+      });
       // The old key never outlives its own expiry, whatever the overlap.
       const previousExpiresAt = previous.expiresAt !== null && previous.expiresAt < roll.previousExpiresAt ? previous.expiresAt : roll.previousExpiresAt;
       this.#db.prepare('UPDATE api_keys SET rolled_at = ?, replaced_by = ?, expires_at = ? WHERE id = ?').run(roll.at, next.id, previousExpiresAt, previous.id);
@@ -286,7 +298,9 @@ class SqliteStore implements Store {
 
   async findUserCredential(name: string): Promise<UserCredential | undefined> {
     const row = this.#db
-      .prepare<[string], User & { passwordHash: string | null }>(`SELECT ${selectList(USER_COLUMNS)}, password_hash AS "passwordHash" FROM users WHERE name = ?`)
+      .prepare<[string], User & { passwordHash: string | null }>(
+        `SELECT ${selectList(USER_COLUMNS)}, password_hash AS "passwordHash" FROM users WHERE name = ?`,
+      )
       .get(name);
     if (!row) return undefined;
     const { passwordHash, ...user } = row;
@@ -295,7 +309,9 @@ class SqliteStore implements Store {
 
   async createSession(userId: string, digest: Buffer, at: string, expiresAt: string): Promise<SessionRecord> {
     const id = newId('ses');
-    this.#db.prepare('INSERT INTO sessions (id, user_id, digest, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)').run(id, userId, digest, at, at, expiresAt);
+    this.#db
+      .prepare('INSERT INTO sessions (id, user_id, digest, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(id, userId, digest, at, at, expiresAt);
     const user = this.#db.prepare<[string], User>(`SELECT ${selectList(USER_COLUMNS)} FROM users WHERE id = ?`).get(userId);
     if (!user) throw new Error(`no user ${userId}`);
     return { id, user, createdAt: at, lastSeenAt: at, expiresAt };
@@ -354,16 +370,22 @@ class SqliteStore implements Store {
   async leaseQuota(keyId: string, request: QuotaRequest): Promise<QuotaLease> {
     const now = Date.now();
     const currentWindow = Math.floor(now / request.windowMs);
-    return this.#db.transaction(() => {
-      const row = this.#db.prepare<[string], { window: number; used: number }>('SELECT window_index AS window, used FROM rate_limits WHERE key_id = ?').get(keyId);
-      const window = row && row.window >= currentWindow ? row.window : currentWindow;
-      const counted = row && row.window >= currentWindow ? row.used : 0;
-      const granted = Math.min(request.want, Math.max(request.limit - counted, 0));
-      this.#db
-        .prepare('INSERT INTO rate_limits (key_id, window_index, used) VALUES (?, ?, ?) ON CONFLICT (key_id) DO UPDATE SET window_index = excluded.window_index, used = excluded.used')
-        .run(keyId, window, counted + granted);
-      return { granted, used: counted + granted, resetMs: Math.max((window + 1) * request.windowMs - now, 0) };
-    }).immediate();
+    return this.#db
+      .transaction(() => {
+        const row = this.#db
+          .prepare<[string], { window: number; used: number }>('SELECT window_index AS window, used FROM rate_limits WHERE key_id = ?')
+          .get(keyId);
+        const window = row && row.window >= currentWindow ? row.window : currentWindow;
+        const counted = row && row.window >= currentWindow ? row.used : 0;
+        const granted = Math.min(request.want, Math.max(request.limit - counted, 0));
+        this.#db
+          .prepare(
+            'INSERT INTO rate_limits (key_id, window_index, used) VALUES (?, ?, ?) ON CONFLICT (key_id) DO UPDATE SET window_index = excluded.window_index, used = excluded.used',
+          )
+          .run(keyId, window, counted + granted);
+        return { granted, used: counted + granted, resetMs: Math.max((window + 1) * request.windowMs - now, 0) };
+      })
+      .immediate();
   }
 
   async secret(name: string): Promise<Buffer> {

@@ -4,7 +4,9 @@ import { readContracts } from '../contract/project.js';
 import { checkValueExamples } from './examples-check.js';
 
 const options = new Command('check-examples')
-  .description('Fail when a header or parameter example does not validate against its schema (Redocly checks only body examples). Every api of redocly.yaml, or the one --spec names.')
+  .description(
+    'Fail when a header or parameter example does not validate against its schema (Redocly checks only body examples). Every api of redocly.yaml, or the one --spec names.',
+  )
   .option('--spec <file>', 'OpenAPI document to check')
   .parse()
   .opts<{ spec?: string }>();

@@ -27,7 +27,9 @@ export function listValueExamples(spec: OpenApiDocument): ValueExample[] {
     }
   };
   const visitParameters = (parameters: Json | undefined, at: string) => {
-    const entries: Array<[string, Json]> = Array.isArray(parameters) ? parameters.map((entry, index) => [String(index), entry]) : Object.entries(isObject(parameters) ? parameters : {});
+    const entries: Array<[string, Json]> = Array.isArray(parameters)
+      ? parameters.map((entry, index) => [String(index), entry])
+      : Object.entries(isObject(parameters) ? parameters : {});
     for (const [key, parameter] of entries) {
       if (!isObject(parameter) || parameter['$ref'] !== undefined) continue;
       found.push(...examplesOf(spec, `parameter ${String(parameter['name'])} (${String(parameter['in'])})`, parameter, `${at}/${pointerSegment(key)}`));
@@ -70,7 +72,8 @@ export function listValueExamples(spec: OpenApiDocument): ValueExample[] {
   visitHeaders(components['headers'], '#/components/headers');
   visitParameters(components['parameters'], '#/components/parameters');
   visitResponses(components['responses'], '#/components/responses');
-  for (const [name, body] of Object.entries(isObject(components['requestBodies']) ? components['requestBodies'] : {})) visitRequestBody(body, `#/components/requestBodies/${pointerSegment(name)}`);
+  for (const [name, body] of Object.entries(isObject(components['requestBodies']) ? components['requestBodies'] : {}))
+    visitRequestBody(body, `#/components/requestBodies/${pointerSegment(name)}`);
   visitPathItems(components['pathItems'], '#/components/pathItems');
   visitPathItems(spec.paths, '#/paths');
   visitPathItems(spec['webhooks'], '#/webhooks');
@@ -96,7 +99,13 @@ function examplesOf(spec: OpenApiDocument, subject: string, declared: JsonObject
     const ref = isObject(entry) && typeof entry['$ref'] === 'string' ? entry['$ref'] : undefined;
     const example = deref(spec, entry);
     if (example['value'] === undefined) continue; // externalValue: nothing here to check
-    examples.push({ subject: `${subject} example ${name}`, declaredAt, valueAt: `${ref ?? `${holderAt}/examples/${pointerSegment(name)}`}/value`, schema, value: example['value'] });
+    examples.push({
+      subject: `${subject} example ${name}`,
+      declaredAt,
+      valueAt: `${ref ?? `${holderAt}/examples/${pointerSegment(name)}`}/value`,
+      schema,
+      value: example['value'],
+    });
   }
   return examples;
 }

@@ -22,7 +22,15 @@ describe('the benchmark harness in --quick mode', () => {
     for (const server of report.servers) {
       expect({ id: server.id, failure: server.failure, problems: server.problems }).toEqual({ id: server.id, failure: undefined, problems: [] });
       expect(server.rounds.length).toBeGreaterThan(0);
-      for (const value of [server.requestsPerSecond.median, server.p50Ms, server.p99Ms, server.peakRssMiB, server.cpuPerRequestUs, server.vsRaw, server.vsHono]) {
+      for (const value of [
+        server.requestsPerSecond.median,
+        server.p50Ms,
+        server.p99Ms,
+        server.peakRssMiB,
+        server.cpuPerRequestUs,
+        server.vsRaw,
+        server.vsHono,
+      ]) {
         expect(value, server.id).toBeGreaterThan(0);
       }
     }
@@ -31,7 +39,10 @@ describe('the benchmark harness in --quick mode', () => {
     for (const id of ['project-pg', 'project-pg-x2']) {
       expect(report.servers.find((server) => server.id === id)?.databaseCpuPerRequestUs, id).toBeGreaterThanOrEqual(0);
     }
-    expect(report.postgres?.map((comparison) => comparison.what)).toEqual(['1 instance on PostgreSQL / 1 on SQLite', '2 instances on PostgreSQL / 1 on PostgreSQL']);
+    expect(report.postgres?.map((comparison) => comparison.what)).toEqual([
+      '1 instance on PostgreSQL / 1 on SQLite',
+      '2 instances on PostgreSQL / 1 on PostgreSQL',
+    ]);
     for (const comparison of report.postgres ?? []) expect(comparison.throughputRatio).toBeGreaterThan(0);
     expect(result.stdout).toMatch(/^(PASS|MISS) {2}req\/s >= 0\.80x bare Hono/m);
   }, 120_000);

@@ -4,7 +4,10 @@ import { CommandFailed, exitCodeFor, runCli, UsageError } from '../../src/cli/ex
 
 /** Parses `args` with a small commander program set up as the project's CLIs are, and returns what it threw. */
 function commanderError(args: string[]): unknown {
-  const program = new Command('demo').option('--port <n>').exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
+  const program = new Command('demo')
+    .option('--port <n>')
+    .exitOverride()
+    .configureOutput({ writeOut: () => {}, writeErr: () => {} });
   try {
     program.parse(args, { from: 'user' });
   } catch (error) {
@@ -21,13 +24,21 @@ describe('exitCodeFor', () => {
     { given: 'a CommandFailed', error: () => new CommandFailed('no user named "nobody"'), want: { code: 1, written: 'demo: no user named "nobody"\n' } },
   ])('$given → $want.code', ({ error, want }) => {
     let written = '';
-    expect(exitCodeFor('demo', error(), (text) => void (written += text))).toBe(want.code);
+    expect(
+      exitCodeFor('demo', error(), (text) => {
+        written += text;
+      }),
+    ).toBe(want.code);
     expect(written).toBe(want.written);
   });
 
   it('gives 1 for anything unexpected, with its stack', () => {
     let written = '';
-    expect(exitCodeFor('demo', new TypeError('boom'), (text) => void (written += text))).toBe(1);
+    expect(
+      exitCodeFor('demo', new TypeError('boom'), (text) => {
+        written += text;
+      }),
+    ).toBe(1);
     expect(written).toMatch(/^demo: TypeError: boom\n\s+at /);
   });
 });

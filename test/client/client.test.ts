@@ -20,7 +20,12 @@ function recordingFetch(answer: (request: Request, body: string) => Response) {
 
 const json = (status: number, body: unknown, type = 'application/json') => new Response(JSON.stringify(body), { status, headers: { 'content-type': type } });
 
-const item = (n: number) => ({ id: `itm_${String(n).padStart(16, '0')}`, title: `Item ${n}`, ownerId: 'usr_0000000000000001', createdAt: `2026-01-0${n}T00:00:00.000Z` });
+const item = (n: number) => ({
+  id: `itm_${String(n).padStart(16, '0')}`,
+  title: `Item ${n}`,
+  ownerId: 'usr_0000000000000001',
+  createdAt: `2026-01-0${n}T00:00:00.000Z`,
+});
 
 const unauthorized: Problem = { type: 'urn:problem-type:unauthorized', title: 'Unauthorized', status: 401, detail: 'The API key is unknown or revoked.' };
 
@@ -85,7 +90,12 @@ describe('paginate', () => {
     for await (const page of paginate(api, operation, { sort: 'asc', limit: 2 })) ids.push(...page.items.map((entry) => entry.id));
     expect(ids).toEqual([1, 2, 3, 4, 5].map((n) => item(n).id));
     expect(requests.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual(Array(3).fill(`${method} ${path}`));
-    if (method === 'POST') expect(requests.map((request) => request.body)).toEqual(['{"sort":"asc","limit":2}', '{"sort":"asc","limit":2,"cursor":"c2"}', '{"sort":"asc","limit":2,"cursor":"c3"}']);
+    if (method === 'POST')
+      expect(requests.map((request) => request.body)).toEqual([
+        '{"sort":"asc","limit":2}',
+        '{"sort":"asc","limit":2,"cursor":"c2"}',
+        '{"sort":"asc","limit":2,"cursor":"c3"}',
+      ]);
   });
 
   it('stops after maxPages', async () => {

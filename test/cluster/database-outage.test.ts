@@ -73,7 +73,11 @@ describe('the database going away and coming back', () => {
   });
 
   it('listens for changes again by itself, so a key revoked afterwards fails within seconds, not the one-minute backstop', async () => {
-    const listening = () => server.stdout().split('\n').filter((line) => line.includes('listening for changes')).length;
+    const listening = () =>
+      server
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('listening for changes')).length;
     const deadline = performance.now() + 15_000;
     while (listening() < 2 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(listening(), 'the listener connected at start and again after the outage').toBe(2);

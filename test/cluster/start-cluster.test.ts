@@ -13,11 +13,15 @@ describe('npm run start:cluster', () => {
   it('serves one key through a balancer over two instances and stops them all on SIGINT', async () => {
     const databaseUrl = await freshDatabase('start_cluster');
     const [port, webPort] = [await freePort(), await freePort()];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cluster/main.ts', '--instances', '2', '--port', String(port), '--web-port', String(webPort)], {
-      cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cluster/main.ts', '--instances', '2', '--port', String(port), '--web-port', String(webPort)],
+      {
+        cwd: projectRoot,
+        env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -37,7 +41,11 @@ describe('npm run start:cluster', () => {
       expect(await page.text()).not.toContain(`127.0.0.1:${instancePorts[0]}`);
       const remaining = [];
       for (let index = 0; index < 4; index++) {
-        const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+        const response = await fetch(`http://127.0.0.1:${port}/`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: '{}',
+        });
         await response.arrayBuffer();
         expect(response.status).toBe(200);
         remaining.push(Number(response.headers.get('ratelimit-remaining')));

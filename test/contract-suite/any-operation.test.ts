@@ -19,7 +19,9 @@ const ofGetItem = cases.filter((entry) => entry.operation.operationId === 'getIt
 const ITEM_ID = /^itm_[0-9a-z]{16}$/;
 
 function failures(report: SuiteReport): string[] {
-  return report.results.filter((result) => result.outcome === 'fail').map((result) => `${result.id}: ${result.findings.map((finding) => finding.message).join('; ')}\n  ${result.curl ?? ''}`);
+  return report.results
+    .filter((result) => result.outcome === 'fail')
+    .map((result) => `${result.id}: ${result.findings.map((finding) => finding.message).join('; ')}\n  ${result.curl ?? ''}`);
 }
 
 describe('deriving cases for an operation added to the spec', () => {
@@ -136,14 +138,28 @@ describe('an operation no case can check', () => {
         '/items/{id}': {
           ...item,
           // Shares its path with getItem (which takes the routing cases), is open (no 401), documents no 4xx.
-          delete: { operationId: 'deleteItem', summary: 'Delete an item', security: [], parameters: (item['get'] as JsonObject)['parameters'] as Json, ...operation },
+          delete: {
+            operationId: 'deleteItem',
+            summary: 'Delete an item',
+            security: [],
+            parameters: (item['get'] as JsonObject)['parameters'] as Json,
+            ...operation,
+          },
         },
       },
     });
 
   it.each<{ given: string; responses: JsonObject; want: RegExp }>([
-    { given: 'a write whose positive cases are all skipped for safety', responses: { '204': { description: 'Deleted.' } }, want: /deleteItem \(DELETE \/items\/\{id\}\) was not checked at all: all 2 of its cases were skipped/ },
-    { given: 'nothing derivable at all', responses: { default: { description: 'Anything.' } }, want: /deleteItem \(DELETE \/items\/\{id\}\) was not checked at all: no case could be derived/ },
+    {
+      given: 'a write whose positive cases are all skipped for safety',
+      responses: { '204': { description: 'Deleted.' } },
+      want: /deleteItem \(DELETE \/items\/\{id\}\) was not checked at all: all 2 of its cases were skipped/,
+    },
+    {
+      given: 'nothing derivable at all',
+      responses: { default: { description: 'Anything.' } },
+      want: /deleteItem \(DELETE \/items\/\{id\}\) was not checked at all: no case could be derived/,
+    },
   ])('fails the run by name: $given', async ({ responses, want }) => {
     const changed = unchecked({ responses });
     const report = await runContractSuite({ baseUrl: 'http://fake.test', token: FAKE_TOKEN, spec: changed, fetch: fakeApi(changed) });

@@ -23,7 +23,10 @@ describe('deriveCases on the spec', () => {
 
   it('derives cases for every operation, and a positive case for each', () => {
     for (const operation of operations) {
-      expect(ofOperation(operation.operationId).some((entry) => entry.polarity === 'positive'), operation.operationId).toBe(true);
+      expect(
+        ofOperation(operation.operationId).some((entry) => entry.polarity === 'positive'),
+        operation.operationId,
+      ).toBe(true);
     }
     expect(coverage.map((entry) => entry.operation.operationId)).toEqual(operations.map((operation) => operation.operationId));
   });
@@ -31,7 +34,8 @@ describe('deriveCases on the spec', () => {
   it('derives an example case for each named request example, and a field-values case for each field', () => {
     for (const { operation, body, fields } of facts) {
       const ids = new Set(ofOperation(operation.operationId).map((entry) => entry.id));
-      for (const name of Object.keys(body?.examples ?? {})) expect(ids, `${operation.operationId}: body example ${name}`).toContain(`${operation.operationId} positive example ${name}`);
+      for (const name of Object.keys(body?.examples ?? {}))
+        expect(ids, `${operation.operationId}: body example ${name}`).toContain(`${operation.operationId} positive example ${name}`);
       for (const field of fields.filter((candidate) => candidate.example !== undefined && candidate.location === 'query')) {
         expect(ids).toContain(`${operation.operationId} positive example parameter ${field.name}`);
       }
@@ -62,11 +66,14 @@ describe('deriveCases on the spec', () => {
     { family: 'malformed-json', status: 400, authorization: 'Bearer tka_secret' },
     { family: 'wrong-content-type', status: 415, authorization: 'Bearer tka_secret' },
     { family: 'body-too-large', status: 413, authorization: 'Bearer tka_secret' },
-  ] as Array<{ family: Family; status: number; authorization: unknown }>)('sends $family to POST / and expects $status', ({ family, status, authorization }) => {
-    const entry = cases.find((candidate) => candidate.operation.operationId === 'listOwnItems' && candidate.family === family);
-    expect(entry?.expectedStatus).toBe(status);
-    expect(buildRequest(transport, entry!, entry!.input).headers['Authorization']).toEqual(authorization);
-  });
+  ] as Array<{ family: Family; status: number; authorization: unknown }>)(
+    'sends $family to POST / and expects $status',
+    ({ family, status, authorization }) => {
+      const entry = cases.find((candidate) => candidate.operation.operationId === 'listOwnItems' && candidate.family === family);
+      expect(entry?.expectedStatus).toBe(status);
+      expect(buildRequest(transport, entry!, entry!.input).headers['Authorization']).toEqual(authorization);
+    },
+  );
 
   // Wire forms of a few cases, as derived from the spec's schemas today: when the spec changes, update this table.
   it.each([
@@ -94,7 +101,9 @@ describe('deriveCases on the spec', () => {
   it('expects the status each negative family stands for, and names the offending field of a 422', () => {
     for (const entry of cases.filter((candidate) => candidate.polarity === 'negative')) {
       if (entry.expectedStatus === 422) expect(entry.violation, entry.id).toMatchObject({ in: entry.location, pointer: expect.stringMatching(/^\//) });
-      expect(String(entry.expectedStatus) in entry.operation.responses || entry.apiWide, `${entry.id} expects an undocumented ${entry.expectedStatus}`).toBe(true);
+      expect(String(entry.expectedStatus) in entry.operation.responses || entry.apiWide, `${entry.id} expects an undocumented ${entry.expectedStatus}`).toBe(
+        true,
+      );
     }
   });
 
@@ -111,8 +120,11 @@ describe('deriveCases on the spec', () => {
     const derived = deriveCases(unmarked, readOperations(unmarked));
     const positives = derived.cases.filter((entry) => entry.operation.operationId === 'listOwnItems' && entry.polarity === 'positive');
     expect(positives.length).toBeGreaterThan(0);
-    for (const entry of positives) expect(entry.skip).toMatch(/^skipped for safety: POST may write, and the spec does not mark listOwnItems `x-read-only: true`/);
-    expect(derived.cases.filter((entry) => entry.operation.operationId === 'listOwnItems' && entry.polarity === 'negative' && entry.skip !== undefined)).toEqual([]);
+    for (const entry of positives)
+      expect(entry.skip).toMatch(/^skipped for safety: POST may write, and the spec does not mark listOwnItems `x-read-only: true`/);
+    expect(
+      derived.cases.filter((entry) => entry.operation.operationId === 'listOwnItems' && entry.polarity === 'negative' && entry.skip !== undefined),
+    ).toEqual([]);
     expect(derived.coverage[0]?.notProvoked.map((entry) => entry.status)).toEqual(['200', '429', '500', '503']);
     expect(derived.coverage[0]?.notProvoked.find((entry) => entry.status === '503')?.reason).toMatch(/cannot reach its database/);
   });
@@ -130,19 +142,34 @@ describe('judgeEffect', () => {
   const page = (...ids: string[]) => JSON.stringify({ items: ids.map((id) => ({ id })), nextCursor: null });
   it.each([
     { given: [page('a', 'b'), page('b', 'a')], want: { note: 'the answer depends on sort' } },
-    { given: [page('a', 'b'), page('a', 'b')], want: { ignored: 'field sort (body) of listOwnItems is accepted but ignored: no sort and sort="desc" all gave the same answer, whose list of 2 could have changed' } },
+    {
+      given: [page('a', 'b'), page('a', 'b')],
+      want: {
+        ignored:
+          'field sort (body) of listOwnItems is accepted but ignored: no sort and sort="desc" all gave the same answer, whose list of 2 could have changed',
+      },
+    },
     { given: [page('a'), page('a')], want: { note: expect.stringMatching(/^sort had no visible effect, but that is not provable on this data/) } },
     { given: [page('a', 'b')], want: { note: expect.stringMatching(/fewer than two accepted answers/) } },
   ])('$want', ({ given, want }) => {
     const labels = ['no sort', 'sort="desc"'];
-    expect(judgeEffect('listOwnItems', { location: 'body', name: 'sort' }, given.map((body, index) => ({ label: labels[index] ?? '', body })))).toMatchObject(want);
+    expect(
+      judgeEffect(
+        'listOwnItems',
+        { location: 'body', name: 'sort' },
+        given.map((body, index) => ({ label: labels[index] ?? '', body })),
+      ),
+    ).toMatchObject(want);
   });
 
   it('finds an ignored continuation token even on a one-item page: the first answer offered more', () => {
     const first = JSON.stringify({ items: [{ id: 'a' }], nextCursor: 'c1' });
-    expect(judgeEffect('listOwnItems', { location: 'body', name: 'cursor', continuation: true }, [{ label: 'no cursor', body: first }, { label: 'the cursor it offered', body: first }]).ignored).toMatch(
-      /^field cursor \(body\) of listOwnItems is accepted but ignored/,
-    );
+    expect(
+      judgeEffect('listOwnItems', { location: 'body', name: 'cursor', continuation: true }, [
+        { label: 'no cursor', body: first },
+        { label: 'the cursor it offered', body: first },
+      ]).ignored,
+    ).toMatch(/^field cursor \(body\) of listOwnItems is accepted but ignored/);
   });
 });
 
@@ -164,7 +191,10 @@ describe('orderBreak', () => {
 
 describe('toCurl', () => {
   it("quotes for the shell and replaces the caller's key", () => {
-    const curl = toCurl({ method: 'POST', url: "http://api.test/?q='x'", headers: { Authorization: 'Bearer tka_secret' }, body: `{"title":"it's"}` }, 'tka_secret');
+    const curl = toCurl(
+      { method: 'POST', url: "http://api.test/?q='x'", headers: { Authorization: 'Bearer tka_secret' }, body: `{"title":"it's"}` },
+      'tka_secret',
+    );
     expect(curl).toBe(`curl -i -X POST 'http://api.test/?q='\\''x'\\''' -H 'Authorization: Bearer $API_KEY' --data-raw '{"title":"it'\\''s"}'`);
   });
 });
@@ -185,7 +215,8 @@ describe('the known differences', () => {
 
   it('excuse nothing against the implementation', () => {
     for (const entry of cases) {
-      for (const category of ['transport', 'status', 'contract', 'problem', 'semantics', 'coverage'] as const) expect(excusesFor('implementation', entry, category)).toBeUndefined();
+      for (const category of ['transport', 'status', 'contract', 'problem', 'semantics', 'coverage'] as const)
+        expect(excusesFor('implementation', entry, category)).toBeUndefined();
     }
   });
 

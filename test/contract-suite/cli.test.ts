@@ -21,7 +21,8 @@ describe('npm run contract', { concurrent: true }, () => {
     const result = await contract(['--base-url', server.url, '--token', key]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/^Contract suite: Bearer List API \S+ against http:\/\/127\.0\.0\.1:\d+ \(target: implementation\)$/m);
-    for (const heading of ['listOwnItems  POST /', 'listSharedItems  POST /shared', 'listSharedItemsByQuery  GET /shared']) expect(result.stdout).toContain(`\n${heading}\n`);
+    for (const heading of ['listOwnItems  POST /', 'listSharedItems  POST /shared', 'listSharedItemsByQuery  GET /shared'])
+      expect(result.stdout).toContain(`\n${heading}\n`);
     expect(result.stdout).toMatch(/^ {2}ok {4}negative {2}unknown key \(well-formed\) +401$/m);
     expect(result.stdout).toMatch(/^\d+ checks: \d+ passed, 0 failed, 0 skipped; \d+ requests in [\d.]+ s\.$/m);
     expect(result.stdout).toMatch(/^Operations \(3\):\n {2}listOwnItems +POST \/ +(\d+) cases: \1 passed$/m);
@@ -42,7 +43,9 @@ describe('npm run contract', { concurrent: true }, () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^ {2}FAIL {2}negative {2}unknown key \(well-formed\) +200$/m);
     expect(result.stdout).toContain('- [status] expected 401, got 200: the invalid request was accepted');
-    expect(result.stdout).toMatch(/request: {2}curl -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/' -H 'Authorization: Bearer tka_\w+' -H 'Content-Type: application\/json' --data-raw '\{\}'/);
+    expect(result.stdout).toMatch(
+      /request: {2}curl -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/' -H 'Authorization: Bearer tka_\w+' -H 'Content-Type: application\/json' --data-raw '\{\}'/,
+    );
     expect(result.stdout).toContain('Hint: The answers carry Prism');
     expect(result.stdout).toMatch(/FAILED: \d+ checks found a contract violation\.\n$/);
   });
@@ -65,7 +68,10 @@ describe('npm run contract', { concurrent: true }, () => {
     { given: ['--token', 'x'], want: "required option '--base-url <url>' not specified" },
     { given: ['--base-url', 'http://127.0.0.1:1'], want: "required option '--token <key>' not specified" },
     { given: ['--base-url', 'localhost:3000', '--token', 'x'], want: 'must be an absolute http(s) URL' },
-    { given: ['--base-url', 'http://127.0.0.1:1', '--token', 'x', '--target', 'staging'], want: "argument 'staging' is invalid. Allowed choices are implementation, prism" },
+    {
+      given: ['--base-url', 'http://127.0.0.1:1', '--token', 'x', '--target', 'staging'],
+      want: "argument 'staging' is invalid. Allowed choices are implementation, prism",
+    },
     { given: ['--base-url', 'http://127.0.0.1:1', '--token', ''], want: 'must be a non-empty API key' },
     { given: ['--base-url', 'http://127.0.0.1:1', '--token', 'x', '--max-pages', '0'], want: 'must be a positive integer' },
     { given: ['--base-url', 'http://127.0.0.1:1', '--token', 'x', '--frobnicate'], want: "unknown option '--frobnicate'" },

@@ -30,7 +30,9 @@ afterAll(async () => {
 
 describe('the contract suite against Prism on the spec with GET /items/{id}', () => {
   it('passes with only the listed differences', () => {
-    const failed = report.results.filter((result) => result.outcome === 'fail').map((result) => `${result.id}: ${result.findings.map((finding) => finding.message).join('; ')}`);
+    const failed = report.results
+      .filter((result) => result.outcome === 'fail')
+      .map((result) => `${result.id}: ${result.findings.map((finding) => finding.message).join('; ')}`);
     expect(failed, formatReport(report)).toEqual([]);
     expect(report.operations.find((operation) => operation.operationId === 'getItem')?.passed).toBeGreaterThan(0);
   });

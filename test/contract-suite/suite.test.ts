@@ -10,7 +10,9 @@ import { makeKey } from '../../src/process/make-key.js';
 
 /** The report's failures, readable in an assertion message. */
 function failures(report: SuiteReport): string[] {
-  return report.results.filter((result) => result.outcome === 'fail').map((result) => `${result.id}: ${result.findings.map((finding) => finding.message).join('; ')}\n  ${result.curl ?? ''}`);
+  return report.results
+    .filter((result) => result.outcome === 'fail')
+    .map((result) => `${result.id}: ${result.findings.map((finding) => finding.message).join('; ')}\n  ${result.curl ?? ''}`);
 }
 
 // Started once for the run by test/global-setup.ts, which also checks that stopping them leaves nothing running.
@@ -48,7 +50,8 @@ describe('the contract suite', () => {
     // A difference about cases this spec has none of (an unknown id needs a path parameter) is observed in prism-fixture.test.ts.
     const derived = new Set(mockReport.results.map((result) => result.family));
     const unused = KNOWN_DIFFERENCES.filter(
-      (difference) => difference.target === 'prism' && difference.families.some((family) => derived.has(family)) && !mockReport.differencesApplied.includes(difference.id),
+      (difference) =>
+        difference.target === 'prism' && difference.families.some((family) => derived.has(family)) && !mockReport.differencesApplied.includes(difference.id),
     ).map((difference) => difference.id);
     expect(unused, 'a known difference that never occurs should be deleted').toEqual([]);
   });
@@ -66,7 +69,11 @@ describe('the contract suite', () => {
       const fields = [...operation.parameters.map((parameter) => `${parameter.in}/${parameter.name}`)];
       const body = operation.requestBody?.content['application/json']?.schema;
       if (body) for (const name of Object.keys((deref(spec, body)['properties'] as object | undefined) ?? {})) fields.push(`body/${name}`);
-      for (const field of fields) expect(results.map((result) => result.id), operation.operationId).toContain(`${operation.operationId} positive field-values ${field}`);
+      for (const field of fields)
+        expect(
+          results.map((result) => result.id),
+          operation.operationId,
+        ).toContain(`${operation.operationId} positive field-values ${field}`);
     }
   });
 
@@ -86,7 +93,10 @@ describe('the contract suite', () => {
  * A proxy in front of the implementation that breaks one thing on purpose, to show
  * the suite catches it with a clear message.
  */
-async function brokenProxy(upstream: string, breakResponse: (status: number, headers: Headers, body: string) => { headers: Headers; body: string }): Promise<{ url: string; close: () => Promise<void> }> {
+async function brokenProxy(
+  upstream: string,
+  breakResponse: (status: number, headers: Headers, body: string) => { headers: Headers; body: string },
+): Promise<{ url: string; close: () => Promise<void> }> {
   const proxy: Server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);

@@ -58,7 +58,10 @@ describe('SchemaValues', () => {
 describe('harvest', () => {
   it('collects values by the component their schema refers to', () => {
     const found: Harvest = new Map();
-    const page = { items: [{ id: 'itm_0000000000000001', title: 't', ownerId: 'usr_0000000000000001', createdAt: '2026-01-01T00:00:00.000Z' }], nextCursor: 'abc' };
+    const page = {
+      items: [{ id: 'itm_0000000000000001', title: 't', ownerId: 'usr_0000000000000001', createdAt: '2026-01-01T00:00:00.000Z' }],
+      nextCursor: 'abc',
+    };
     harvest(spec, { $ref: '#/components/schemas/ItemPage' }, page, found);
     expect(Object.fromEntries(found)).toEqual({ ItemId: ['itm_0000000000000001'], UserId: ['usr_0000000000000001'], Cursor: ['abc'] });
   });

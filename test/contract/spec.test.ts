@@ -38,8 +38,15 @@ describe('the OpenAPI document', () => {
     const result = await runCommand(binCommand('redocly', ['lint', '--config', 'redocly.yaml', '--format', 'json']));
     let problems = result.stderr.trim();
     try {
-      const report = JSON.parse(result.stdout) as { problems: Array<{ ruleId: string; message: string; location?: Array<{ source?: { ref?: string }; start?: { line: number } }> }> };
-      problems = report.problems.map((problem) => `  ${problem.location?.[0]?.source?.ref ?? SPEC_FILE}:${problem.location?.[0]?.start?.line ?? '?'} ${problem.message} (${problem.ruleId})`).join('\n');
+      const report = JSON.parse(result.stdout) as {
+        problems: Array<{ ruleId: string; message: string; location?: Array<{ source?: { ref?: string }; start?: { line: number } }> }>;
+      };
+      problems = report.problems
+        .map(
+          (problem) =>
+            `  ${problem.location?.[0]?.source?.ref ?? SPEC_FILE}:${problem.location?.[0]?.start?.line ?? '?'} ${problem.message} (${problem.ruleId})`,
+        )
+        .join('\n');
     } catch {
       // Redocly prints no JSON report when the file does not parse; its stderr says why.
     }
@@ -50,7 +57,10 @@ describe('the OpenAPI document', () => {
     const schemas = spec.components['schemas'];
     expect(isObject(schemas), `${SPEC_FILE} should have components.schemas`).toBe(true);
     for (const name of Object.keys(schemas as object)) {
-      expect(() => compileSpecSchema(ajv, { $ref: `#/components/schemas/${name}` }), `fix components.schemas.${name} in ${SPEC_FILE}: Ajv cannot compile it`).not.toThrow();
+      expect(
+        () => compileSpecSchema(ajv, { $ref: `#/components/schemas/${name}` }),
+        `fix components.schemas.${name} in ${SPEC_FILE}: Ajv cannot compile it`,
+      ).not.toThrow();
     }
   });
 });
@@ -77,7 +87,9 @@ describe('the operations', () => {
 
   it.each(byId(operations.filter((operation) => operation.requestBody)))('%s requires its body, as JSON', (id, operation) => {
     expect(operation.requestBody?.required, `mark the request body of ${id} \`required: true\` in ${SPEC_FILE} (send \`{}\` for all defaults)`).toBe(true);
-    expect(Object.keys(operation.requestBody?.content ?? {}), `the request body of ${id} is JSON only; the server answers anything else with 415`).toEqual(['application/json']);
+    expect(Object.keys(operation.requestBody?.content ?? {}), `the request body of ${id} is JSON only; the server answers anything else with 415`).toEqual([
+      'application/json',
+    ]);
   });
 
   // A GET beside a POST on the same path is its body-less form (GET /shared): the same options, from the query string.
@@ -89,7 +101,9 @@ describe('the operations', () => {
     const body = deref(spec, post.requestBody?.content['application/json']?.schema);
     const fields = Object.keys(isObject(body['properties']) ? body['properties'] : {});
     const query = get.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
-    expect(query, `${id} should take as query parameters the body fields of ${post.operationId} (${fields.join(', ')}); align the two in ${SPEC_FILE}`).toEqual(fields);
+    expect(query, `${id} should take as query parameters the body fields of ${post.operationId} (${fields.join(', ')}); align the two in ${SPEC_FILE}`).toEqual(
+      fields,
+    );
   });
 });
 
@@ -101,7 +115,8 @@ describe('the examples', () => {
     }
     for (const [status, response] of Object.entries(operation.responses)) {
       for (const [mediaType, media] of Object.entries(response.content)) {
-        for (const [name, value] of Object.entries(media.examples)) cases.push([`${operation.operationId} ${status} ${mediaType} ${name}`, media.schema, value]);
+        for (const [name, value] of Object.entries(media.examples))
+          cases.push([`${operation.operationId} ${status} ${mediaType} ${name}`, media.schema, value]);
       }
     }
   }
@@ -109,11 +124,17 @@ describe('the examples', () => {
   it('exist for every request body and every response', () => {
     for (const operation of operations) {
       for (const media of Object.values(operation.requestBody?.content ?? {})) {
-        expect(Object.keys(media.examples).length, `add a named example to the request body of ${operation.operationId} in ${SPEC_FILE} (the mock and the contract suite use them)`).toBeGreaterThan(0);
+        expect(
+          Object.keys(media.examples).length,
+          `add a named example to the request body of ${operation.operationId} in ${SPEC_FILE} (the mock and the contract suite use them)`,
+        ).toBeGreaterThan(0);
       }
       for (const response of Object.values(operation.responses)) {
         for (const media of Object.values(response.content)) {
-          expect(Object.keys(media.examples).length, `add a named example to the ${response.status} of ${operation.operationId} in ${SPEC_FILE} (the mock serves it)`).toBeGreaterThan(0);
+          expect(
+            Object.keys(media.examples).length,
+            `add a named example to the ${response.status} of ${operation.operationId} in ${SPEC_FILE} (the mock serves it)`,
+          ).toBeGreaterThan(0);
         }
       }
     }
@@ -125,16 +146,22 @@ describe('the examples', () => {
   });
 
   // Redocly checks body examples only; headers and parameters are checked here and by `npm run check:examples`.
-  it.each(listValueExamples(spec).map((example) => [`${example.subject} at ${example.valueAt}`, example] as const))('%s validates against its schema, read as a string', (_, example) => {
-    const problems = findInvalidValueExamples(spec, [example]).flatMap((violation) => violation.problems);
-    expect(problems, `fix the example at ${example.valueAt} in ${SPEC_FILE} (\`npm run check:examples\` shows its line)`).toEqual([]);
-  });
+  it.each(listValueExamples(spec).map((example) => [`${example.subject} at ${example.valueAt}`, example] as const))(
+    '%s validates against its schema, read as a string',
+    (_, example) => {
+      const problems = findInvalidValueExamples(spec, [example]).flatMap((violation) => violation.problems);
+      expect(problems, `fix the example at ${example.valueAt} in ${SPEC_FILE} (\`npm run check:examples\` shows its line)`).toEqual([]);
+    },
+  );
 
   it('of an error carry the status of the response they illustrate', () => {
     for (const operation of operations) {
       for (const [status, response] of Object.entries(operation.responses)) {
         for (const [name, value] of Object.values(response.content).flatMap((media) => Object.entries(media.examples))) {
-          if (isObject(value) && 'status' in value) expect(String(value['status']), `set \`status: ${status}\` in the example ${name} of ${operation.operationId} ${status} in ${SPEC_FILE}`).toBe(status);
+          if (isObject(value) && 'status' in value)
+            expect(String(value['status']), `set \`status: ${status}\` in the example ${name} of ${operation.operationId} ${status} in ${SPEC_FILE}`).toBe(
+              status,
+            );
         }
       }
     }
@@ -155,16 +182,27 @@ describe('the responses', () => {
   });
 
   it('declare the components RateLimit-* headers', () => {
-    expect(rateLimitHeaders.length, `${SPEC_FILE} should declare RateLimit-* headers under components.headers (the server sends them on every answer to a known key)`).toBeGreaterThan(0);
+    expect(
+      rateLimitHeaders.length,
+      `${SPEC_FILE} should declare RateLimit-* headers under components.headers (the server sends them on every answer to a known key)`,
+    ).toBeGreaterThan(0);
   });
 
   it.each(byId(operations))('%s documents WWW-Authenticate on 401, Retry-After and RateLimit-* on 429, and RateLimit-* on its 2xx', (id, operation) => {
-    expect(operation.responses['401']?.headers['WWW-Authenticate']?.required, `document 401 with a required WWW-Authenticate header on ${id} in ${SPEC_FILE} ($ref: '#/components/responses/Unauthorized')`).toBe(true);
-    expect(Object.keys(operation.responses['429']?.headers ?? {}).sort(), `document 429 with Retry-After and ${rateLimitHeaders.join(', ')} on ${id} in ${SPEC_FILE} ($ref: '#/components/responses/TooManyRequests')`).toEqual(['Retry-After', ...rateLimitHeaders].sort());
+    expect(
+      operation.responses['401']?.headers['WWW-Authenticate']?.required,
+      `document 401 with a required WWW-Authenticate header on ${id} in ${SPEC_FILE} ($ref: '#/components/responses/Unauthorized')`,
+    ).toBe(true);
+    expect(
+      Object.keys(operation.responses['429']?.headers ?? {}).sort(),
+      `document 429 with Retry-After and ${rateLimitHeaders.join(', ')} on ${id} in ${SPEC_FILE} ($ref: '#/components/responses/TooManyRequests')`,
+    ).toEqual(['Retry-After', ...rateLimitHeaders].sort());
     const successes = Object.values(operation.responses).filter((response) => response.status.startsWith('2'));
     expect(successes.length, `document a 2xx answer for ${id} in ${SPEC_FILE}`).toBeGreaterThan(0);
     for (const response of successes) {
-      expect(Object.keys(response.headers).sort(), `add the headers ${rateLimitHeaders.join(', ')} to the ${response.status} of ${id} in ${SPEC_FILE}`).toEqual(expect.arrayContaining(rateLimitHeaders));
+      expect(Object.keys(response.headers).sort(), `add the headers ${rateLimitHeaders.join(', ')} to the ${response.status} of ${id} in ${SPEC_FILE}`).toEqual(
+        expect.arrayContaining(rateLimitHeaders),
+      );
     }
   });
 
@@ -177,6 +215,8 @@ describe('the responses', () => {
   });
 
   it.each(byId(operations))('%s documents 503 with Retry-After (any request may find the database away)', (id, operation) => {
-    expect(Object.keys(operation.responses['503']?.headers ?? {}), `${id} in ${SPEC_FILE}: $ref components.responses.ServiceUnavailable`).toEqual(['Retry-After']);
+    expect(Object.keys(operation.responses['503']?.headers ?? {}), `${id} in ${SPEC_FILE}: $ref components.responses.ServiceUnavailable`).toEqual([
+      'Retry-After',
+    ]);
   });
 });

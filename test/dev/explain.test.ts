@@ -11,12 +11,22 @@ describe('explainTypecheck', () => {
   it.each([
     {
       given: 'a handler map without an operation the spec added (TS2741)',
-      errors: [error("Property 'deleteItem' is missing in type '{ listOwnItems: (input: { sort?: \"asc\" | \"desc\" | undefined; }) => Page; }' but required in type 'OperationHandlers'.", 2741)],
+      errors: [
+        error(
+          "Property 'deleteItem' is missing in type '{ listOwnItems: (input: { sort?: \"asc\" | \"desc\" | undefined; }) => Page; }' but required in type 'OperationHandlers'.",
+          2741,
+        ),
+      ],
       want: ['a handler for operation deleteItem is missing in src/server/operations.ts: add it (its input and result types come from the regenerated types)'],
     },
     {
       given: 'a handler map without several operations (TS2739)',
-      errors: [error("Type '{ listOwnItems: Handler; }' is missing the following properties from type 'OperationHandlers': listSharedItems, listSharedItemsByQuery", 2739)],
+      errors: [
+        error(
+          "Type '{ listOwnItems: Handler; }' is missing the following properties from type 'OperationHandlers': listSharedItems, listSharedItemsByQuery",
+          2739,
+        ),
+      ],
       want: [
         'a handler for operation listSharedItems is missing in src/server/operations.ts: add it (its input and result types come from the regenerated types)',
         'a handler for operation listSharedItemsByQuery is missing in src/server/operations.ts: add it (its input and result types come from the regenerated types)',
@@ -24,7 +34,12 @@ describe('explainTypecheck', () => {
     },
     {
       given: 'an operation renamed in the spec (TS2561)',
-      errors: [error("Object literal may only specify known properties, but 'listSharedItemsByQuery' does not exist in type 'OperationHandlers'. Did you mean to write 'listSharedItemsViaQuery'?", 2561)],
+      errors: [
+        error(
+          "Object literal may only specify known properties, but 'listSharedItemsByQuery' does not exist in type 'OperationHandlers'. Did you mean to write 'listSharedItemsViaQuery'?",
+          2561,
+        ),
+      ],
       want: ['operation listSharedItemsByQuery is now listSharedItemsViaQuery in the spec: rename its handler in src/server/operations.ts'],
     },
     {
@@ -52,7 +67,9 @@ describe('explainTypecheck', () => {
 
 describe('explainLint', () => {
   it('names the place and the message of the first problem', () => {
-    const breakage = explainLint([{ ruleId: 'operation-summary', message: 'Operation object should contain `summary` field.', location: 'openapi/openapi.yaml:70:7' }]);
+    const breakage = explainLint([
+      { ruleId: 'operation-summary', message: 'Operation object should contain `summary` field.', location: 'openapi/openapi.yaml:70:7' },
+    ]);
     expect(breakage.errors).toEqual(['openapi/openapi.yaml:70:7 Operation object should contain `summary` field. (operation-summary)']);
     expect(breakage.fixes).toEqual(['fix the spec at openapi/openapi.yaml:70:7: Operation object should contain `summary` field.']);
   });

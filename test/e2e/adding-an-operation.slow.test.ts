@@ -30,12 +30,28 @@ function addGetItem(spec: Record<string, any>): void {
       summary: 'Read one item',
       description: 'Returns one item the caller owns or that was shared with them.',
       tags: ['Items'],
-      parameters: [{ name: 'id', in: 'path', required: true, description: 'The item id.', schema: { $ref: '#/components/schemas/ItemId' }, example: 'itm_0a1b2c3d4e5f6g7h' }],
+      parameters: [
+        {
+          name: 'id',
+          in: 'path',
+          required: true,
+          description: 'The item id.',
+          schema: { $ref: '#/components/schemas/ItemId' },
+          example: 'itm_0a1b2c3d4e5f6g7h',
+        },
+      ],
       responses: {
         '200': {
           description: 'The item.',
-          headers: Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }])),
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' }, examples: { item: { value: spec['components']['examples']['OwnItemsFirstPage']['value']['items'][0] } } } },
+          headers: Object.fromEntries(
+            ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+          ),
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/Item' },
+              examples: { item: { value: spec['components']['examples']['OwnItemsFirstPage']['value']['items'][0] } },
+            },
+          },
         },
         '401': { $ref: '#/components/responses/Unauthorized' },
         '404': { $ref: '#/components/responses/NotFound' },
@@ -50,7 +66,18 @@ function addGetItem(spec: Record<string, any>): void {
     content: {
       'application/problem+json': {
         schema: { $ref: '#/components/schemas/Problem' },
-        examples: { notFound: { value: { type: 'urn:problem-type:not-found', title: 'Not found', status: 404, detail: 'No item with this id.', instance: '/items/itm_0a1b2c3d4e5f6g7h', requestId: '1a2b3c4d-5e6f-4a7b-9c8d-9e0f1a2b3c4d' } } },
+        examples: {
+          notFound: {
+            value: {
+              type: 'urn:problem-type:not-found',
+              title: 'Not found',
+              status: 404,
+              detail: 'No item with this id.',
+              instance: '/items/itm_0a1b2c3d4e5f6g7h',
+              requestId: '1a2b3c4d-5e6f-4a7b-9c8d-9e0f1a2b3c4d',
+            },
+          },
+        },
       },
     },
   };
@@ -67,10 +94,18 @@ const HANDLER = `
 const inCopy = (file: string) => join(copy, file);
 
 beforeAll(async () => {
-  for (const entry of ['src', 'openapi', 'generated', 'redocly.yaml', 'package.json', 'tsconfig.json']) cpSync(join(projectRoot, entry), inCopy(entry), { recursive: true });
+  for (const entry of ['src', 'openapi', 'generated', 'redocly.yaml', 'package.json', 'tsconfig.json'])
+    cpSync(join(projectRoot, entry), inCopy(entry), { recursive: true });
   symlinkSync(join(projectRoot, 'node_modules'), inCopy('node_modules'));
   // Only src/ and generated/ are typechecked in the copy; tests stay in the project.
-  writeFileSync(inCopy('tsconfig.json'), JSON.stringify({ extends: join(projectRoot, 'tsconfig.json'), compilerOptions: { typeRoots: [join(projectRoot, 'node_modules', '@types')] }, include: ['src', 'generated'] }));
+  writeFileSync(
+    inCopy('tsconfig.json'),
+    JSON.stringify({
+      extends: join(projectRoot, 'tsconfig.json'),
+      compilerOptions: { typeRoots: [join(projectRoot, 'node_modules', '@types')] },
+      include: ['src', 'generated'],
+    }),
+  );
   const spec = parse(readFileSync(inCopy('openapi/openapi.yaml'), 'utf8')) as Record<string, any>;
   addGetItem(spec);
   writeFileSync(inCopy('openapi/openapi.yaml'), stringify(spec, { lineWidth: 0 }));
@@ -95,12 +130,20 @@ describe('adding GET /items/{id} to a copy of the project', () => {
     expect(before.code).not.toBe(0);
     expect(before.stdout).toMatch(/src\/server\/operations\.ts\(\d+,\d+\): error TS\d+: Property 'getItem' is missing/);
     // Nothing else fails: the client call and every other module already follow the new types.
-    expect(before.stdout.trim().split('\n').filter((line) => /error TS/.test(line))).toHaveLength(1);
+    expect(
+      before.stdout
+        .trim()
+        .split('\n')
+        .filter((line) => /error TS/.test(line)),
+    ).toHaveLength(1);
 
     const handlers = readFileSync(inCopy('src/server/operations.ts'), 'utf8');
     const withHandler = handlers
       .replace(/(listSharedItemsByQuery: [^\n]+\n)/, `$1${HANDLER.slice(1)}\n`)
-      .replace("import { InputViolation } from './read-input.js';", "import { ApiError } from './problems.js';\nimport { InputViolation } from './read-input.js';");
+      .replace(
+        "import { InputViolation } from './read-input.js';",
+        "import { ApiError } from './problems.js';\nimport { InputViolation } from './read-input.js';",
+      );
     expect(withHandler).toContain('getItem:');
     writeFileSync(inCopy('src/server/operations.ts'), withHandler);
     const after = await runCommand(binCommand('tsc', ['-p', inCopy('tsconfig.json')]), { cwd: copy });
@@ -131,16 +174,22 @@ describe('adding GET /items/{id} to a copy of the project', () => {
       expect((await get('itm_0000000000000000')).status).toBe(404);
       const malformed = await get('not-an-id');
       expect(malformed.status).toBe(422);
-      expect(((await malformed.json()) as { errors: unknown[] }).errors).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'path', pointer: '/id' })]));
+      expect(((await malformed.json()) as { errors: unknown[] }).errors).toEqual(
+        expect.arrayContaining([expect.objectContaining({ in: 'path', pointer: '/id' })]),
+      );
       const other = await get(own.id, 'PUT');
       expect([other.status, other.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
 
       // The typed client, as a frontend would call it, from the copy's own source.
-      const { readItem } = (await import(inCopy('src/client/uses-get-item.ts'))) as { readItem: (baseUrl: string, apiKey: string, id: string) => Promise<{ data?: unknown }> };
+      const { readItem } = (await import(inCopy('src/client/uses-get-item.ts'))) as {
+        readItem: (baseUrl: string, apiKey: string, id: string) => Promise<{ data?: unknown }>;
+      };
       expect((await readItem(url, key, own.id)).data).toEqual(own);
 
       // The copy's contract suite derives cases for the new operation and passes.
-      const suite = await runCommand([process.execPath, '--import', 'tsx', 'src/contract-suite/main.ts', '--base-url', url, '--token', key, '--json'], { cwd: copy });
+      const suite = await runCommand([process.execPath, '--import', 'tsx', 'src/contract-suite/main.ts', '--base-url', url, '--token', key, '--json'], {
+        cwd: copy,
+      });
       const report = JSON.parse(suite.stdout) as { operations: Array<{ operationId: string; cases: number; failed: number }> };
       expect(suite.code, suite.stdout.slice(0, 2000) + suite.stderr).toBe(0);
       const getItem = report.operations.find((operation) => operation.operationId === 'getItem');
@@ -164,7 +213,12 @@ describe('adding GET /items/{id} to a copy of the project', () => {
 
   it('a request field the handlers ignore fails the contract suite, naming the operation and the field', async () => {
     const spec = parse(readFileSync(inCopy('openapi/openapi.yaml'), 'utf8')) as Record<string, any>;
-    spec['components']['schemas']['ListRequest']['properties']['titlePrefix'] = { type: 'string', maxLength: 50, description: 'Only items whose title starts with this.', example: 'A' };
+    spec['components']['schemas']['ListRequest']['properties']['titlePrefix'] = {
+      type: 'string',
+      maxLength: 50,
+      description: 'Only items whose title starts with this.',
+      example: 'A',
+    };
     writeFileSync(inCopy('openapi/openapi.yaml'), stringify(spec, { lineWidth: 0 }));
     expect((await runCommand([process.execPath, '--import', 'tsx', 'src/tooling/generate.ts'], { cwd: copy })).code).toBe(0);
     const database = scratchDatabase('ignored-field-');
@@ -177,7 +231,9 @@ describe('adding GET /items/{id} to a copy of the project', () => {
     await store.close();
     const server = await startCopy(database.path);
     try {
-      const suite = await runCommand([process.execPath, '--import', 'tsx', 'src/contract-suite/main.ts', '--base-url', server.url, '--token', key], { cwd: copy });
+      const suite = await runCommand([process.execPath, '--import', 'tsx', 'src/contract-suite/main.ts', '--base-url', server.url, '--token', key], {
+        cwd: copy,
+      });
       expect(suite.code).toBe(1);
       expect(suite.stdout).toMatch(/listOwnItems[^\n]*titlePrefix|titlePrefix[^\n]*listOwnItems/);
       expect(suite.stdout).toMatch(/ignored/i);

@@ -26,17 +26,24 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Where screenshots of failed tests go (and every screenshot when E2E_SCREENSHOTS names a folder). */
-export const screenshotDir = process.env['E2E_SCREENSHOTS'] ?? mkdtempSync(join(tmpdir(), 'e2e-screenshots-'));
-mkdirSync(screenshotDir, { recursive: true });
+/** Set to a folder to keep the named screenshots the tests take of each page (`E2E_SCREENSHOTS=shots npm test`). */
+const keepAll = process.env['E2E_SCREENSHOTS'];
+let folder: string | undefined;
+
+/** Where screenshots go: `E2E_SCREENSHOTS`, else a temporary folder made at the first failure. */
+export function screenshotDir(): string {
+  folder ??= keepAll ?? mkdtempSync(join(tmpdir(), 'e2e-screenshots-'));
+  mkdirSync(folder, { recursive: true });
+  return folder;
+}
 
 export interface BrowserPage {
   context: BrowserContext;
   page: Page;
   /** Messages the page wrote to its console as errors (a CSP violation shows up here). */
   consoleErrors: string[];
-  /** Saves a screenshot under `screenshotDir` and returns its path. */
-  screenshot(name: string): Promise<string>;
+  /** Saves a screenshot under `screenshotDir()` when `E2E_SCREENSHOTS` is set, and returns its path (undefined when not kept). */
+  screenshot(name: string): Promise<string | undefined>;
   /** Takes a screenshot if the running test fails; `openPage` does this for the test that opens the page. */
   watch(name: string): void;
 }
@@ -56,15 +63,16 @@ export async function openPage(browser: Browser, options: { origin: string; widt
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => consoleErrors.push(error.message));
-  const screenshot = async (name: string) => {
-    const path = join(screenshotDir, `${name}.png`);
+  const save = async (name: string) => {
+    const path = join(screenshotDir(), `${name}.png`);
     await page.screenshot({ path, fullPage: true });
     return path;
   };
+  const screenshot = async (name: string) => (keepAll ? save(name) : undefined);
   const watch = (name: string) =>
     onTestFailed(async () => {
       try {
-        const path = await screenshot(`FAILED-${name}`);
+        const path = await save(`FAILED-${name}`);
         console.error(`screenshot of the failed page (${page.url()}): ${path}`);
       } catch (error) {
         console.error(`no screenshot: ${error instanceof Error ? error.message : String(error)}`);

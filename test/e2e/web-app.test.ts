@@ -13,7 +13,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDatabase } from '../../src/process/scratch-database.js';
 import { startServer, type ServerProcess } from '../../src/process/server.js';
-import { launchChromium, openPage, screenshotDir, type BrowserPage } from './browser.js';
+import { launchChromium, openPage, type BrowserPage } from './browser.js';
 
 const database = scratchDatabase('web-e2e-');
 const PASSWORD = 'correct horse battery staple';
@@ -38,7 +38,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   database.remove();
-  console.log(`e2e screenshots (failures, or all with E2E_SCREENSHOTS): ${screenshotDir}`);
 });
 
 /** The three operations of the public API, as a program with the key would call them. */

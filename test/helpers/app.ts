@@ -47,7 +47,11 @@ export async function createTestApp(options: Partial<Omit<AppOptions, 'store' | 
     return items;
   }
 
-  async function send(method: string, path: string, init: { key?: string; headers?: Record<string, string>; body?: unknown; rawBody?: BodyInit; expectServerError?: boolean } = {}): Promise<TestResponse> {
+  async function send(
+    method: string,
+    path: string,
+    init: { key?: string; headers?: Record<string, string>; body?: unknown; rawBody?: BodyInit; expectServerError?: boolean } = {},
+  ): Promise<TestResponse> {
     const headers = new Headers(init.headers);
     if (init.key !== undefined) headers.set('Authorization', `Bearer ${init.key}`);
     let body: BodyInit | undefined = init.rawBody;
@@ -58,7 +62,11 @@ export async function createTestApp(options: Partial<Omit<AppOptions, 'store' | 
     const response = await app.request(basePath + path, { method, headers, ...(body !== undefined && { body, duplex: 'half' }) } as RequestInit);
     const text = await response.text();
     const specPath = path.split('?')[0] || '/';
-    expectHonoursContract(operationIdFor(method, specPath), { status: response.status, headers: response.headers, body: method === 'HEAD' ? '' : text }, init.expectServerError);
+    expectHonoursContract(
+      operationIdFor(method, specPath),
+      { status: response.status, headers: response.headers, body: method === 'HEAD' ? '' : text },
+      init.expectServerError,
+    );
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;

@@ -20,7 +20,11 @@ export function operationIdFor(method: string, specPath: string): string | undef
  * spec's operations (404, 405, 431) the answer must still be a Problem. A 5xx
  * is a violation unless the test provoked it on purpose.
  */
-export function expectHonoursContract(operationId: string | undefined, response: { status: number; headers: Headers; body: string }, serverErrorExpected = false): void {
+export function expectHonoursContract(
+  operationId: string | undefined,
+  response: { status: number; headers: Headers; body: string },
+  serverErrorExpected = false,
+): void {
   if (operationId) {
     const violations = responseChecker.check(operationId, response).filter((violation) => !(serverErrorExpected && violation.startsWith('server error')));
     expect(violations, `${operationId} answered ${response.status} ${response.body.slice(0, 300)}`).toEqual([]);

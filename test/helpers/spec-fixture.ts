@@ -53,6 +53,11 @@ export function assumeSpecMethods(fixtureUrl: string, assumed: Record<string, st
   const changed = Object.entries(assumed).filter(([path, methods]) => declaredMethods(path).join(', ') !== [...methods].sort().join(', '));
   if (changed.length === 0) return;
   const fixture = relative(projectRoot, fileURLToPath(fixtureUrl));
-  const lines = changed.map(([path, methods]) => `  ${path}: the fixture assumes ${methods.length ? methods.join(', ') : 'no operation'}, the spec declares ${declaredMethods(path).join(', ') || 'none'}`);
-  throw new Error(`update this fixture: ${fixture} was written for the spec's paths as they were, and the spec changed:\n${lines.join('\n')}\nChange its rows (and this assumption) to fit openapi/openapi.yaml.`);
+  const lines = changed.map(
+    ([path, methods]) =>
+      `  ${path}: the fixture assumes ${methods.length ? methods.join(', ') : 'no operation'}, the spec declares ${declaredMethods(path).join(', ') || 'none'}`,
+  );
+  throw new Error(
+    `update this fixture: ${fixture} was written for the spec's paths as they were, and the spec changed:\n${lines.join('\n')}\nChange its rows (and this assumption) to fit openapi/openapi.yaml.`,
+  );
 }

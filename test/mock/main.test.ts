@@ -20,7 +20,11 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<void>
 describe('prismCommand', () => {
   it.each([
     { given: { verbose: false, dynamic: false }, want: ['--verboseLevel', 'warn', '--multiprocess=false'], not: '--dynamic' },
-    { given: { verbose: true, dynamic: true, seed: 's1' }, want: ['--verboseLevel', 'info', '--multiprocess=false', '--dynamic', '--seed', 's1'], not: undefined },
+    {
+      given: { verbose: true, dynamic: true, seed: 's1' },
+      want: ['--verboseLevel', 'info', '--multiprocess=false', '--dynamic', '--seed', 's1'],
+      not: undefined,
+    },
   ])('passes one log level and the mode: $given', ({ given, want, not }) => {
     const argv = prismCommand({ host: '127.0.0.1', port: 4010, ...given });
     expect(argv[0]).toBe(process.execPath);

@@ -41,9 +41,12 @@ describe('launch', () => {
     process.env['LAUNCH_TEST_INHERITED'] = 'kept';
     process.env['LAUNCH_TEST_REMOVED'] = 'present';
     try {
-      const launched = launch(node('console.log([process.env.LAUNCH_TEST_INHERITED, process.env.LAUNCH_TEST_ADDED, process.env.LAUNCH_TEST_REMOVED].join(","))'), {
-        env: { LAUNCH_TEST_ADDED: 'added', LAUNCH_TEST_REMOVED: undefined },
-      });
+      const launched = launch(
+        node('console.log([process.env.LAUNCH_TEST_INHERITED, process.env.LAUNCH_TEST_ADDED, process.env.LAUNCH_TEST_REMOVED].join(","))'),
+        {
+          env: { LAUNCH_TEST_ADDED: 'added', LAUNCH_TEST_REMOVED: undefined },
+        },
+      );
       await launched.exited;
       expect(launched.stdout()).toBe('kept,added,\n');
     } finally {
@@ -104,7 +107,9 @@ describe('launch', () => {
   });
 
   it('pins the process to a core with taskset when given one', async () => {
-    const launched = launch(node("console.log(require('node:fs').readFileSync('/proc/self/status', 'utf8').match(/Cpus_allowed_list:\\s*(\\S+)/)[1])"), { core: 0 });
+    const launched = launch(node("console.log(require('node:fs').readFileSync('/proc/self/status', 'utf8').match(/Cpus_allowed_list:\\s*(\\S+)/)[1])"), {
+      core: 0,
+    });
     expect(await launched.exited, launched.stderr()).toEqual({ code: 0, signal: null });
     expect(launched.stdout().trim()).toBe('0');
     expect(launched.commandLine).toMatch(/^taskset -c 0 /);

@@ -20,7 +20,9 @@ describe('waitForOutput', () => {
 
   it('fails as soon as the process ends, with how it ended and its last output', async () => {
     const launched = launch(node("console.error('DATABASE_PATH is not writable'); process.exit(2)"));
-    await expect(waitForOutput(launched, /^Listening on/m, { timeoutMs: 10_000 })).rejects.toThrow(/ended \(exit code 2\) before printing .*; its last output:\nDATABASE_PATH is not writable/);
+    await expect(waitForOutput(launched, /^Listening on/m, { timeoutMs: 10_000 })).rejects.toThrow(
+      /ended \(exit code 2\) before printing .*; its last output:\nDATABASE_PATH is not writable/,
+    );
   });
 
   it('fails after timeoutMs', async () => {
@@ -59,14 +61,18 @@ describe('waitForHttp', () => {
   it('fails as soon as the process ends, saying what the last attempt got', async () => {
     const launched = launch(node('process.exit(1)'));
     const port = await freePort();
-    await expect(waitForHttp(launched, { url: `http://127.0.0.1:${port}/`, status: 200 })).rejects.toThrow(/ended \(exit code 1\) before http:\/\/127\.0\.0\.1:\d+\/ answered 200/);
+    await expect(waitForHttp(launched, { url: `http://127.0.0.1:${port}/`, status: 200 })).rejects.toThrow(
+      /ended \(exit code 1\) before http:\/\/127\.0\.0\.1:\d+\/ answered 200/,
+    );
   });
 
   it('fails after timeoutMs when nothing answers', async () => {
     const launched = launch(node('setTimeout(() => {}, 5000)'));
     try {
       const port = await freePort();
-      await expect(waitForHttp(launched, { url: `http://127.0.0.1:${port}/`, status: 200 }, { timeoutMs: 100 })).rejects.toThrow(/did not answer 200 within 100 ms \(.*ECONNREFUSED/);
+      await expect(waitForHttp(launched, { url: `http://127.0.0.1:${port}/`, status: 200 }, { timeoutMs: 100 })).rejects.toThrow(
+        /did not answer 200 within 100 ms \(.*ECONNREFUSED/,
+      );
     } finally {
       await launched.stop();
     }

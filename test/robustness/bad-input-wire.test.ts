@@ -52,7 +52,9 @@ const rows: WireRow[] = [
   },
   {
     given: 'a chunked body within the limit',
-    steps: () => [httpRequest('POST', '/shared', [...auth(), ...json, ['Transfer-Encoding', 'chunked']], chunkedBody(`{"sort":"desc"${' '.repeat(3000)}}`, 100))],
+    steps: () => [
+      httpRequest('POST', '/shared', [...auth(), ...json, ['Transfer-Encoding', 'chunked']], chunkedBody(`{"sort":"desc"${' '.repeat(3000)}}`, 100)),
+    ],
     want: { status: 200, type: '' },
     operation: { method: 'POST', path: '/shared' },
   },
@@ -64,7 +66,9 @@ const rows: WireRow[] = [
   },
   {
     given: 'a 10,000-deep array, chunked',
-    steps: () => [httpRequest('POST', '/', [...auth(), ...json, ['Transfer-Encoding', 'chunked']], chunkedBody(`{"sort":${'['.repeat(10_000)}${']'.repeat(10_000)}}`))],
+    steps: () => [
+      httpRequest('POST', '/', [...auth(), ...json, ['Transfer-Encoding', 'chunked']], chunkedBody(`{"sort":${'['.repeat(10_000)}${']'.repeat(10_000)}}`)),
+    ],
     want: { status: 413, type: 'content-too-large' },
     operation: { method: 'POST', path: '/' },
   },
@@ -150,7 +154,11 @@ function expectProblem(response: RawResponse | undefined, want: WireRow['want'],
 }
 
 async function stillServes(): Promise<void> {
-  const response = await fetch(`${server.url}/`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: '{}' });
+  const response = await fetch(`${server.url}/`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: '{}',
+  });
   expect(response.status).toBe(200);
   await response.arrayBuffer();
 }
@@ -167,7 +175,10 @@ describe('the bad-input matrix over the wire', () => {
     const big = `{"sort":"${'a'.repeat(2 * MAX)}"}`;
     const result = await exchange(
       server.port,
-      [httpRequest('POST', '/', [...auth(), ...json, ['Content-Length', String(Buffer.byteLength(big))]], big), httpRequest('POST', '/', [...auth(), ...json, ['Content-Length', '2']], '{}')],
+      [
+        httpRequest('POST', '/', [...auth(), ...json, ['Content-Length', String(Buffer.byteLength(big))]], big),
+        httpRequest('POST', '/', [...auth(), ...json, ['Content-Length', '2']], '{}'),
+      ],
       { untilResponses: 2, waitMs: 2_000 },
     );
     expectProblem(result.responses[0], { status: 413, type: 'content-too-large' }, { method: 'POST', path: '/' });

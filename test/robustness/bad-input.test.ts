@@ -53,8 +53,15 @@ interface Row {
   check?: (page: { items: Array<{ createdAt: string; id: string }>; nextCursor: string | null }) => void;
 }
 
-const ascending = (page: { items: Array<{ createdAt: string }> }) => expect(page.items.map((item) => item.createdAt)).toEqual(page.items.map((item) => item.createdAt).sort());
-const descending = (page: { items: Array<{ createdAt: string }> }) => expect(page.items.map((item) => item.createdAt)).toEqual(page.items.map((item) => item.createdAt).sort().reverse());
+const ascending = (page: { items: Array<{ createdAt: string }> }) =>
+  expect(page.items.map((item) => item.createdAt)).toEqual(page.items.map((item) => item.createdAt).sort());
+const descending = (page: { items: Array<{ createdAt: string }> }) =>
+  expect(page.items.map((item) => item.createdAt)).toEqual(
+    page.items
+      .map((item) => item.createdAt)
+      .sort()
+      .reverse(),
+  );
 
 const BAD = 'urn:problem-type:malformed-request';
 const TOO_LARGE = 'urn:problem-type:content-too-large';
@@ -80,45 +87,110 @@ const rows: Row[] = [
   // Content-Type.
   { given: 'no Content-Type', contentType: null, body: '{}', want: { status: 415, type: MEDIA } },
   { given: 'Content-Type text/plain', contentType: 'text/plain', body: '{}', want: { status: 415, type: MEDIA } },
-  { given: 'Content-Type application/x-www-form-urlencoded', contentType: 'application/x-www-form-urlencoded', body: 'sort=asc', want: { status: 415, type: MEDIA } },
-  { given: 'Content-Type application/json; charset=iso-8859-1', contentType: 'application/json; charset=iso-8859-1', body: '{}', want: { status: 415, type: MEDIA } },
+  {
+    given: 'Content-Type application/x-www-form-urlencoded',
+    contentType: 'application/x-www-form-urlencoded',
+    body: 'sort=asc',
+    want: { status: 415, type: MEDIA },
+  },
+  {
+    given: 'Content-Type application/json; charset=iso-8859-1',
+    contentType: 'application/json; charset=iso-8859-1',
+    body: '{}',
+    want: { status: 415, type: MEDIA },
+  },
   { given: 'Content-Type application/jsonp', contentType: 'application/jsonp', body: '{}', want: { status: 415, type: MEDIA } },
   { given: 'Content-Type application/json; charset=utf-8 (accepted)', contentType: 'application/json; charset=utf-8', body: '{}', want: { status: 200 } },
   { given: 'Content-Type APPLICATION/JSON; Charset="UTF-8" (accepted)', contentType: 'APPLICATION/JSON; Charset="UTF-8"', body: '{}', want: { status: 200 } },
-  { given: 'a wrong Content-Type and a broken body: the media type is checked first', contentType: 'text/plain', body: '{"sort":', want: { status: 415, type: MEDIA } },
+  {
+    given: 'a wrong Content-Type and a broken body: the media type is checked first',
+    contentType: 'text/plain',
+    body: '{"sort":',
+    want: { status: 415, type: MEDIA },
+  },
   // Size.
   { given: `a body of exactly ${MAX} bytes`, body: `{${' '.repeat(MAX - 2)}}`, sized: true, want: { status: 200 } },
   { given: `a body of ${MAX + 1} bytes with Content-Length`, body: `{${' '.repeat(MAX - 1)}}`, sized: true, want: { status: 413, type: TOO_LARGE } },
-  { given: `a body of ${MAX + 1} bytes without Content-Length (chunked)`, body: chunked(bytes(`{${' '.repeat(MAX - 1)}}`)), want: { status: 413, type: TOO_LARGE } },
+  {
+    given: `a body of ${MAX + 1} bytes without Content-Length (chunked)`,
+    body: chunked(bytes(`{${' '.repeat(MAX - 1)}}`)),
+    want: { status: 413, type: TOO_LARGE },
+  },
   { given: 'a 1 MiB body with Content-Length', body: `{"sort":"${'a'.repeat(1 << 20)}"}`, sized: true, want: { status: 413, type: TOO_LARGE } },
   { given: 'a 1 MiB body without Content-Length (chunked)', body: chunked(bytes(`{"sort":"${'a'.repeat(1 << 20)}"}`)), want: { status: 413, type: TOO_LARGE } },
-  { given: 'an oversized body that is not even JSON: size is checked before parsing', body: chunked(bytes('x'.repeat(MAX * 2))), want: { status: 413, type: TOO_LARGE } },
+  {
+    given: 'an oversized body that is not even JSON: size is checked before parsing',
+    body: chunked(bytes('x'.repeat(MAX * 2))),
+    want: { status: 413, type: TOO_LARGE },
+  },
   // Deep nesting.
   { given: 'a 4,000-deep array in a field, within the limit', body: `{"sort":${nested(4000)}}`, want: { status: 422, type: INVALID, pointer: '/sort' } },
   { given: 'a 4,000-deep array at the top level, within the limit', body: nested(4000), want: { status: 400, type: BAD } },
   { given: 'a 10,000-deep array in a field, beyond the limit', body: `{"sort":${nested(10_000)}}`, want: { status: 413, type: TOO_LARGE } },
   { given: 'a 10,000-deep array at the top level, beyond the limit, chunked', body: chunked(bytes(nested(10_000))), want: { status: 413, type: TOO_LARGE } },
-  { given: 'a 10,000-deep array in a field, limit raised to 1 MiB', limits: RAISED, body: `{"sort":${nested(10_000)}}`, want: { status: 422, type: INVALID, pointer: '/sort' } },
+  {
+    given: 'a 10,000-deep array in a field, limit raised to 1 MiB',
+    limits: RAISED,
+    body: `{"sort":${nested(10_000)}}`,
+    want: { status: 422, type: INVALID, pointer: '/sort' },
+  },
   { given: 'a 10,000-deep array at the top level, limit raised to 1 MiB', limits: RAISED, body: nested(10_000), want: { status: 400, type: BAD } },
-  { given: 'a 100,000-deep object under an unknown field, limit raised to 1 MiB', limits: RAISED, body: `{"x":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`, want: { status: 422, type: INVALID, pointer: '/x' } },
-  { given: 'a 500,000-deep array in a field, limit raised to 1 MiB', limits: RAISED, body: `{"limit":${nested(500_000)}}`, want: { status: 422, type: INVALID, pointer: '/limit' } },
+  {
+    given: 'a 100,000-deep object under an unknown field, limit raised to 1 MiB',
+    limits: RAISED,
+    body: `{"x":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}`,
+    want: { status: 422, type: INVALID, pointer: '/x' },
+  },
+  {
+    given: 'a 500,000-deep array in a field, limit raised to 1 MiB',
+    limits: RAISED,
+    body: `{"limit":${nested(500_000)}}`,
+    want: { status: 422, type: INVALID, pointer: '/limit' },
+  },
   // Prototype pollution: ordinary unknown fields, refused before any handler runs.
   { given: '__proto__ key', body: '{"__proto__":{"polluted":"yes"}}', want: { status: 422, type: INVALID, pointer: '/__proto__' } },
-  { given: '__proto__ beside valid fields', body: '{"sort":"asc","__proto__":{"polluted":"yes","limit":1}}', want: { status: 422, type: INVALID, pointer: '/__proto__' } },
-  { given: 'constructor.prototype key', body: '{"constructor":{"prototype":{"polluted":"yes"}}}', want: { status: 422, type: INVALID, pointer: '/constructor' } },
-  { given: '__proto__ in the query string', method: 'GET', path: '/shared?__proto__[polluted]=yes&constructor[prototype][polluted]=yes', want: { status: 422, type: INVALID } },
+  {
+    given: '__proto__ beside valid fields',
+    body: '{"sort":"asc","__proto__":{"polluted":"yes","limit":1}}',
+    want: { status: 422, type: INVALID, pointer: '/__proto__' },
+  },
+  {
+    given: 'constructor.prototype key',
+    body: '{"constructor":{"prototype":{"polluted":"yes"}}}',
+    want: { status: 422, type: INVALID, pointer: '/constructor' },
+  },
+  {
+    given: '__proto__ in the query string',
+    method: 'GET',
+    path: '/shared?__proto__[polluted]=yes&constructor[prototype][polluted]=yes',
+    want: { status: 422, type: INVALID },
+  },
   // Duplicate keys: the last one wins (the contract's decision).
   { given: 'duplicate sort, last is asc', body: '{"sort":"desc","sort":"asc"}', want: { status: 200 }, check: ascending },
   { given: 'duplicate sort, last is desc', body: '{"sort":"asc","sort":"desc"}', want: { status: 200 }, check: descending },
-  { given: 'duplicate limit, the valid one last', body: '{"limit":1000,"limit":2}', want: { status: 200 }, check: (page) => expect(page.items).toHaveLength(2) },
+  {
+    given: 'duplicate limit, the valid one last',
+    body: '{"limit":1000,"limit":2}',
+    want: { status: 200 },
+    check: (page) => expect(page.items).toHaveLength(2),
+  },
   { given: 'duplicate limit, the invalid one last', body: '{"limit":2,"limit":1000}', want: { status: 422, type: INVALID, pointer: '/limit' } },
   // Encoding.
   { given: 'an invalid UTF-8 byte (0xFF) in a string', body: new Uint8Array([...bytes('{"sort":"'), 0xff, ...bytes('"}')]), want: { status: 400, type: BAD } },
   { given: 'an overlong UTF-8 encoding of "/"', body: new Uint8Array([...bytes('{"sort":"'), 0xc0, 0xaf, ...bytes('"}')]), want: { status: 400, type: BAD } },
-  { given: 'a UTF-8-encoded lone surrogate', body: new Uint8Array([...bytes('{"sort":"'), 0xed, 0xa0, 0x80, ...bytes('"}')]), want: { status: 400, type: BAD } },
+  {
+    given: 'a UTF-8-encoded lone surrogate',
+    body: new Uint8Array([...bytes('{"sort":"'), 0xed, 0xa0, 0x80, ...bytes('"}')]),
+    want: { status: 400, type: BAD },
+  },
   { given: 'a truncated UTF-8 sequence at the end', body: new Uint8Array([...bytes('{}'), 0xe2, 0x82]), want: { status: 400, type: BAD } },
   { given: 'UTF-16LE JSON', body: new Uint8Array(Buffer.from('{"sort":"asc"}', 'utf16le')), want: { status: 400, type: BAD } },
-  { given: 'a UTF-8 byte order mark before the JSON (ignored, as RFC 8259 allows)', body: new Uint8Array([0xef, 0xbb, 0xbf, ...bytes('{"sort":"desc"}')]), want: { status: 200 }, check: descending },
+  {
+    given: 'a UTF-8 byte order mark before the JSON (ignored, as RFC 8259 allows)',
+    body: new Uint8Array([0xef, 0xbb, 0xbf, ...bytes('{"sort":"desc"}')]),
+    want: { status: 200 },
+    check: descending,
+  },
   { given: 'an escaped NUL in a value', body: '{"sort":"asc\\u0000"}', want: { status: 422, type: INVALID, pointer: '/sort' } },
   // Schema.
   { given: 'an unknown field', body: '{"srot":"asc"}', want: { status: 422, type: INVALID, pointer: '/srot' } },
@@ -133,7 +205,12 @@ const rows: Row[] = [
   { given: 'a query string on a POST', path: '/?sort=asc', want: { status: 422, type: INVALID, pointer: '/sort' } },
   { given: 'limit not a number in the query', method: 'GET', path: '/shared?limit=ten', want: { status: 422, type: INVALID, pointer: '/limit' } },
   { given: 'a repeated query parameter', method: 'GET', path: '/shared?sort=asc&sort=desc', want: { status: 422, type: INVALID, pointer: '/sort' } },
-  { given: 'limit=Infinity in the query (it once reached SQLite as a 500)', method: 'GET', path: '/shared?limit=Infinity', want: { status: 422, type: INVALID, pointer: '/limit' } },
+  {
+    given: 'limit=Infinity in the query (it once reached SQLite as a 500)',
+    method: 'GET',
+    path: '/shared?limit=Infinity',
+    want: { status: 422, type: INVALID, pointer: '/limit' },
+  },
   { given: 'limit=-Infinity in the query', method: 'GET', path: '/shared?limit=-Infinity', want: { status: 422, type: INVALID, pointer: '/limit' } },
   { given: 'limit=NaN in the query', method: 'GET', path: '/shared?limit=NaN', want: { status: 422, type: INVALID, pointer: '/limit' } },
   { given: 'limit=1e400 in the query (not finite)', method: 'GET', path: '/shared?limit=1e400', want: { status: 422, type: INVALID, pointer: '/limit' } },
@@ -147,39 +224,92 @@ const rows: Row[] = [
   { given: 'an empty limit in the query', method: 'GET', path: '/shared?limit=', want: { status: 422, type: INVALID, pointer: '/limit' } },
   { given: 'limit=true in the query', method: 'GET', path: '/shared?limit=true', want: { status: 422, type: INVALID, pointer: '/limit' } },
   { given: 'limit=10.5 in the query', method: 'GET', path: '/shared?limit=10.5', want: { status: 422, type: INVALID, pointer: '/limit' } },
-  { given: 'limit=1e1 in the query (JSON\'s exponent form)', method: 'GET', path: '/shared?limit=1e1', want: { status: 200 } },
+  { given: "limit=1e1 in the query (JSON's exponent form)", method: 'GET', path: '/shared?limit=1e1', want: { status: 200 } },
   { given: 'limit=10.0 in the query', method: 'GET', path: '/shared?limit=10.0', want: { status: 200 } },
   // Very long strings.
   { given: 'an 8,000-character sort', body: `{"sort":"${'a'.repeat(8000)}"}`, want: { status: 422, type: INVALID, pointer: '/sort' } },
   { given: 'a 513-character cursor', body: `{"cursor":"${'a'.repeat(513)}"}`, want: { status: 422, type: INVALID, pointer: '/cursor' } },
   { given: 'an 8,000-character unknown field name (the pointer is clipped)', body: `{"${'f'.repeat(8000)}":1}`, want: { status: 422, type: INVALID } },
-  { given: 'a 4,000-character cursor in the query', method: 'GET', path: `/shared?cursor=${'a'.repeat(4000)}`, want: { status: 422, type: INVALID, pointer: '/cursor' } },
+  {
+    given: 'a 4,000-character cursor in the query',
+    method: 'GET',
+    path: `/shared?cursor=${'a'.repeat(4000)}`,
+    want: { status: 422, type: INVALID, pointer: '/cursor' },
+  },
   { given: 'a 100,000-character path', method: 'GET', path: `/${'p'.repeat(100_000)}`, want: { status: 404, type: 'urn:problem-type:not-found' } },
   // Authorization.
   { given: 'lower-case bearer (accepted)', authorization: 'bearer {key}', want: { status: 200 } },
   { given: 'extra spaces and a tab around the token (accepted)', authorization: 'Bearer  \t {key}   ', want: { status: 200 } },
   { given: 'no Authorization header', key: 'none', want: { status: 401, type: UNAUTHORIZED, headers: { 'www-authenticate': 'Bearer realm="api"' } } },
-  { given: 'an empty Authorization header', authorization: '', want: { status: 401, type: UNAUTHORIZED, headers: { 'www-authenticate': 'Bearer realm="api"' } } },
+  {
+    given: 'an empty Authorization header',
+    authorization: '',
+    want: { status: 401, type: UNAUTHORIZED, headers: { 'www-authenticate': 'Bearer realm="api"' } },
+  },
   { given: 'an empty token', authorization: 'Bearer ', want: { status: 401, type: UNAUTHORIZED, headers: { 'www-authenticate': invalidToken } } },
-  { given: 'another scheme (Basic)', authorization: 'Basic {key}', want: { status: 401, type: UNAUTHORIZED, headers: { 'www-authenticate': 'Bearer realm="api"' } } },
+  {
+    given: 'another scheme (Basic)',
+    authorization: 'Basic {key}',
+    want: { status: 401, type: UNAUTHORIZED, headers: { 'www-authenticate': 'Bearer realm="api"' } },
+  },
   { given: 'the key with no scheme', authorization: '{key}', want: { status: 401, type: UNAUTHORIZED } },
-  { given: 'two bearer credentials in one header', authorization: 'Bearer {key}, Bearer {key}', want: { status: 401, type: UNAUTHORIZED, headers: { 'www-authenticate': invalidToken } } },
-  { given: 'two tokens after one scheme', authorization: 'Bearer {key} {key}', want: { status: 401, type: UNAUTHORIZED, headers: { 'www-authenticate': invalidToken } } },
+  {
+    given: 'two bearer credentials in one header',
+    authorization: 'Bearer {key}, Bearer {key}',
+    want: { status: 401, type: UNAUTHORIZED, headers: { 'www-authenticate': invalidToken } },
+  },
+  {
+    given: 'two tokens after one scheme',
+    authorization: 'Bearer {key} {key}',
+    want: { status: 401, type: UNAUTHORIZED, headers: { 'www-authenticate': invalidToken } },
+  },
   { given: 'a revoked key', key: 'revoked', want: { status: 401, type: UNAUTHORIZED, headers: { 'www-authenticate': invalidToken } } },
   { given: 'a well-formed key nobody made', key: 'unknown', want: { status: 401, type: UNAUTHORIZED, headers: { 'www-authenticate': invalidToken } } },
-  { given: 'the key in the query string only (ignored)', key: 'none', method: 'GET', path: '/shared?access_token={key}', want: { status: 401, type: UNAUTHORIZED } },
+  {
+    given: 'the key in the query string only (ignored)',
+    key: 'none',
+    method: 'GET',
+    path: '/shared?access_token={key}',
+    want: { status: 401, type: UNAUTHORIZED },
+  },
   { given: 'the key in the query string of a POST (ignored)', key: 'none', path: '/?api_key={key}', want: { status: 401, type: UNAUTHORIZED } },
-  { given: 'a valid header and a key in the query string: an unknown parameter', method: 'GET', path: '/shared?access_token={key}', want: { status: 422, type: INVALID, pointer: '/access_token' } },
-  { given: 'no key and a broken body: credentials are checked first', key: 'none', contentType: 'text/plain', body: '{"sort":', want: { status: 401, type: UNAUTHORIZED } },
+  {
+    given: 'a valid header and a key in the query string: an unknown parameter',
+    method: 'GET',
+    path: '/shared?access_token={key}',
+    want: { status: 422, type: INVALID, pointer: '/access_token' },
+  },
+  {
+    given: 'no key and a broken body: credentials are checked first',
+    key: 'none',
+    contentType: 'text/plain',
+    body: '{"sort":',
+    want: { status: 401, type: UNAUTHORIZED },
+  },
   // Routing.
   { given: 'an unknown path', path: '/items', want: { status: 404, type: 'urn:problem-type:not-found' } },
   { given: 'a trailing slash on /shared', method: 'GET', path: '/shared/', want: { status: 404, type: 'urn:problem-type:not-found' } },
   { given: 'a dot-dot path', method: 'GET', path: '/shared/../../etc/passwd', want: { status: 404, type: 'urn:problem-type:not-found' } },
   { given: 'GET on POST-only /', method: 'GET', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/') } } },
-  { given: 'PUT /shared', method: 'PUT', path: '/shared', body: '{}', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/shared') } } },
+  {
+    given: 'PUT /shared',
+    method: 'PUT',
+    path: '/shared',
+    body: '{}',
+    want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/shared') } },
+  },
   { given: 'DELETE /', method: 'DELETE', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/') } } },
-  { given: 'PATCH / without a key: the method is checked before credentials', method: 'PATCH', key: 'none', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/') } } },
-  { given: 'OPTIONS / with CORS off', method: 'OPTIONS', want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/') } } },
+  {
+    given: 'PATCH / without a key: the method is checked before credentials',
+    method: 'PATCH',
+    key: 'none',
+    want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/') } },
+  },
+  {
+    given: 'OPTIONS / with CORS off',
+    method: 'OPTIONS',
+    want: { status: 405, type: 'urn:problem-type:method-not-allowed', headers: { allow: allowFor('/') } },
+  },
 ];
 
 let handlerCalls: unknown[][] = [];
@@ -249,9 +379,13 @@ describe('the bad-input matrix', () => {
     expect((await t.send('POST', '/', { key: keys.valid, body: {} })).status).toBe(200);
   });
 
-  it('hands a handler only plain objects with the contract\'s fields and their defaults', async () => {
+  it("hands a handler only plain objects with the contract's fields and their defaults", async () => {
     const { t, keys } = await world();
-    await t.send('POST', '/', { key: keys.valid, rawBody: new TextEncoder().encode('{"sort":"desc","sort":"asc"}'), headers: { 'Content-Type': 'application/json' } });
+    await t.send('POST', '/', {
+      key: keys.valid,
+      rawBody: new TextEncoder().encode('{"sort":"desc","sort":"asc"}'),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(handlerCalls).toHaveLength(1);
     const [input] = handlerCalls[0] as [{ body: Record<string, unknown> }];
     expect(Object.getPrototypeOf(input.body)).toBe(Object.prototype);

@@ -46,8 +46,14 @@ const queryAjv = createSpecAjv(spec);
 const queryValidators = new Map(
   operations.map((operation) => {
     const query = operation.parameters.filter((parameter) => parameter.in === 'query');
-    const schema: Json = { type: 'object', additionalProperties: false, properties: Object.fromEntries(query.map((parameter) => [parameter.name, parameter.schema])) };
-    const numeric = new Set(query.filter((parameter) => ['integer', 'number'].includes(String(resolveSchema(spec, parameter.schema)['type']))).map((parameter) => parameter.name));
+    const schema: Json = {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(query.map((parameter) => [parameter.name, parameter.schema])),
+    };
+    const numeric = new Set(
+      query.filter((parameter) => ['integer', 'number'].includes(String(resolveSchema(spec, parameter.schema)['type']))).map((parameter) => parameter.name),
+    );
     const validate = compileSpecSchema(queryAjv, schema);
     const read = (values: Record<string, unknown>) =>
       Object.fromEntries(Object.entries(values).map(([name, value]) => [name, numeric.has(name) && typeof value === 'string' ? jsonNumber(value) : value]));
@@ -63,16 +69,39 @@ function jsonNumber(text: string): unknown {
 
 /** Numbers as clients really write them in a query string: every notation, the non-finite ones, and near misses. */
 const numberTexts = fc.oneof(
-  fc.integer({ min: -5, max: 150 }).chain((n) =>
-    fc.constantFrom(String(n), `${n}.0`, `${n}e0`, `${n / 10}e1`, `${n}E+0`, `0${n}`, `+${n}`, ` ${n}`, `${n} `, `0x${n.toString(16)}`, `0b${Math.abs(n).toString(2)}`, `0o${Math.abs(n).toString(8)}`, `${n}_0`, `${n}.`, `.${n}`),
-  ),
+  fc
+    .integer({ min: -5, max: 150 })
+    .chain((n) =>
+      fc.constantFrom(
+        String(n),
+        `${n}.0`,
+        `${n}e0`,
+        `${n / 10}e1`,
+        `${n}E+0`,
+        `0${n}`,
+        `+${n}`,
+        ` ${n}`,
+        `${n} `,
+        `0x${n.toString(16)}`,
+        `0b${Math.abs(n).toString(2)}`,
+        `0o${Math.abs(n).toString(8)}`,
+        `${n}_0`,
+        `${n}.`,
+        `.${n}`,
+      ),
+    ),
   fc.constantFrom('Infinity', '-Infinity', 'NaN', '1e400', '-1e400', '1e-400', '-0', '0.0', '', 'null', 'true', '1,5', '٣', '１０', `1${'0'.repeat(400)}`),
 );
 
 // ---------------------------------------------------------------- the world
 
 // Generous budgets: the fuzzer checks the order of checks, not the quotas (rate-limit.test.ts does).
-const t = await createTestApp({ limits: { rateLimit: { requests: 1_000_000_000, windowSeconds: 60 }, failedAuthentication: { perAddress: 1_000_000_000, total: 1_000_000_000, windowSeconds: 60 } } });
+const t = await createTestApp({
+  limits: {
+    rateLimit: { requests: 1_000_000_000, windowSeconds: 60 },
+    failedAuthentication: { perAddress: 1_000_000_000, total: 1_000_000_000, windowSeconds: 60 },
+  },
+});
 const fuzzer = await t.addUser('fuzzer');
 const other = await t.addUser('other');
 const revoked = await t.addUser('fuzzer');
@@ -96,30 +125,39 @@ const Bearer = bearer[0]!.toUpperCase() + bearer.slice(1);
 type Auth = { kind: 'valid' | 'other-user' | 'refused'; header: string | undefined };
 const auth: fc.Arbitrary<Auth> = fc.oneof(
   { withCrossShrink: true },
-  { weight: 6, arbitrary: fc.constantFrom<Auth>({ kind: 'valid', header: `${Bearer} ${fuzzer.key}` }, { kind: 'valid', header: `${bearer} ${fuzzer.key}` }, { kind: 'valid', header: `${bearer.toUpperCase()}   ${fuzzer.key}  ` }) },
+  {
+    weight: 6,
+    arbitrary: fc.constantFrom<Auth>(
+      { kind: 'valid', header: `${Bearer} ${fuzzer.key}` },
+      { kind: 'valid', header: `${bearer} ${fuzzer.key}` },
+      { kind: 'valid', header: `${bearer.toUpperCase()}   ${fuzzer.key}  ` },
+    ),
+  },
   { weight: 1, arbitrary: fc.constant<Auth>({ kind: 'other-user', header: `${Bearer} ${other.key}` }) },
   {
     weight: 3,
-    arbitrary: fc.oneof(
-      fc.constantFrom<string | undefined>(
-        undefined,
-        '',
-        Bearer,
-        `${Bearer} `,
-        `${Bearer} ${revoked.key}`,
-        `${Bearer} ${generateApiKey().key}`,
-        `${Bearer} ${fuzzer.key.slice(0, -1)}${fuzzer.key.endsWith('A') ? 'B' : 'A'}`,
-        `${Bearer} ${fuzzer.key}x`,
-        `${Bearer} ${fuzzer.key} ${fuzzer.key}`,
-        `${Bearer} ${fuzzer.key}, ${Bearer} ${fuzzer.key}`,
-        `${Bearer}${fuzzer.key}`,
-        fuzzer.key,
-        `Basic ${Buffer.from(`fuzzer:${fuzzer.key}`).toString('base64')}`,
-        `Token ${fuzzer.key}`,
-      ),
-      fc.string({ maxLength: 60 }).map((text) => `${Bearer} ${text}`),
-      fc.string({ maxLength: 60 }),
-    ).map((header): Auth => ({ kind: 'refused', header })),
+    arbitrary: fc
+      .oneof(
+        fc.constantFrom<string | undefined>(
+          undefined,
+          '',
+          Bearer,
+          `${Bearer} `,
+          `${Bearer} ${revoked.key}`,
+          `${Bearer} ${generateApiKey().key}`,
+          `${Bearer} ${fuzzer.key.slice(0, -1)}${fuzzer.key.endsWith('A') ? 'B' : 'A'}`,
+          `${Bearer} ${fuzzer.key}x`,
+          `${Bearer} ${fuzzer.key} ${fuzzer.key}`,
+          `${Bearer} ${fuzzer.key}, ${Bearer} ${fuzzer.key}`,
+          `${Bearer}${fuzzer.key}`,
+          fuzzer.key,
+          `Basic ${Buffer.from(`fuzzer:${fuzzer.key}`).toString('base64')}`,
+          `Token ${fuzzer.key}`,
+        ),
+        fc.string({ maxLength: 60 }).map((text) => `${Bearer} ${text}`),
+        fc.string({ maxLength: 60 }),
+      )
+      .map((header): Auth => ({ kind: 'refused', header })),
   },
 );
 
@@ -131,18 +169,28 @@ const contentType: fc.Arbitrary<ContentType> = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...mediaTypes).map((type): ContentType => ({ ok: true, value: type })) },
   {
     weight: 3,
-    arbitrary: fc.constantFrom(...mediaTypes).chain((type) =>
-      fc.constantFrom<ContentType>(
-        { ok: true, value: `${type}; charset=utf-8` },
-        { ok: true, value: `${type.toUpperCase()}; Charset="UTF-8"` },
-        { ok: false, value: `${type}; charset=iso-8859-1` },
-        { ok: false, value: `${type}x` },
-        { ok: false, value: `${type.replace('json', 'problem+json')}` },
-        { ok: undefined, value: `${type};` },
+    arbitrary: fc
+      .constantFrom(...mediaTypes)
+      .chain((type) =>
+        fc.constantFrom<ContentType>(
+          { ok: true, value: `${type}; charset=utf-8` },
+          { ok: true, value: `${type.toUpperCase()}; Charset="UTF-8"` },
+          { ok: false, value: `${type}; charset=iso-8859-1` },
+          { ok: false, value: `${type}x` },
+          { ok: false, value: `${type.replace('json', 'problem+json')}` },
+          { ok: undefined, value: `${type};` },
+        ),
       ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<ContentType>(
+      { ok: false, value: undefined },
+      { ok: false, value: 'text/plain' },
+      { ok: false, value: 'application/x-www-form-urlencoded' },
+      { ok: false, value: 'multipart/form-data; boundary=x' },
     ),
   },
-  { weight: 2, arbitrary: fc.constantFrom<ContentType>({ ok: false, value: undefined }, { ok: false, value: 'text/plain' }, { ok: false, value: 'application/x-www-form-urlencoded' }, { ok: false, value: 'multipart/form-data; boundary=x' }) },
   { weight: 1, arbitrary: fc.string({ maxLength: 30 }).map((value): ContentType => ({ ok: undefined, value })) },
 );
 
@@ -169,17 +217,37 @@ function bodies(operation: OperationContract): fc.Arbitrary<Omit<Body, 'transfer
         return { kind: 'duplicate key', bytes: text(`{${JSON.stringify(name)}:${JSON.stringify(first)}${inner ? `,${inner}` : ''}}`) };
       }),
     },
-    { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }).filter((value) => !isObject(value)).map((value) => ({ kind: 'not an object', bytes: text(JSON.stringify(value)) })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .jsonValue({ maxDepth: 2 })
+        .filter((value) => !isObject(value))
+        .map((value) => ({ kind: 'not an object', bytes: text(JSON.stringify(value)) })),
+    },
     {
       weight: 3,
-      arbitrary: fc.oneof(
-        fc.tuple(valid, fc.nat()).map(([value, cut]) => {
-          const json = JSON.stringify(value);
-          return json.slice(0, cut % json.length);
-        }),
-        fc.string({ maxLength: 40 }),
-        fc.constantFrom('{', '}', '{"sort":}', "{'sort':'asc'}", '{"sort":"asc",}', '{sort:"asc"}', 'NaN', '{"limit":01}', '{"limit":1e999}', '{"sort":"asc"}{}', '{"sort":"\\x"}'),
-      ).map((value) => ({ kind: 'malformed or empty', bytes: text(value) })),
+      arbitrary: fc
+        .oneof(
+          fc.tuple(valid, fc.nat()).map(([value, cut]) => {
+            const json = JSON.stringify(value);
+            return json.slice(0, cut % json.length);
+          }),
+          fc.string({ maxLength: 40 }),
+          fc.constantFrom(
+            '{',
+            '}',
+            '{"sort":}',
+            "{'sort':'asc'}",
+            '{"sort":"asc",}',
+            '{sort:"asc"}',
+            'NaN',
+            '{"limit":01}',
+            '{"limit":1e999}',
+            '{"sort":"asc"}{}',
+            '{"sort":"\\x"}',
+          ),
+        )
+        .map((value) => ({ kind: 'malformed or empty', bytes: text(value) })),
     },
     {
       weight: 1,
@@ -189,7 +257,12 @@ function bodies(operation: OperationContract): fc.Arbitrary<Omit<Body, 'transfer
         return { kind: 'invalid UTF-8', bytes: new Uint8Array([...json.subarray(0, cut), ...bad, ...json.subarray(cut)]) };
       }),
     },
-    { weight: 1, arbitrary: fc.integer({ min: MAX_BODY + 1, max: MAX_BODY * 3 }).map((size) => ({ kind: 'over the size limit', bytes: text(`{"sort":"${'a'.repeat(size - 11)}"}`) })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: MAX_BODY + 1, max: MAX_BODY * 3 })
+        .map((size) => ({ kind: 'over the size limit', bytes: text(`{"sort":"${'a'.repeat(size - 11)}"}`) })),
+    },
     {
       weight: 1,
       arbitrary: fc.tuple(fc.integer({ min: 100, max: Math.floor((MAX_BODY - 20) / 2) }), fc.boolean()).map(([depth, topLevel]) => {
@@ -203,15 +276,22 @@ function bodies(operation: OperationContract): fc.Arbitrary<Omit<Body, 'transfer
 /** Query strings from the operation's parameters: valid and invalid values, unknown and repeated names. */
 function queries(operation: OperationContract): fc.Arbitrary<Array<[string, string]>> {
   const parameters = operation.parameters.filter((parameter) => parameter.in === 'query');
-  const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+  const asText = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
   const pair = fc.oneof(
-    ...parameters.map((parameter) => fc.oneof(
-      { weight: 4, arbitrary: validValue(spec, parameter.schema).map((value): [string, string] => [parameter.name, asText(value)]) },
-      ...(['integer', 'number'].includes(String(resolveSchema(spec, parameter.schema)['type'])) ? [{ weight: 3, arbitrary: numberTexts.map((value): [string, string] => [parameter.name, value]) }] : []),
-      { weight: 1, arbitrary: invalidValue(spec, parameter.schema).map((value): [string, string] => [parameter.name, asText(value)]) },
-      { weight: 1, arbitrary: fc.string({ maxLength: 12 }).map((value): [string, string] => [parameter.name, value]) },
-    )),
-    fc.tuple(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'srot', 'Limit', 'token', 'access_token', 'api_key'), fc.string({ minLength: 1, maxLength: 10 })), fc.string({ maxLength: 12 })),
+    ...parameters.map((parameter) =>
+      fc.oneof(
+        { weight: 4, arbitrary: validValue(spec, parameter.schema).map((value): [string, string] => [parameter.name, asText(value)]) },
+        ...(['integer', 'number'].includes(String(resolveSchema(spec, parameter.schema)['type']))
+          ? [{ weight: 3, arbitrary: numberTexts.map((value): [string, string] => [parameter.name, value]) }]
+          : []),
+        { weight: 1, arbitrary: invalidValue(spec, parameter.schema).map((value): [string, string] => [parameter.name, asText(value)]) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 12 }).map((value): [string, string] => [parameter.name, value]) },
+      ),
+    ),
+    fc.tuple(
+      fc.oneof(fc.constantFrom('__proto__', 'constructor', 'srot', 'Limit', 'token', 'access_token', 'api_key'), fc.string({ minLength: 1, maxLength: 10 })),
+      fc.string({ maxLength: 12 }),
+    ),
   );
   const known = new Set(parameters.map((parameter) => parameter.name));
   const shapes: Array<fc.WeightedArbitrary<Array<[string, string]>>> = [
@@ -219,7 +299,11 @@ function queries(operation: OperationContract): fc.Arbitrary<Array<[string, stri
     { weight: 2, arbitrary: fc.array(pair, { maxLength: 5 }) },
   ];
   // Without repeats, known names only: the valid shape, mostly.
-  if (known.size > 0) shapes.push({ weight: 5, arbitrary: fc.uniqueArray(pair, { selector: ([name]) => name, maxLength: 4 }).map((pairs) => pairs.filter(([name]) => known.has(name))) });
+  if (known.size > 0)
+    shapes.push({
+      weight: 5,
+      arbitrary: fc.uniqueArray(pair, { selector: ([name]) => name, maxLength: 4 }).map((pairs) => pairs.filter(([name]) => known.has(name))),
+    });
   return fc.oneof(...shapes).map((pairs) => pairs.filter(([name]) => name !== ''));
 }
 
@@ -239,37 +323,48 @@ interface FuzzRequest {
 const transfer = fc.constantFrom<Body['transfer']>('bytes', 'sized', 'stream');
 const extraHeaders = fc.dictionary(
   fc.constantFrom('X-Request-Id', 'Accept', 'Origin', 'Accept-Encoding', 'X-Forwarded-For', 'Cookie', 'Expect'),
-  fc.oneof(fc.string({ maxLength: 20 }).map((value) => value.replace(/[\r\n\0]/g, '')), fc.stringMatching(/^[\w=-]{1,120}$/)),
+  fc.oneof(
+    fc.string({ maxLength: 20 }).map((value) => value.replace(/[\r\n\0]/g, '')),
+    fc.stringMatching(/^[\w=-]{1,120}$/),
+  ),
   { maxKeys: 2 },
 );
 
-const specRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(...operations.map((operation) =>
-  fc.record({
-    method: fc.constant(operation.method),
-    path: fc.constant(operation.path),
-    query: operation.requestBody ? fc.oneof({ weight: 9, arbitrary: fc.constant<Array<[string, string]>>([]) }, { weight: 1, arbitrary: queries(operation) }) : queries(operation),
-    cursor: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat() }),
-    auth,
-    contentType: operation.requestBody ? contentType : fc.oneof(fc.constant<ContentType>({ ok: undefined, value: undefined }), contentType),
-    body: operation.requestBody ? fc.tuple(bodies(operation), transfer).map(([body, how]) => ({ ...body, transfer: how })) : fc.constant(undefined),
-    headers: extraHeaders,
-  }),
-));
+const specRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
+  ...operations.map((operation) =>
+    fc.record({
+      method: fc.constant(operation.method),
+      path: fc.constant(operation.path),
+      query: operation.requestBody
+        ? fc.oneof({ weight: 9, arbitrary: fc.constant<Array<[string, string]>>([]) }, { weight: 1, arbitrary: queries(operation) })
+        : queries(operation),
+      cursor: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.nat() }),
+      auth,
+      contentType: operation.requestBody ? contentType : fc.oneof(fc.constant<ContentType>({ ok: undefined, value: undefined }), contentType),
+      body: operation.requestBody ? fc.tuple(bodies(operation), transfer).map(([body, how]) => ({ ...body, transfer: how })) : fc.constant(undefined),
+      headers: extraHeaders,
+    }),
+  ),
+);
 
-const offSpecRequest: fc.Arbitrary<FuzzRequest> = fc.record({
-  method: fc.constantFrom(...ALL_METHODS),
-  path: fc.oneof(
-    fc.constantFrom(...methodsByPath.keys()),
-    fc.constantFrom('/shared/', '//', '/SHARED', '/shared/x', '/%2e%2e/', '/index.html', '/.env', '/shared%00', '/%73hared'),
-    fc.webPath(),
-  ).map((path) => new URL(`http://localhost${path.startsWith('/') ? path : `/${path}`}`).pathname),
-  query: fc.constant<Array<[string, string]>>([]),
-  cursor: fc.constant(undefined),
-  auth,
-  contentType,
-  body: fc.constant(undefined),
-  headers: extraHeaders,
-}).filter((request) => !operations.some((operation) => operation.path === routePath(request.path) && operation.method === request.method));
+const offSpecRequest: fc.Arbitrary<FuzzRequest> = fc
+  .record({
+    method: fc.constantFrom(...ALL_METHODS),
+    path: fc
+      .oneof(
+        fc.constantFrom(...methodsByPath.keys()),
+        fc.constantFrom('/shared/', '//', '/SHARED', '/shared/x', '/%2e%2e/', '/index.html', '/.env', '/shared%00', '/%73hared'),
+        fc.webPath(),
+      )
+      .map((path) => new URL(`http://localhost${path.startsWith('/') ? path : `/${path}`}`).pathname),
+    query: fc.constant<Array<[string, string]>>([]),
+    cursor: fc.constant(undefined),
+    auth,
+    contentType,
+    body: fc.constant(undefined),
+    headers: extraHeaders,
+  })
+  .filter((request) => !operations.some((operation) => operation.path === routePath(request.path) && operation.method === request.method));
 
 /** The path the router matches: percent-decoding as the server's router does it. */
 function routePath(path: string): string {
@@ -285,7 +380,10 @@ const fuzzRequest = fc.oneof({ withCrossShrink: true }, { weight: 9, arbitrary: 
 // ---------------------------------------------------------------- oracle
 
 /** The status the contract's order of checks gives: route, credentials, media type, size, JSON, schema, cursor. */
-function expectedStatus(request: FuzzRequest, sent: { bodyObject: Record<string, unknown> | undefined; queryObject: Record<string, unknown> }): number | undefined {
+function expectedStatus(
+  request: FuzzRequest,
+  sent: { bodyObject: Record<string, unknown> | undefined; queryObject: Record<string, unknown> },
+): number | undefined {
   const path = routePath(request.path);
   if (!methodsByPath.has(path)) return 404;
   const operation = operations.find((candidate) => candidate.path === path && candidate.method === request.method);
@@ -319,7 +417,9 @@ function materialise(request: FuzzRequest) {
   let bytes = request.body?.bytes;
   let bodyObject: Record<string, unknown> | undefined;
   let query = request.query;
-  const hasBody = methodsByPath.has(request.path) && operations.some((operation) => operation.path === request.path && operation.method === request.method && operation.requestBody);
+  const hasBody =
+    methodsByPath.has(request.path) &&
+    operations.some((operation) => operation.path === request.path && operation.method === request.method && operation.requestBody);
   if (hasBody && bytes) {
     try {
       const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
@@ -348,7 +448,10 @@ function materialise(request: FuzzRequest) {
 function describeRequest(request: FuzzRequest): string {
   const { bytes, target } = materialise(request);
   const lines = [`${request.method} ${target} HTTP/1.1`];
-  if (request.auth.header !== undefined) lines.push(`Authorization: ${request.auth.header.replace(fuzzer.key, '<fuzzer key>').replace(other.key, '<other key>').replace(revoked.key, '<revoked key>')}`);
+  if (request.auth.header !== undefined)
+    lines.push(
+      `Authorization: ${request.auth.header.replace(fuzzer.key, '<fuzzer key>').replace(other.key, '<other key>').replace(revoked.key, '<revoked key>')}`,
+    );
   if (request.contentType.value !== undefined) lines.push(`Content-Type: ${request.contentType.value}`);
   for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`);
   if (bytes) {
@@ -393,7 +496,7 @@ async function sendFuzzRequest(request: FuzzRequest): Promise<void> {
   statusCounts.set(response.status, (statusCounts.get(response.status) ?? 0) + 1);
 
   const expected = expectedStatus(request, sent);
-  if (expected !== undefined) expect(response.status, 'status by the contract\'s order of checks').toBe(expected);
+  if (expected !== undefined) expect(response.status, "status by the contract's order of checks").toBe(expected);
   if (response.status >= 400) {
     const type = Object.entries(PROBLEM_TYPES).find(([, problem]) => problem.status === response.status)?.[0];
     expect(response.json).toMatchObject({ type, status: response.status, requestId: response.headers.get('x-request-id') });
@@ -407,7 +510,10 @@ async function sendFuzzRequest(request: FuzzRequest): Promise<void> {
 
 describe('fuzzing from the spec', () => {
   afterAll(() => {
-    const counts = [...statusCounts].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`).join(', ');
+    const counts = [...statusCounts]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status}: ${count}`)
+      .join(', ');
     console.info(`fuzz: ${sentCount} requests in-process; statuses ${counts}`);
   });
 
@@ -437,7 +543,10 @@ describe('fuzzing from the spec', () => {
     if (details.failed) {
       const [request] = details.counterexample ?? [];
       // Run the minimal case once more so the response printed is its own.
-      const error = await sendFuzzRequest(request!).then(() => undefined, (reason: unknown) => reason);
+      const error = await sendFuzzRequest(request!).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
       throw new Error(
         [
           `fuzzing found a request the server answers against the contract (after ${details.numRuns} runs, ${details.numShrinks} shrinks).`,

@@ -18,7 +18,14 @@ const SECURE_HEADERS = {
 };
 
 /** Hono's extras for HTML pages, left out on purpose. */
-const BROWSER_PAGE_HEADERS = ['x-xss-protection', 'x-download-options', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-permitted-cross-domain-policies', 'cross-origin-opener-policy'];
+const BROWSER_PAGE_HEADERS = [
+  'x-xss-protection',
+  'x-download-options',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-permitted-cross-domain-policies',
+  'cross-origin-opener-policy',
+];
 
 const ALLOWED = 'https://app.example';
 
@@ -41,7 +48,11 @@ async function everyKindOfAnswer({ t, key, fresh }: Awaited<ReturnType<typeof wo
     404: await t.send('GET', '/nowhere', { headers }),
     405: await t.send('DELETE', '/shared', { headers }),
     413: await t.send('POST', '/shared', { key: await fresh(), headers: json, rawBody: new TextEncoder().encode(`{"sort":"${'a'.repeat(9000)}"}`) }),
-    415: await t.send('POST', '/shared', { key: await fresh(), headers: { ...headers, 'Content-Type': 'text/plain' }, rawBody: new TextEncoder().encode('{}') }),
+    415: await t.send('POST', '/shared', {
+      key: await fresh(),
+      headers: { ...headers, 'Content-Type': 'text/plain' },
+      rawBody: new TextEncoder().encode('{}'),
+    }),
     422: await t.send('GET', '/shared?sort=up', { key: await fresh(), headers }),
   };
 }
@@ -65,7 +76,9 @@ describe('CORS', () => {
     for (const response of Object.values(await everyKindOfAnswer(await world(), { Origin: ALLOWED }))) {
       expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
     }
-    const preflight = await t.send('OPTIONS', '/', { headers: { Origin: ALLOWED, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
+    const preflight = await t.send('OPTIONS', '/', {
+      headers: { Origin: ALLOWED, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+    });
     expect(preflight.status).toBe(405);
     expect(preflight.headers.get('allow')).toBe('POST');
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
@@ -76,28 +89,39 @@ describe('CORS', () => {
       expect(response.headers.get('access-control-allow-origin'), `on ${status}`).toBe(ALLOWED);
       expect(response.headers.get('access-control-allow-credentials'), `on ${status}`).toBeNull();
       expect(response.headers.get('vary'), `on ${status}`).toMatch(/\bOrigin\b/i);
-      expect(response.headers.get('access-control-expose-headers')?.split(',')).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id']));
+      expect(response.headers.get('access-control-expose-headers')?.split(',')).toEqual(
+        expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id']),
+      );
     }
   });
 
-  it.each(['https://evil.example', 'null', 'https://app.example.evil.example', 'http://app.example', 'HTTPS://APP.EXAMPLE', ''])('does not echo the origin %j', async (origin) => {
-    const { t, key } = await world([ALLOWED]);
-    const response = await t.send('POST', '/', { key, body: {}, headers: { Origin: origin } });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('access-control-allow-origin')).toBeNull();
-    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
-  });
+  it.each(['https://evil.example', 'null', 'https://app.example.evil.example', 'http://app.example', 'HTTPS://APP.EXAMPLE', ''])(
+    'does not echo the origin %j',
+    async (origin) => {
+      const { t, key } = await world([ALLOWED]);
+      const response = await t.send('POST', '/', { key, body: {}, headers: { Origin: origin } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+    },
+  );
 
-  it('answers a preflight from a listed origin with the contract\'s methods and headers, without credentials', async () => {
+  it("answers a preflight from a listed origin with the contract's methods and headers, without credentials", async () => {
     const { t } = await world([ALLOWED]);
-    const response = await t.app.request('/shared', { method: 'OPTIONS', headers: { Origin: ALLOWED, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
+    const response = await t.app.request('/shared', {
+      method: 'OPTIONS',
+      headers: { Origin: ALLOWED, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+    });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect(response.headers.get('access-control-allow-methods')?.split(',').sort()).toEqual(['GET', 'HEAD', 'POST']);
     expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(',').sort()).toEqual(['authorization', 'content-type']);
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     expect(response.headers.get('access-control-max-age')).toBe('600');
-    const stranger = await t.app.request('/shared', { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' } });
+    const stranger = await t.app.request('/shared', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
     expect(stranger.headers.get('access-control-allow-credentials')).toBeNull();
   });

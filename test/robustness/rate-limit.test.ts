@@ -45,7 +45,12 @@ describe('rate limiting per key', () => {
     const { t, call } = await limited(1, 60);
     const start = t.clock.now;
     await call();
-    for (const [elapsedMs, retryAfter] of [[10_000, '50'], [30_500, '30'], [59_000, '1'], [59_999, '1']] as const) {
+    for (const [elapsedMs, retryAfter] of [
+      [10_000, '50'],
+      [30_500, '30'],
+      [59_000, '1'],
+      [59_999, '1'],
+    ] as const) {
       t.clock.now = start + elapsedMs;
       expect(quota(await call()), `${elapsedMs} ms into the window`).toMatchObject({ status: 429, retryAfter });
     }
@@ -92,7 +97,7 @@ describe('rate limiting per key', () => {
     expect(quota(broken)).toMatchObject({ status: 429, retryAfter: '60' });
   });
 
-  it('does not spend anyone\'s quota on requests without a valid key, and sends them no quota headers', async () => {
+  it("does not spend anyone's quota on requests without a valid key, and sends them no quota headers", async () => {
     const { t, call } = await limited(1, 60);
     for (let index = 0; index < 5; index++) {
       const refused = await t.send('POST', '/', { headers: { Authorization: 'Bearer nope' }, body: {} });
@@ -101,11 +106,17 @@ describe('rate limiting per key', () => {
     expect((await call()).status).toBe(200);
   });
 
-  it('takes its default from the spec\'s x-limits', async () => {
+  it("takes its default from the spec's x-limits", async () => {
     const t = await createTestApp();
     const { key } = await t.addUser('ann');
     const { requests, windowSeconds } = requestContract.limits.rateLimit;
-    expect(quota(await t.send('POST', '/', { key, body: {} }))).toEqual({ status: 200, limit: String(requests), remaining: String(requests - 1), reset: String(windowSeconds), retryAfter: null });
+    expect(quota(await t.send('POST', '/', { key, body: {} }))).toEqual({
+      status: 200,
+      limit: String(requests),
+      remaining: String(requests - 1),
+      reset: String(windowSeconds),
+      retryAfter: null,
+    });
   });
 
   it('is configured by RATE_LIMIT_REQUESTS and RATE_LIMIT_WINDOW_SECONDS in a real process', async () => {
@@ -119,7 +130,12 @@ describe('rate limiting per key', () => {
         for (let index = 0; index < 3; index++) {
           const response = await call();
           await response.arrayBuffer();
-          answers.push({ status: response.status, limit: response.headers.get('ratelimit-limit'), remaining: response.headers.get('ratelimit-remaining'), retryAfter: response.headers.get('retry-after') });
+          answers.push({
+            status: response.status,
+            limit: response.headers.get('ratelimit-limit'),
+            remaining: response.headers.get('ratelimit-remaining'),
+            retryAfter: response.headers.get('retry-after'),
+          });
         }
         expect(answers).toEqual([
           { status: 200, limit: '2', remaining: '1', retryAfter: null },

@@ -53,7 +53,9 @@ function fragments(key: string): string[] {
 
 /** Logged values as text, with errors spelled out (JSON.stringify drops their message and stack). */
 function logText(entries: unknown[]): string {
-  return JSON.stringify(entries, (_name, value: unknown) => (value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value));
+  return JSON.stringify(entries, (_name, value: unknown) =>
+    value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value,
+  );
 }
 
 describe('secrets never reach the logs', () => {
@@ -83,11 +85,15 @@ describe('secrets never reach the logs', () => {
       const answer = `${JSON.stringify([...response.headers])}${response.text}`;
       for (const fragment of fragments(key)) expect(answer, `${method} ${path}`).not.toContain(fragment);
     }
-    const broken = await t.send('POST', '/', { key, headers: { 'Content-Type': 'application/json' }, rawBody: new TextEncoder().encode('{"note":"private words",') });
+    const broken = await t.send('POST', '/', {
+      key,
+      headers: { 'Content-Type': 'application/json' },
+      rawBody: new TextEncoder().encode('{"note":"private words",'),
+    });
     expect(broken.json.detail).toBe('The request body is not valid JSON.');
   });
 
-  it('logs a plain client X-Request-Id beside the server\'s own id, and answers with the server\'s', async () => {
+  it("logs a plain client X-Request-Id beside the server's own id, and answers with the server's", async () => {
     const t = await createTestApp();
     const { key } = await t.addUser('ann');
     const response = await t.send('POST', '/', { key, body: {}, headers: { 'X-Request-Id': 'trace-42' } });
@@ -108,8 +114,26 @@ describe('secrets never reach the logs', () => {
           await response.arrayBuffer();
         }
         // What only a socket can send: two Authorization lines, a header block too large to parse, a broken request.
-        await exchange(server.port, [httpRequest('GET', '/shared', [['Authorization', `Bearer ${key}`], ['Authorization', `Bearer ${key}`]])], { untilResponses: 1 });
-        await exchange(server.port, [httpRequest('GET', '/shared', [['Authorization', `Bearer ${key}`], ['X-Pad', key.repeat(500)]])], { untilResponses: 1 });
+        await exchange(
+          server.port,
+          [
+            httpRequest('GET', '/shared', [
+              ['Authorization', `Bearer ${key}`],
+              ['Authorization', `Bearer ${key}`],
+            ]),
+          ],
+          { untilResponses: 1 },
+        );
+        await exchange(
+          server.port,
+          [
+            httpRequest('GET', '/shared', [
+              ['Authorization', `Bearer ${key}`],
+              ['X-Pad', key.repeat(500)],
+            ]),
+          ],
+          { untilResponses: 1 },
+        );
         await exchange(server.port, [`GET /shared HTTP/1.1\r\nAuthorization: Bearer ${key}\r\nBad Header: ${key}\r\n\r\n`], { untilResponses: 1 });
 
         // While running, the key is neither in the database file nor in its WAL.

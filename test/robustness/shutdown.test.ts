@@ -27,15 +27,19 @@ function startSlowCall(server: ServerProcess, key: string, agent: Agent, path: '
     settle = resolve;
     fail = reject;
   });
-  const call = request(`${server.url}${path}`, { method: 'POST', agent, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' } }, (response) => {
-    let body = '';
-    response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-    response.on('end', () => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
-      settle({ status: response.statusCode ?? 0, headers, body });
-    });
-  });
+  const call = request(
+    `${server.url}${path}`,
+    { method: 'POST', agent, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' } },
+    (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
+        settle({ status: response.statusCode ?? 0, headers, body });
+      });
+    },
+  );
   call.on('error', fail);
   // A call cut by the server rejects; only a test that finishes it looks at the outcome.
   answered.catch(() => undefined);
@@ -64,7 +68,11 @@ function connectionRefused(port: number): Promise<boolean> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function logEntries(server: ServerProcess): Array<{ level: number; msg?: string; status?: number }> {
-  return server.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { level: number; msg?: string; status?: number });
+  return server
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg?: string; status?: number });
 }
 
 // Each case has its own server and database, and mostly waits, so they run side by side.
@@ -105,7 +113,9 @@ describe('graceful shutdown', { concurrent: true }, () => {
       agent.destroy();
 
       const log = logEntries(server);
-      expect(log.map((entry) => entry.msg).filter(Boolean)).toEqual(expect.arrayContaining(['shutting down: no new connections, finishing in-flight requests', 'stopped']));
+      expect(log.map((entry) => entry.msg).filter(Boolean)).toEqual(
+        expect.arrayContaining(['shutting down: no new connections, finishing in-flight requests', 'stopped']),
+      );
       expect(log.filter((entry) => entry.level >= 50)).toEqual([]);
       expect(server.stderr()).toBe('');
 

@@ -20,7 +20,10 @@ let key: string;
 
 beforeAll(async () => {
   key = (await makeKey(database.path, 'slow')).key;
-  server = await startServer({ databasePath: database.path, env: { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
+  server = await startServer({
+    databasePath: database.path,
+    env: { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+  });
 });
 afterAll(async () => {
   await server?.stop();
@@ -37,7 +40,13 @@ function slowHeaders(lines: number, pauseMs: number): Step[] {
 /** A request whose body arrives a byte every `pauseMs`. */
 function slowBody(bytes: number, pauseMs: number): Step[] {
   const body = `{${' '.repeat(bytes - 2)}}`;
-  const steps: Step[] = [httpRequest('POST', '/', [['Authorization', `Bearer ${key}`], ['Content-Type', 'application/json'], ['Content-Length', String(body.length)]])];
+  const steps: Step[] = [
+    httpRequest('POST', '/', [
+      ['Authorization', `Bearer ${key}`],
+      ['Content-Type', 'application/json'],
+      ['Content-Length', String(body.length)],
+    ]),
+  ];
   for (const character of body) steps.push({ pauseMs }, character);
   return steps;
 }
@@ -77,7 +86,17 @@ describe('slow clients', () => {
   });
 
   it('cuts a client that announces a body and never sends it', async () => {
-    const result = await exchange(server.port, [httpRequest('POST', '/', [['Authorization', `Bearer ${key}`], ['Content-Type', 'application/json'], ['Content-Length', '100']])], { waitMs: 10_000 });
+    const result = await exchange(
+      server.port,
+      [
+        httpRequest('POST', '/', [
+          ['Authorization', `Bearer ${key}`],
+          ['Content-Type', 'application/json'],
+          ['Content-Length', '100'],
+        ]),
+      ],
+      { waitMs: 10_000 },
+    );
     expectCutCleanly(result, REQUEST_TIMEOUT_MS);
   });
 
@@ -95,9 +114,13 @@ describe('slow clients', () => {
     expect(server.exitStatus()).toBeUndefined();
   });
 
-  it('logs the cut requests as the clients\' doing (4xx), never as server faults', async () => {
+  it("logs the cut requests as the clients' doing (4xx), never as server faults", async () => {
     expect((await server.stop()).code).toBe(0);
-    const entries = server.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { level: number; status?: number; msg?: string });
+    const entries = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; status?: number; msg?: string });
     expect(entries.filter((entry) => entry.level >= 50 || (entry.status ?? 0) >= 500)).toEqual([]);
     expect(entries.filter((entry) => entry.status === 400).length).toBeGreaterThanOrEqual(2);
   });

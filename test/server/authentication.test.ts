@@ -13,13 +13,20 @@ describe('authentication', () => {
     { given: 'an empty bearer token', header: 'Bearer    ', challenge: /error="invalid_token"/ },
     { given: 'a token that is not a key', header: 'Bearer hello', challenge: /error="invalid_token"/ },
     { given: 'a key with a wrong checksum', header: `Bearer ${generateApiKey().key.slice(0, -1)}x`, challenge: /error="invalid_token"/ },
-    { given: 'a well-formed key nobody made', header: `Bearer ${generateApiKey().key}`, challenge: /error="invalid_token", error_description="The API key is unknown\.?"/ },
+    {
+      given: 'a well-formed key nobody made',
+      header: `Bearer ${generateApiKey().key}`,
+      challenge: /error="invalid_token", error_description="The API key is unknown\.?"/,
+    },
   ];
 
   it.each(cases)('answers $given with 401 and the RFC 6750 challenge', async ({ header, challenge }) => {
     const t = await createTestApp();
     for (const { operation, method, url } of operationRequests()) {
-      const response = await t.send(method, url, { headers: header === undefined ? {} : { Authorization: header }, ...(operation.requestBody && { body: {} }) });
+      const response = await t.send(method, url, {
+        headers: header === undefined ? {} : { Authorization: header },
+        ...(operation.requestBody && { body: {} }),
+      });
       expect(response.status, `${operation.operationId} (${method} ${url})`).toBe(401);
       expect(response.json.type).toBe('urn:problem-type:unauthorized');
       if (typeof challenge === 'string') expect(response.headers.get('www-authenticate')).toBe(challenge);

@@ -67,7 +67,11 @@ interface Operations {
     requestBody?: never;
     responses: { 200: { content: { 'application/json': { box: string; id: number; version: number; fields: string } } }; 404: unknown; 422: unknown };
   };
-  deleteNote: { parameters: { path: { boxId: string; noteId: number }; query?: never; header?: never; cookie?: never }; requestBody?: never; responses: { 204: { content?: never } } };
+  deleteNote: {
+    parameters: { path: { boxId: string; noteId: number }; query?: never; header?: never; cookie?: never };
+    requestBody?: never;
+    responses: { 204: { content?: never } };
+  };
   createBox: {
     parameters: { query?: never; header?: never; path?: never; cookie?: never };
     requestBody?: { content: { 'application/json': { name?: string } } };
@@ -95,29 +99,71 @@ function app() {
     prepare: () => ({ user: 'ann' }),
     write: (_c, _operation, result: HandlerResult) => new Response(result.body === undefined ? null : JSON.stringify(result.body), { status: result.status }),
   });
-  hono.onError((error) => (error instanceof ApiError ? Response.json({ type: error.type, errors: error.errors }, { status: error.status, headers: error.headers }) : Response.json({ crash: String(error) }, { status: 500 })));
+  hono.onError((error) =>
+    error instanceof ApiError
+      ? Response.json({ type: error.type, errors: error.errors }, { status: error.status, headers: error.headers })
+      : Response.json({ crash: String(error) }, { status: 500 }),
+  );
   return hono;
 }
 
 const cases = [
-  { given: 'path and header parameters, coerced to their types', request: ['GET', '/boxes/box_a/notes/7', { 'X-Version': '2' }], want: { status: 200, body: { box: 'box_a', id: 7, version: 2, fields: 'all' } } },
-  { given: 'a query parameter', request: ['GET', '/boxes/box_a/notes/7?fields=title', { 'X-Version': '1' }], want: { status: 200, body: { box: 'box_a', id: 7, version: 1, fields: 'title' } } },
+  {
+    given: 'path and header parameters, coerced to their types',
+    request: ['GET', '/boxes/box_a/notes/7', { 'X-Version': '2' }],
+    want: { status: 200, body: { box: 'box_a', id: 7, version: 2, fields: 'all' } },
+  },
+  {
+    given: 'a query parameter',
+    request: ['GET', '/boxes/box_a/notes/7?fields=title', { 'X-Version': '1' }],
+    want: { status: 200, body: { box: 'box_a', id: 7, version: 1, fields: 'title' } },
+  },
   {
     given: 'a malformed path parameter',
     request: ['GET', '/boxes/crate/notes/x', { 'X-Version': '1' }],
-    want: { status: 422, errors: [{ in: 'path', pointer: '/boxId' }, { in: 'path', pointer: '/noteId' }] },
+    want: {
+      status: 422,
+      errors: [
+        { in: 'path', pointer: '/boxId' },
+        { in: 'path', pointer: '/noteId' },
+      ],
+    },
   },
-  { given: 'a missing header parameter', request: ['GET', '/boxes/box_a/notes/7', {}], want: { status: 422, errors: [{ in: 'header', pointer: '/x-version' }] } },
-  { given: 'a bad header value', request: ['GET', '/boxes/box_a/notes/7', { 'X-Version': '3' }], want: { status: 422, errors: [{ in: 'header', pointer: '/x-version' }] } },
-  { given: 'an unknown query parameter', request: ['GET', '/boxes/box_a/notes/7?feilds=all', { 'X-Version': '1' }], want: { status: 422, errors: [{ in: 'query', pointer: '/feilds' }] } },
+  {
+    given: 'a missing header parameter',
+    request: ['GET', '/boxes/box_a/notes/7', {}],
+    want: { status: 422, errors: [{ in: 'header', pointer: '/x-version' }] },
+  },
+  {
+    given: 'a bad header value',
+    request: ['GET', '/boxes/box_a/notes/7', { 'X-Version': '3' }],
+    want: { status: 422, errors: [{ in: 'header', pointer: '/x-version' }] },
+  },
+  {
+    given: 'an unknown query parameter',
+    request: ['GET', '/boxes/box_a/notes/7?feilds=all', { 'X-Version': '1' }],
+    want: { status: 422, errors: [{ in: 'query', pointer: '/feilds' }] },
+  },
   { given: 'a 404 thrown by the handler', request: ['GET', '/boxes/box_a/notes/404', { 'X-Version': '1' }], want: { status: 404 } },
-  { given: 'a check the handler makes, located by the seam', request: ['GET', '/boxes/box_a/notes/999', { 'X-Version': '1' }], want: { status: 422, errors: [{ in: 'path', pointer: '/noteId' }] } },
+  {
+    given: 'a check the handler makes, located by the seam',
+    request: ['GET', '/boxes/box_a/notes/999', { 'X-Version': '1' }],
+    want: { status: 422, errors: [{ in: 'path', pointer: '/noteId' }] },
+  },
   { given: 'a 204 with no body', request: ['DELETE', '/boxes/box_a/notes/7', {}], want: { status: 204 } },
   { given: 'another method on a templated path', request: ['PUT', '/boxes/box_a/notes/7', {}], want: { status: 405, allow: 'DELETE, GET, HEAD' } },
   { given: 'a path no operation has', request: ['GET', '/boxes/box_a/other', {}], want: { status: 404 } },
   { given: 'an optional body left out', request: ['POST', '/boxes', {}], want: { status: 201, body: { name: 'no body' } } },
-  { given: 'an optional body sent, defaults filled in', request: ['POST', '/boxes', { 'Content-Type': 'application/json' }, '{}'], want: { status: 201, body: { name: 'untitled' } } },
-  { given: 'an optional body with an unknown field', request: ['POST', '/boxes', { 'Content-Type': 'application/json' }, '{"nmae":"x"}'], want: { status: 422, errors: [{ in: 'body', pointer: '/nmae' }] } },
+  {
+    given: 'an optional body sent, defaults filled in',
+    request: ['POST', '/boxes', { 'Content-Type': 'application/json' }, '{}'],
+    want: { status: 201, body: { name: 'untitled' } },
+  },
+  {
+    given: 'an optional body with an unknown field',
+    request: ['POST', '/boxes', { 'Content-Type': 'application/json' }, '{"nmae":"x"}'],
+    want: { status: 422, errors: [{ in: 'body', pointer: '/nmae' }] },
+  },
 ] as const;
 
 describe('the operation seam binds any operation a spec declares', () => {
@@ -133,8 +179,15 @@ describe('the operation seam binds any operation a spec declares', () => {
 
   it('refuses to start when an operation of the spec has no handler', () => {
     const { createBox: _, ...missing } = handlers;
-    expect(() => bindOperations(new Hono(), { contract: compileRequestContract(spec), handlers: missing as typeof handlers, basePath: '', maxBodyBytes: 1, prepare: () => ({ user: '' }), write: () => new Response() })).toThrow(
-      'the spec declares createBox, which has no handler',
-    );
+    expect(() =>
+      bindOperations(new Hono(), {
+        contract: compileRequestContract(spec),
+        handlers: missing as typeof handlers,
+        basePath: '',
+        maxBodyBytes: 1,
+        prepare: () => ({ user: '' }),
+        write: () => new Response(),
+      }),
+    ).toThrow('the spec declares createBox, which has no handler');
   });
 });

@@ -7,13 +7,37 @@ import { allowFor, assumeSpecMethods } from '../helpers/spec-fixture.js';
 assumeSpecMethods(import.meta.url, { '/': ['POST'], '/shared': ['GET', 'POST'] });
 
 /** Each request after authentication, and the problem the contract says it gets. */
-const cases: Array<{ given: string; method: string; path: string; headers?: Record<string, string>; rawBody?: string; body?: unknown; status: number; type: string }> = [
+const cases: Array<{
+  given: string;
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  rawBody?: string;
+  body?: unknown;
+  status: number;
+  type: string;
+}> = [
   { given: 'malformed JSON', method: 'POST', path: '/', rawBody: '{"sort":', status: 400, type: 'malformed-request' },
   { given: 'a JSON array', method: 'POST', path: '/shared', body: ['asc'], status: 400, type: 'malformed-request' },
   { given: 'an empty body', method: 'POST', path: '/', rawBody: '', status: 400, type: 'malformed-request' },
   { given: 'text/plain', method: 'POST', path: '/', headers: { 'Content-Type': 'text/plain' }, rawBody: '{}', status: 415, type: 'unsupported-media-type' },
-  { given: 'a latin-1 charset', method: 'POST', path: '/', headers: { 'Content-Type': 'application/json; charset=iso-8859-1' }, rawBody: '{}', status: 415, type: 'unsupported-media-type' },
-  { given: 'a body over the limit', method: 'POST', path: '/', body: { sort: 'a'.repeat(requestContract.limits.maxBodyBytes) }, status: 413, type: 'content-too-large' },
+  {
+    given: 'a latin-1 charset',
+    method: 'POST',
+    path: '/',
+    headers: { 'Content-Type': 'application/json; charset=iso-8859-1' },
+    rawBody: '{}',
+    status: 415,
+    type: 'unsupported-media-type',
+  },
+  {
+    given: 'a body over the limit',
+    method: 'POST',
+    path: '/',
+    body: { sort: 'a'.repeat(requestContract.limits.maxBodyBytes) },
+    status: 413,
+    type: 'content-too-large',
+  },
   { given: 'sort outside the enum', method: 'POST', path: '/', body: { sort: 'up' }, status: 422, type: 'validation-failed' },
   { given: 'limit over the maximum', method: 'GET', path: '/shared?limit=101', status: 422, type: 'validation-failed' },
   { given: 'limit that is not a number', method: 'GET', path: '/shared?limit=ten', status: 422, type: 'validation-failed' },
@@ -24,7 +48,7 @@ const cases: Array<{ given: string; method: string; path: string; headers?: Reco
   { given: 'a wrong method', method: 'PUT', path: '/shared', status: 405, type: 'method-not-allowed' },
 ];
 
-describe('every error is the contract\'s problem+json', () => {
+describe("every error is the contract's problem+json", () => {
   it.each(cases)('$given: $status', async ({ method, path, headers, rawBody, body, status, type }) => {
     const t = await createTestApp();
     const { key } = await t.addUser('ann');
@@ -36,7 +60,12 @@ describe('every error is the contract\'s problem+json', () => {
     });
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
-    expect(response.json).toMatchObject({ type: `urn:problem-type:${type}`, status, instance: path.split('?')[0], requestId: response.headers.get('x-request-id') });
+    expect(response.json).toMatchObject({
+      type: `urn:problem-type:${type}`,
+      status,
+      instance: path.split('?')[0],
+      requestId: response.headers.get('x-request-id'),
+    });
   });
 
   it('answers a body sent without a content type with 415', async () => {

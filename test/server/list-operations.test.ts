@@ -6,13 +6,19 @@ type Page = { items: Array<{ id: string; title: string; ownerId: string; created
 /** The three operations, each as a function from options to a request. */
 const operations = {
   listOwnItems: (t: Awaited<ReturnType<typeof createTestApp>>, key: string, options: Record<string, unknown>) => t.send('POST', '/', { key, body: options }),
-  listSharedItems: (t: Awaited<ReturnType<typeof createTestApp>>, key: string, options: Record<string, unknown>) => t.send('POST', '/shared', { key, body: options }),
+  listSharedItems: (t: Awaited<ReturnType<typeof createTestApp>>, key: string, options: Record<string, unknown>) =>
+    t.send('POST', '/shared', { key, body: options }),
   listSharedItemsByQuery: (t: Awaited<ReturnType<typeof createTestApp>>, key: string, options: Record<string, unknown>) =>
     t.send('GET', `/shared?${new URLSearchParams(Object.entries(options).map(([name, value]) => [name, String(value)]))}`, { key }),
 };
 
 /** Walks every page and returns the ids in the order they came. */
-async function walk(t: Awaited<ReturnType<typeof createTestApp>>, call: (typeof operations)[keyof typeof operations], key: string, options: Record<string, unknown>) {
+async function walk(
+  t: Awaited<ReturnType<typeof createTestApp>>,
+  call: (typeof operations)[keyof typeof operations],
+  key: string,
+  options: Record<string, unknown>,
+) {
   const ids: string[] = [];
   let cursor: string | null = null;
   for (let pages = 0; pages < 100; pages++) {
@@ -40,8 +46,8 @@ async function twoUsers() {
   return { t, alice, bob, aliceItems, bobItems };
 }
 
-describe('POST / lists the caller\'s own items', () => {
-  it('answers the source\'s sample request with the first page, oldest first', async () => {
+describe("POST / lists the caller's own items", () => {
+  it("answers the source's sample request with the first page, oldest first", async () => {
     const { t, alice, aliceItems } = await twoUsers();
     const response = await t.send('POST', '/', { key: alice.key, body: { sort: 'asc' } });
     expect(response.status).toBe(200);
@@ -66,13 +72,13 @@ describe('POST / lists the caller\'s own items', () => {
 });
 
 describe('the /shared operations list what others shared with the caller', () => {
-  it.each(['listSharedItems', 'listSharedItemsByQuery'] as const)('%s returns exactly the shared items, not the caller\'s own', async (name) => {
+  it.each(['listSharedItems', 'listSharedItemsByQuery'] as const)("%s returns exactly the shared items, not the caller's own", async (name) => {
     const { t, alice, bobItems } = await twoUsers();
     const ids = await walk(t, operations[name], alice.key, { limit: 4 });
     expect(new Set(ids)).toEqual(new Set(bobItems.slice(0, 6).map((item) => item.id)));
   });
 
-  it('POST /shared and GET /shared give the same answer and accept each other\'s cursors', async () => {
+  it("POST /shared and GET /shared give the same answer and accept each other's cursors", async () => {
     const { t, alice } = await twoUsers();
     const post = await t.send('POST', '/shared', { key: alice.key, body: { limit: 2 } });
     const get = await t.send('GET', '/shared?limit=2', { key: alice.key });
@@ -81,7 +87,7 @@ describe('the /shared operations list what others shared with the caller', () =>
     expect(next.status).toBe(200);
   });
 
-  it('accepts a Content-Type header on the body-less GET, as the source\'s example sends it', async () => {
+  it("accepts a Content-Type header on the body-less GET, as the source's example sends it", async () => {
     const { t, alice } = await twoUsers();
     const response = await t.send('GET', '/shared', { key: alice.key, headers: { 'Content-Type': 'application/json' } });
     expect(response.status).toBe(200);
@@ -89,23 +95,34 @@ describe('the /shared operations list what others shared with the caller', () =>
 });
 
 describe('pagination', () => {
-  it.each(Object.keys(operations) as Array<keyof typeof operations>)('%s walks every page in both orders without missing or repeating an item', async (name) => {
-    const t = await createTestApp();
-    const reader = await t.addUser('reader');
-    const owner = await t.addUser('owner');
-    // 23 items, with runs of equal timestamps so the id tie-break is exercised across page boundaries.
-    const items = [];
-    for (let index = 0; index < 23; index++) {
-      items.push(await t.store.createItem(name === 'listOwnItems' ? reader.user.id : owner.user.id, `Item ${index}`, new Date(START + Math.floor(index / 4) * 1000).toISOString()));
-    }
-    if (name !== 'listOwnItems') for (const item of items) await t.store.shareItem(item.id, reader.user.id, new Date(START).toISOString());
-    const expected = [...items].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1)).map((item) => item.id);
+  it.each(Object.keys(operations) as Array<keyof typeof operations>)(
+    '%s walks every page in both orders without missing or repeating an item',
+    async (name) => {
+      const t = await createTestApp();
+      const reader = await t.addUser('reader');
+      const owner = await t.addUser('owner');
+      // 23 items, with runs of equal timestamps so the id tie-break is exercised across page boundaries.
+      const items = [];
+      for (let index = 0; index < 23; index++) {
+        items.push(
+          await t.store.createItem(
+            name === 'listOwnItems' ? reader.user.id : owner.user.id,
+            `Item ${index}`,
+            new Date(START + Math.floor(index / 4) * 1000).toISOString(),
+          ),
+        );
+      }
+      if (name !== 'listOwnItems') for (const item of items) await t.store.shareItem(item.id, reader.user.id, new Date(START).toISOString());
+      const expected = [...items]
+        .sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1))
+        .map((item) => item.id);
 
-    for (const limit of [1, 3, 5, 23, 100]) {
-      expect(await walk(t, operations[name], reader.key, { sort: 'asc', limit })).toEqual(expected);
-      expect(await walk(t, operations[name], reader.key, { sort: 'desc', limit })).toEqual([...expected].reverse());
-    }
-  });
+      for (const limit of [1, 3, 5, 23, 100]) {
+        expect(await walk(t, operations[name], reader.key, { sort: 'asc', limit })).toEqual(expected);
+        expect(await walk(t, operations[name], reader.key, { sort: 'desc', limit })).toEqual([...expected].reverse());
+      }
+    },
+  );
 
   it('answers an empty list with no cursor', async () => {
     const t = await createTestApp();
@@ -121,7 +138,9 @@ describe('pagination', () => {
     const first = await t.send('POST', '/', { key, body: { limit: 2 } });
     const cursor = first.json.nextCursor as string;
     const [body, signature] = cursor.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), c: '1970-01-01T00:00:00.000Z' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body!, 'base64url').toString()), c: '1970-01-01T00:00:00.000Z' })).toString(
+      'base64url',
+    );
     for (const bad of [`${forged}.${signature}`, `${body}.AAAAAAAAAAAAAAAAAAAAAA`, body!, 'abc']) {
       const response = await t.send('POST', '/', { key, body: { limit: 2, cursor: bad } });
       expect(response.status, bad).toBe(422);
@@ -148,7 +167,7 @@ describe('pagination', () => {
 });
 
 describe('object-level authorisation (OWASP API1)', () => {
-  it('never shows a user another user\'s item that was not shared with them', async () => {
+  it("never shows a user another user's item that was not shared with them", async () => {
     const { t, alice, bob, aliceItems, bobItems } = await twoUsers();
     const seenByAlice = [
       ...(await walk(t, operations.listOwnItems, alice.key, { limit: 3 })),

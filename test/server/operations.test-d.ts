@@ -27,8 +27,11 @@ describe('handlers are bound to the generated types', () => {
   it('reject a result with a field the spec does not have, when the result type is declared as the handlers declare it', () => {
     // TypeScript checks excess properties only against a declared type, which is why
     // listPage in src/server/operations.ts declares its own.
-    // @ts-expect-error `total` is not a field of ItemPage
-    const handler: OperationHandlers['listOwnItems'] = async (): Promise<OperationResult<'listOwnItems'>> => ({ status: 200, body: { items: [], nextCursor: null, total: 3 } });
+    const handler: OperationHandlers['listOwnItems'] = async (): Promise<OperationResult<'listOwnItems'>> => ({
+      status: 200,
+      // @ts-expect-error `total` is not a field of ItemPage
+      body: { items: [], nextCursor: null, total: 3 },
+    });
     expectTypeOf(handler).toBeFunction();
   });
 

@@ -18,7 +18,7 @@ afterAll(async () => {
 async function start(): Promise<ServerProcess> {
   const server = await startServer({ databasePath });
   started.push(server);
-  await waitForOutput(server, /Try it:[\s\S]*curl|Make a key with/, { timeoutMs: 10_000 });
+  await waitForOutput(server, /Try it:[\s\S]*curl|make a key with/i, { timeoutMs: 10_000 });
   return server;
 }
 

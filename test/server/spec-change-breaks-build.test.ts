@@ -13,7 +13,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'spec-change-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('a spec change the code does not follow', () => {
-  it('fails the typecheck once the types are regenerated', async () => {
+  it('fails the typecheck once the types are regenerated', { timeout: 90_000 }, async () => {
     // A copy of src/ with types generated from a spec where Item.title became Item.name.
     cpSync(join(projectRoot, 'src'), join(scratch, 'src'), { recursive: true });
     const spec = join(scratch, 'openapi.yaml');
@@ -21,7 +21,10 @@ describe('a spec change the code does not follow', () => {
       readFileSync(readContractPaths().spec, 'utf8'),
       [
         ['required: [id, title, ownerId, createdAt]', 'required: [id, name, ownerId, createdAt]'],
-        [/\n {8}title:\n {10}type: string\n {10}description: Human-readable title of the item\./, '\n        name:\n          type: string\n          description: Human-readable name of the item.'],
+        [
+          /\n {8}title:\n {10}type: string\n {10}description: Human-readable title of the item\./,
+          '\n        name:\n          type: string\n          description: Human-readable name of the item.',
+        ],
       ],
       fileURLToPath(import.meta.url),
     );
@@ -30,7 +33,11 @@ describe('a spec change the code does not follow', () => {
     writeFileSync(join(scratch, 'generated', 'openapi.d.ts'), await renderTypes(spec));
     writeFileSync(
       join(scratch, 'tsconfig.json'),
-      JSON.stringify({ extends: join(projectRoot, 'tsconfig.json'), compilerOptions: { typeRoots: [join(projectRoot, 'node_modules', '@types')] }, include: ['src', 'generated'] }),
+      JSON.stringify({
+        extends: join(projectRoot, 'tsconfig.json'),
+        compilerOptions: { typeRoots: [join(projectRoot, 'node_modules', '@types')] },
+        include: ['src', 'generated'],
+      }),
     );
     // Dependencies resolve from the project's node_modules.
     cpSync(join(projectRoot, 'package.json'), join(scratch, 'package.json'));
@@ -41,6 +48,8 @@ describe('a spec change the code does not follow', () => {
       result.code,
       'tsc accepted src/ against types where Item.title became Item.name: the code must take its types from generated/ (src/contract/types.ts), never from hand-written copies',
     ).not.toBe(0);
-    expect(result.stdout, `tsc failed, but not on the renamed field in src/; fix the errors below (run \`npm run typecheck\`):\n${result.stdout}`).toMatch(/src\/\w+\/[\w-]+\.ts\(\d+,\d+\): error TS\d+: .*'title'/);
+    expect(result.stdout, `tsc failed, but not on the renamed field in src/; fix the errors below (run \`npm run typecheck\`):\n${result.stdout}`).toMatch(
+      /src\/\w+\/[\w-]+\.ts\(\d+,\d+\): error TS\d+: .*'title'/,
+    );
   });
 });

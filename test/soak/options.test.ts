@@ -7,7 +7,9 @@ import { parseSoakArgs, type SoakOptions } from '../../src/soak/options.js';
 /** What parsing `args` leads to: the options, or the exit code and what was written to stderr. */
 function parse(args: string[]): { options?: SoakOptions; code?: number; stderr: string } {
   let stderr = '';
-  const writeErr = (text: string) => void (stderr += text);
+  const writeErr = (text: string) => {
+    stderr += text;
+  };
   try {
     return { options: parseSoakArgs(args, writeErr), stderr };
   } catch (error) {

@@ -16,7 +16,10 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** A copy of the spec with a schema added, as an API developer might leave it before regenerating. */
 function editedSpecCopy(): string {
   const copy = join(scratch, 'openapi.yaml');
-  writeFileSync(copy, editSpec(readFileSync(paths.spec, 'utf8'), [[/^ {2}schemas:\n/m, '  schemas:\n    DriftProbe:\n      type: string\n']], fileURLToPath(import.meta.url)));
+  writeFileSync(
+    copy,
+    editSpec(readFileSync(paths.spec, 'utf8'), [[/^ {2}schemas:\n/m, '  schemas:\n    DriftProbe:\n      type: string\n']], fileURLToPath(import.meta.url)),
+  );
   return copy;
 }
 

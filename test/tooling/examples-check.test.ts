@@ -40,13 +40,21 @@ describe('the header and parameter examples check', () => {
   });
 
   it('finds a header declared inline in a response', () => {
-    const { file } = specCopy('inline-header', [[/(\n {8}RateLimit-Remaining:\n {10}description: .*; 0 on this answer\.\n(?: {10}.*\n)*? {10}example:) 0/, '$1 -1']]);
-    expect(checkValueExamples(file).problems).toEqual([expect.stringMatching(/:\d+: header RateLimit-Remaining \(#\/components\/responses\/TooManyRequests\/headers\/RateLimit-Remaining\/example\): -1 must be >= 0$/)]);
+    const { file } = specCopy('inline-header', [
+      [/(\n {8}RateLimit-Remaining:\n {10}description: .*; 0 on this answer\.\n(?: {10}.*\n)*? {10}example:) 0/, '$1 -1'],
+    ]);
+    expect(checkValueExamples(file).problems).toEqual([
+      expect.stringMatching(
+        /:\d+: header RateLimit-Remaining \(#\/components\/responses\/TooManyRequests\/headers\/RateLimit-Remaining\/example\): -1 must be >= 0$/,
+      ),
+    ]);
   });
 
   it('finds a parameter example', () => {
     const { file } = specCopy('parameter', [[/(\n {6}name: limit\n(?: {6}.*\n)*? {6}example:) 2/, '$1 1000']]);
-    expect(checkValueExamples(file).problems).toEqual([expect.stringMatching(/:\d+: parameter limit \(query\) \(#\/components\/parameters\/LimitQuery\/example\): 1000 must be <= 100$/)]);
+    expect(checkValueExamples(file).problems).toEqual([
+      expect.stringMatching(/:\d+: parameter limit \(query\) \(#\/components\/parameters\/LimitQuery\/example\): 1000 must be <= 100$/),
+    ]);
   });
 
   it('reads examples as the strings headers are, so "600" is an integer', () => {

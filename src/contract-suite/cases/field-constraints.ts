@@ -25,7 +25,8 @@ export function fieldConstraints({ facts }: FamilyContext): Derived {
   const notes: string[] = [];
   const { operation } = facts;
   const rejects = documents(operation, UNPROCESSABLE);
-  const statusFor = (location: Location): number | undefined => (rejects ? UNPROCESSABLE : location === 'path' && documents(operation, NOT_FOUND) ? NOT_FOUND : undefined);
+  const statusFor = (location: Location): number | undefined =>
+    rejects ? UNPROCESSABLE : location === 'path' && documents(operation, NOT_FOUND) ? NOT_FOUND : undefined;
   const add = (field: Pick<Field, 'location' | 'name'>, draft: Omit<CaseDraft, 'polarity' | 'location' | 'expectedStatus' | 'live' | 'violation'>) => {
     const status = statusFor(field.location);
     if (status === undefined) return;

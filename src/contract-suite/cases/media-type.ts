@@ -32,7 +32,15 @@ export function mediaType({ facts }: FamilyContext): Derived {
   if (documents(operation, BAD_REQUEST)) {
     // Cut off after the first key, as a client that crashed mid-write would send it.
     const key = facts.fields.find((field) => field.location === 'body')?.name ?? 'field';
-    cases.push({ ...base, polarity: 'negative', family: 'malformed-json', location: 'body', title: 'malformed JSON body', expectedStatus: BAD_REQUEST, overrides: { body: `{"${key}":` } });
+    cases.push({
+      ...base,
+      polarity: 'negative',
+      family: 'malformed-json',
+      location: 'body',
+      title: 'malformed JSON body',
+      expectedStatus: BAD_REQUEST,
+      overrides: { body: `{"${key}":` },
+    });
   }
   if (documents(operation, UNSUPPORTED_MEDIA_TYPE)) {
     cases.push({

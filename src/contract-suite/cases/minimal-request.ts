@@ -11,6 +11,17 @@ export function minimalRequest({ facts }: FamilyContext): Derived {
   const seen = facts.live.filter((value) => value.source === 'seen').map((value) => value.name);
   const title = seen.length > 0 ? `minimal valid request (${seen.join(', ')} from an earlier answer)` : 'minimal valid request';
   return {
-    cases: [{ key: '', polarity: 'positive', family: 'minimal-request', location: 'body', title, expectedStatus: facts.success, input: facts.baseline, live: facts.live }],
+    cases: [
+      {
+        key: '',
+        polarity: 'positive',
+        family: 'minimal-request',
+        location: 'body',
+        title,
+        expectedStatus: facts.success,
+        input: facts.baseline,
+        live: facts.live,
+      },
+    ],
   };
 }

@@ -29,7 +29,16 @@ export function requestExamples({ facts }: FamilyContext): Derived {
         shown.push(`${setting.name}=<live ${setting.name}>`);
       } else shown.push(`${setting.name}=${JSON.stringify(setting.value)}`);
     }
-    cases.push({ key: name, polarity: 'positive', family: 'example', location, title: `example "${name}" (${shown.join(' ') || 'no options'})`, expectedStatus: success, input, live });
+    cases.push({
+      key: name,
+      polarity: 'positive',
+      family: 'example',
+      location,
+      title: `example "${name}" (${shown.join(' ') || 'no options'})`,
+      expectedStatus: success,
+      input,
+      live,
+    });
   };
 
   if (facts.body) {

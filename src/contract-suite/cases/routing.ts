@@ -52,11 +52,14 @@ export function routing({ facts, all, values }: FamilyContext): Derived {
   return { cases };
 }
 
-function fillPath(facts: OperationFacts, valueOf: (name: string) => unknown): string {
-  return facts.operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(valueOf(name) ?? name)));
+function fillPath(facts: OperationFacts, valueFor: (name: string) => unknown): string {
+  return facts.operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(String(valueFor(name) ?? name)));
 }
 
 function templateMatches(template: string, path: string): boolean {
-  const pattern = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+');
+  const pattern = template
+    .split(/\{[^}]+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]+');
   return new RegExp(`^${pattern}$`).test(path);
 }

@@ -50,7 +50,10 @@ export async function runWalk(context: RunContext, entry: SuiteCase): Promise<Ca
     }
     if (page.nextCursor === null) complete = true;
     else if (cursors.has(page.nextCursor)) {
-      findings.push({ category: 'semantics', message: `page ${pages} returned the nextCursor of page ${cursors.get(page.nextCursor)} again, so the walk would never end` });
+      findings.push({
+        category: 'semantics',
+        message: `page ${pages} returned the nextCursor of page ${cursors.get(page.nextCursor)} again, so the walk would never end`,
+      });
     }
     tally.record(exchange, findings);
     if (complete) break;

@@ -23,7 +23,8 @@ export function faultsOf(schema: JsonObject, location: Location): Fault[] {
     faults.push({ family: 'invalid-enum', value, title: (name) => `invalid ${name} "${value}" (not one of ${allowed.join(', ')})` });
   }
   const wrong = wrongTypeValue(type, location);
-  if (wrong !== undefined) faults.push({ family: 'wrong-type', value: wrong, title: (name) => `wrong type: ${name} ${JSON.stringify(wrong)} (not ${String(type)})` });
+  if (wrong !== undefined)
+    faults.push({ family: 'wrong-type', value: wrong, title: (name) => `wrong type: ${name} ${JSON.stringify(wrong)} (not ${String(type)})` });
   if (typeof schema['maximum'] === 'number') {
     const value = schema['maximum'] + 1;
     faults.push({ family: 'over-maximum', value, title: (name) => `over-limit ${name} ${value} (maximum ${String(schema['maximum'])})` });
@@ -43,7 +44,8 @@ export function faultsOf(schema: JsonObject, location: Location): Fault[] {
   }
   if (typeof schema['minLength'] === 'number' && schema['minLength'] > 0) {
     const value = 'a'.repeat(schema['minLength'] - 1);
-    if (fitsLocation(value)) faults.push({ family: 'too-short', value, title: (name) => `${name} of ${value.length} characters (minLength ${String(schema['minLength'])})` });
+    if (fitsLocation(value))
+      faults.push({ family: 'too-short', value, title: (name) => `${name} of ${value.length} characters (minLength ${String(schema['minLength'])})` });
   }
   return faults;
 }

@@ -10,10 +10,7 @@
 /** Picks an integer in `[0, bound)`; a seeded source keeps generated values stable, a random one makes them unguessable. */
 export type Pick = (bound: number) => number;
 
-type Node =
-  | { kind: 'chars'; chars: string }
-  | { kind: 'group'; branches: Node[][] }
-  | { kind: 'repeat'; node: Node; min: number; max: number };
+type Node = { kind: 'chars'; chars: string } | { kind: 'group'; branches: Node[][] } | { kind: 'repeat'; node: Node; min: number; max: number };
 
 /** Printable ASCII without space: what a negated class or `.` chooses from. */
 const PRINTABLE = Array.from({ length: 94 }, (_, index) => String.fromCharCode(33 + index)).join('');

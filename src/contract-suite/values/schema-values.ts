@@ -159,8 +159,10 @@ function generateString(schema: JsonObject, pick: Pick): string | undefined {
 
 function generateNumber(schema: JsonObject): number {
   const step = typeof schema['multipleOf'] === 'number' ? schema['multipleOf'] : 1;
-  const low = typeof schema['minimum'] === 'number' ? schema['minimum'] : typeof schema['exclusiveMinimum'] === 'number' ? schema['exclusiveMinimum'] + step : undefined;
-  const high = typeof schema['maximum'] === 'number' ? schema['maximum'] : typeof schema['exclusiveMaximum'] === 'number' ? schema['exclusiveMaximum'] - step : undefined;
+  const low =
+    typeof schema['minimum'] === 'number' ? schema['minimum'] : typeof schema['exclusiveMinimum'] === 'number' ? schema['exclusiveMinimum'] + step : undefined;
+  const high =
+    typeof schema['maximum'] === 'number' ? schema['maximum'] : typeof schema['exclusiveMaximum'] === 'number' ? schema['exclusiveMaximum'] - step : undefined;
   if (low !== undefined) return Math.ceil(low / step) * step;
   if (high !== undefined) return Math.min(high, step);
   return step;

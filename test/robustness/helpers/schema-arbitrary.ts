@@ -8,9 +8,24 @@ import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../.
  * fails loudly rather than being fuzzed as if it were absent.
  */
 const KNOWN_KEYWORDS = new Set([
-  '$ref', 'type', 'enum', 'default', 'description', 'example', 'title',
-  'minimum', 'maximum', 'minLength', 'maxLength', 'pattern',
-  'properties', 'required', 'additionalProperties', 'items', 'minItems', 'maxItems',
+  '$ref',
+  'type',
+  'enum',
+  'default',
+  'description',
+  'example',
+  'title',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'minItems',
+  'maxItems',
 ]);
 
 /** Follows `#/components/...` refs until a schema object remains. */
@@ -24,7 +39,8 @@ export function resolveSchema(spec: OpenApiDocument, schema: Json | undefined): 
   }
   if (!isObject(current)) throw new Error(`not a schema: ${JSON.stringify(schema)}`);
   for (const keyword of Object.keys(current)) {
-    if (!KNOWN_KEYWORDS.has(keyword)) throw new Error(`the fuzzer does not know the schema keyword ${keyword}; teach test/robustness/helpers/schema-arbitrary.ts`);
+    if (!KNOWN_KEYWORDS.has(keyword))
+      throw new Error(`the fuzzer does not know the schema keyword ${keyword}; teach test/robustness/helpers/schema-arbitrary.ts`);
   }
   return current;
 }
@@ -59,7 +75,10 @@ export function validValue(spec: OpenApiDocument, raw: Json | undefined): fc.Arb
     case 'string': {
       const min = typeof schema['minLength'] === 'number' ? schema['minLength'] : 0;
       const max = typeof schema['maxLength'] === 'number' ? schema['maxLength'] : 64;
-      const base = typeof schema['pattern'] === 'string' ? fc.stringMatching(new RegExp(schema['pattern'])) : fc.string({ minLength: min, maxLength: Math.min(max, min + 64) });
+      const base =
+        typeof schema['pattern'] === 'string'
+          ? fc.stringMatching(new RegExp(schema['pattern']))
+          : fc.string({ minLength: min, maxLength: Math.min(max, min + 64) });
       return base.filter((text) => text.length >= min && text.length <= max);
     }
     case 'integer':
@@ -83,7 +102,9 @@ export function invalidValue(spec: OpenApiDocument, raw: Json | undefined): fc.A
   const breaking: Array<fc.Arbitrary<unknown>> = [...wrongTypes];
   if (Array.isArray(schema['enum'])) {
     const allowed = new Set(schema['enum'] as Json[]);
-    const cased = (schema['enum'] as Json[]).filter((value): value is string => typeof value === 'string').flatMap((value) => [value.toUpperCase(), ` ${value}`, `${value}\u0000`]);
+    const cased = (schema['enum'] as Json[])
+      .filter((value): value is string => typeof value === 'string')
+      .flatMap((value) => [value.toUpperCase(), ` ${value}`, `${value}\u0000`]);
     breaking.push(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...cased, '')).filter((value) => !allowed.has(value)));
   }
   if (type === 'string') {
@@ -106,10 +127,20 @@ export function invalidValue(spec: OpenApiDocument, raw: Json | undefined): fc.A
     const names = Object.keys(properties);
     if (schema['additionalProperties'] === false) {
       // An otherwise valid object plus a field the schema does not have, including the names that pollute prototypes.
-      const unknownName = fc.oneof(
-        fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', ...names.map((name) => name.toUpperCase()), ...names.map((name) => `${name} `)),
-        fc.string({ minLength: 1, maxLength: 12 }),
-      ).filter((name) => !names.includes(name));
+      const unknownName = fc
+        .oneof(
+          fc.constantFrom(
+            '__proto__',
+            'constructor',
+            'prototype',
+            'toString',
+            'hasOwnProperty',
+            ...names.map((name) => name.toUpperCase()),
+            ...names.map((name) => `${name} `),
+          ),
+          fc.string({ minLength: 1, maxLength: 12 }),
+        )
+        .filter((name) => !names.includes(name));
       breaking.push(
         fc.tuple(validValue(spec, schema), unknownName, fc.jsonValue({ maxDepth: 2 })).map(([valid, name, value]) => {
           const result = { ...(valid as object) } as Record<string, unknown>;
@@ -120,9 +151,7 @@ export function invalidValue(spec: OpenApiDocument, raw: Json | undefined): fc.A
     }
     // An otherwise valid object with one field broken.
     for (const name of names) {
-      breaking.push(
-        fc.tuple(validValue(spec, schema), invalidValue(spec, properties[name])).map(([valid, bad]) => ({ ...(valid as object), [name]: bad })),
-      );
+      breaking.push(fc.tuple(validValue(spec, schema), invalidValue(spec, properties[name])).map(([valid, bad]) => ({ ...(valid as object), [name]: bad })));
     }
   }
   return fc.oneof(...breaking);

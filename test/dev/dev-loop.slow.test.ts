@@ -108,13 +108,17 @@ describe('npm run dev', () => {
   it('names the header and the line of a header example that breaks its schema', async () => {
     const mark = saveSpec(editSpec(originalSpec, [[/(RateLimit-Limit:\n(?: {6}.*\n)*? {6}example:) 600/, '$1 many']], FIXTURE));
     await waitForOutput(/not restarted/, mark);
-    expect(output.slice(mark)).toMatch(/examples failed:\n\[dev\] {3}openapi\/openapi\.yaml:\d+: header RateLimit-Limit \(#\/components\/headers\/RateLimit-Limit\/example\): "many" must be integer/);
+    expect(output.slice(mark)).toMatch(
+      /examples failed:\n\[dev\] {3}openapi\/openapi\.yaml:\d+: header RateLimit-Limit \(#\/components\/headers\/RateLimit-Limit\/example\): "many" must be integer/,
+    );
   });
 
   it('names the place and the rule when the spec fails lint', async () => {
     const mark = saveSpec(editSpec(originalSpec, [[/( {6}summary: List your own items\n)/, '$1      bogus: true\n']], FIXTURE));
     await waitForOutput(/not restarted/, mark);
-    expect(output.slice(mark)).toMatch(/lint failed:\n\[dev\] {3}openapi\/openapi\.yaml:\d+:\d+ Property `bogus` is not expected here\. \(struct\)\n\[dev\] {3}fix: fix the spec at openapi\/openapi\.yaml:\d+:\d+/);
+    expect(output.slice(mark)).toMatch(
+      /lint failed:\n\[dev\] {3}openapi\/openapi\.yaml:\d+:\d+ Property `bogus` is not expected here\. \(struct\)\n\[dev\] {3}fix: fix the spec at openapi\/openapi\.yaml:\d+:\d+/,
+    );
   });
 
   it('restarts the server once the spec is fixed', async () => {
