@@ -10,7 +10,8 @@ import { FixedWindowRateLimiter } from '../server/rate-limit.js';
 import { type CompiledOperation, clip, type Limits, type RequestContract } from '../server/request-contract.js';
 import { clientRequestId, newRequestId, responseHeaders } from '../server/response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from '../server/response-validation.js';
-import type { Store } from '../store/store.js';
+import { storeUnavailableProblems } from '../server/unavailable.js';
+import { type Store, StoreUnavailable } from '../store/store.js';
 import type { AccountLimits } from './limits.js';
 import { type AccountContext, type AccountHandlers, accountHandlers } from './operations.js';
 import { checkSameOrigin } from './same-origin.js';
@@ -176,7 +177,9 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
     return page(c, c.req.path);
   });
 
-  app.onError((error, c) => {
+  const unavailable = storeUnavailableProblems(logger, 2);
+  app.onError((thrown, c) => {
+    const error = thrown instanceof StoreUnavailable ? unavailable(c.get('requestId'), thrown) : thrown;
     if (error instanceof ApiError) {
       const response = problem(c, error);
       const operation = c.get('operation');

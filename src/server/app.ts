@@ -13,6 +13,7 @@ import { clip, type CompiledOperation, type Limits, type RequestContract } from 
 import { clientRequestId, newRequestId, responseHeaders } from './response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
 import { SharedRateLimiter } from './shared-rate-limit.js';
+import { storeUnavailableProblems } from './unavailable.js';
 
 /** The part of a pino logger the app uses, so tests can pass a recorder. */
 export interface AppLogger {
@@ -64,7 +65,7 @@ export function createApp(options: AppOptions): Hono<Env> {
   const limits: Limits = { ...contract.limits, ...options.limits };
   const limiter: RateLimiter =
     options.rateLimit === 'shared' ? new SharedRateLimiter({ store, ...limits.rateLimit, now }) : new FixedWindowRateLimiter({ ...limits.rateLimit, now });
-  const retryAfter = String(options.unavailableRetrySeconds ?? 2);
+  const unavailable = storeUnavailableProblems(logger, options.unavailableRetrySeconds ?? 2);
   // Per process even with the shared limiter: a protective budget, not a quota the contract promises.
   const failed = limits.failedAuthentication;
   const failuresByAddress = new FixedWindowRateLimiter({ requests: failed.perAddress, windowSeconds: failed.windowSeconds, now });
@@ -181,7 +182,7 @@ export function createApp(options: AppOptions): Hono<Env> {
   app.notFound((c) => problem(c, new ApiError('urn:problem-type:not-found', 'No operation of this API has this path.'), bounds));
 
   app.onError((thrown, c) => {
-    const error = thrown instanceof StoreUnavailable ? unavailable(c, thrown) : thrown;
+    const error = thrown instanceof StoreUnavailable ? unavailable(c.get('requestId'), thrown) : thrown;
     if (error instanceof ApiError) {
       const response = problem(c, error, bounds);
       const operation = c.get('operation');
@@ -195,24 +196,6 @@ export function createApp(options: AppOptions): Hono<Env> {
     }
     return internalError(c, error);
   });
-
-  /** The database is away: a 503 the client may retry, logged without a stack (it is not a bug), at most once a second. */
-  let lastUnavailableLog = Number.NEGATIVE_INFINITY;
-  let unlogged = 0;
-  function unavailable(c: Context<Env>, error: StoreUnavailable): ApiError {
-    const at = performance.now();
-    if (at - lastUnavailableLog >= 1_000) {
-      logger.error({ requestId: c.get('requestId'), reason: error.message, alsoSince: unlogged }, 'store unavailable; answering 503');
-      logger.flush?.();
-      lastUnavailableLog = at;
-      unlogged = 0;
-    } else {
-      unlogged++;
-    }
-    return new ApiError('urn:problem-type:service-unavailable', `The service cannot reach its database right now. Retry in ${retryAfter} seconds.`, {
-      headers: { 'Retry-After': retryAfter },
-    });
-  }
 
   function internalError(c: Context<Env>, error: unknown): Response {
     if (error instanceof ContractBreach)

@@ -230,6 +230,109 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     await new Promise((resolve) => setTimeout(resolve, spent.resetMs + 20));
     expect((await two.leaseQuota(key.id, tiny)).granted).toBe(3);
   });
+  it('keeps named, expiring keys with an audit trail: created, first used (once), revoked by its owner only', async () => {
+    const store = await open(await engine.fresh());
+    const [ann, bob] = [await store.createUser('ann', at, '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA'), await store.createUser('bob', at)];
+    expect(await store.findUserCredential('ann')).toEqual({ user: ann, passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA' });
+    expect(await store.findUserCredential('bob')).toEqual({ user: bob, passwordHash: null });
+    expect(await store.findUserCredential('nobody')).toBeUndefined();
+    const { digest } = generateApiKey();
+    const key = await store.createKey(ann.id, digest, 'tka_…aaaa', at, { name: 'deploy', expiresAt: '2026-02-01T00:00:00.000Z', source: 'web' });
+    expect(key).toMatchObject({ name: 'deploy', expiresAt: '2026-02-01T00:00:00.000Z', rolledAt: null, replacedBy: null });
+    expect(await store.findKeyByDigest(digest)).toMatchObject({ id: key.id, expiresAt: '2026-02-01T00:00:00.000Z', rolledAt: null });
+    expect(await store.findKey(ann.id, key.id)).toEqual(key);
+    expect(await store.findKey(bob.id, key.id)).toBeUndefined();
+    await store.touchKey(key.id, '2026-01-01T00:01:00.000Z');
+    await store.touchKey(key.id, '2026-01-01T00:02:00.000Z');
+    expect(await store.revokeKey(key.id, '2026-01-01T00:03:00.000Z', { userId: bob.id, source: 'web' })).toBe(false);
+    expect(await store.revokeKey(key.id, '2026-01-01T00:03:00.000Z', { userId: ann.id, source: 'web' })).toBe(true);
+    const events = await store.listKeyEvents(ann.id, { limit: 10 });
+    expect(events.map((event) => [event.type, event.source, event.at, event.keyName])).toEqual([
+      ['revoked', 'web', '2026-01-01T00:03:00.000Z', 'deploy'],
+      ['first_used', 'api', '2026-01-01T00:01:00.000Z', 'deploy'],
+      ['created', 'web', at, 'deploy'],
+    ]);
+    const [first, second] = events;
+    expect(await store.listKeyEvents(ann.id, { limit: 10, before: { at: first!.at, id: first!.id } })).toEqual(events.slice(1));
+    expect(await store.listKeyEvents(ann.id, { limit: 1, before: { at: second!.at, id: second!.id } })).toEqual(events.slice(2));
+    expect(await store.listKeyEvents(bob.id, { limit: 10 })).toEqual([]);
+  });
+
+  it('rolls a key: a new key of the same name, the old one marked and expiring no later than its own expiry; a second roll is refused', async () => {
+    const store = await open(await engine.fresh());
+    const ann = await store.createUser('ann', at);
+    const old = await store.createKey(ann.id, generateApiKey().digest, 'tka_…aaaa', at, { name: 'ci', expiresAt: '2026-03-01T00:00:00.000Z', source: 'web' });
+    const next = generateApiKey();
+    const roll = {
+      userId: ann.id,
+      keyId: old.id,
+      at: '2026-01-02T00:00:00.000Z',
+      previousExpiresAt: '2026-01-03T00:00:00.000Z',
+      next: { digest: next.digest, hint: next.hint, expiresAt: '2026-04-01T00:00:00.000Z' },
+      source: 'web' as const,
+    };
+    const rolled = await store.rollKey(roll);
+    expect(rolled?.previous).toMatchObject({ id: old.id, rolledAt: roll.at, replacedBy: rolled?.next.id, expiresAt: '2026-01-03T00:00:00.000Z' });
+    expect(rolled?.next).toMatchObject({ name: 'ci', expiresAt: '2026-04-01T00:00:00.000Z', hint: next.hint });
+    expect(await store.findKey(ann.id, old.id)).toEqual(rolled?.previous);
+    expect(await store.findKeyByDigest(next.digest)).toMatchObject({ id: rolled?.next.id, rolledAt: null });
+    expect(await store.rollKey({ ...roll, next: { ...roll.next, digest: generateApiKey().digest } })).toBeUndefined();
+    const types = (await store.listKeyEvents(ann.id, { limit: 10 })).map((event) => `${event.keyId === old.id ? 'old' : 'new'} ${event.type}`);
+    expect(types.sort()).toEqual(['new created', 'old created', 'old rolled']);
+    // An overlap longer than the old key's life is cut to its expiry.
+    const short = await store.createKey(ann.id, generateApiKey().digest, 'tka_…cccc', at, { expiresAt: '2026-01-02T12:00:00.000Z' });
+    const cut = await store.rollKey({ ...roll, keyId: short.id, next: { ...roll.next, digest: generateApiKey().digest } });
+    expect(cut?.previous.expiresAt).toBe('2026-01-02T12:00:00.000Z');
+  });
+
+  it('counts active keys, lists them newest first with a limit, and records each expiry once, at the time the key expired', async () => {
+    const store = await open(await engine.fresh());
+    const ann = await store.createUser('ann', at);
+    const expiring = await store.createKey(ann.id, generateApiKey().digest, 'tka_…aaaa', at, { expiresAt: '2026-01-05T00:00:00.000Z' });
+    const forever = await store.createKey(ann.id, generateApiKey().digest, 'tka_…bbbb', '2026-01-01T00:00:01.000Z');
+    const revoked = await store.createKey(ann.id, generateApiKey().digest, 'tka_…cccc', '2026-01-01T00:00:02.000Z');
+    await store.revokeKey(revoked.id, '2026-01-01T00:00:03.000Z');
+    expect(await store.countActiveKeys(ann.id, '2026-01-04T00:00:00.000Z')).toBe(2);
+    expect(await store.countActiveKeys(ann.id, '2026-01-05T00:00:00.000Z')).toBe(1);
+    expect((await store.listKeys(ann.id, { newestFirst: true, limit: 2 })).map((key) => key.id)).toEqual([revoked.id, forever.id]);
+    await store.recordExpiries(ann.id, '2026-01-04T00:00:00.000Z');
+    await store.recordExpiries(ann.id, '2026-01-06T00:00:00.000Z');
+    await store.recordExpiries(ann.id, '2026-01-07T00:00:00.000Z');
+    const expired = (await store.listKeyEvents(ann.id, { limit: 20 })).filter((event) => event.type === 'expired');
+    expect(expired.map((event) => [event.keyId, event.at, event.source])).toEqual([[expiring.id, '2026-01-05T00:00:00.000Z', 'system']]);
+  });
+
+  it('keeps sessions: found by digest with their user, touched forward only, deleted one by one or when ended', async () => {
+    const store = await open(await engine.fresh());
+    const ann = await store.createUser('ann', at);
+    const digest = generateApiKey().digest;
+    const session = await store.createSession(ann.id, digest, at, '2026-01-08T00:00:00.000Z');
+    expect(session).toEqual({ id: session.id, user: ann, createdAt: at, lastSeenAt: at, expiresAt: '2026-01-08T00:00:00.000Z' });
+    expect(await store.findSessionByDigest(digest)).toEqual(session);
+    await store.touchSession(session.id, '2026-01-02T00:00:00.000Z');
+    await store.touchSession(session.id, '2026-01-01T12:00:00.000Z');
+    // The cache keeps what a touch wrote; the database has it too.
+    expect((await store.findSessionByDigest(digest))?.lastSeenAt).toBe('2026-01-02T00:00:00.000Z');
+    const idle = await store.createSession(ann.id, generateApiKey().digest, at, '2026-01-08T00:00:00.000Z');
+    const ended = await store.createSession(ann.id, generateApiKey().digest, at, '2026-01-02T00:00:00.000Z');
+    void ended;
+    expect(await store.deleteEndedSessions('2026-01-03T00:00:00.000Z', '2026-01-01T06:00:00.000Z')).toBe(2);
+    expect(await store.deleteEndedSessions('2026-01-03T00:00:00.000Z', '2026-01-01T06:00:00.000Z')).toBe(0);
+    expect(await store.deleteSession(idle.id)).toBe(false);
+    expect(await store.deleteSession(session.id)).toBe(true);
+    expect(await store.findSessionByDigest(digest)).toBeUndefined();
+  });
+
+  it('sees a session ended by another process on a later lookup', async () => {
+    const config = await engine.fresh();
+    const [web, other] = [await open(config), await open(config)];
+    const ann = await web.createUser('ann', at);
+    const digest = generateApiKey().digest;
+    const session = await other.createSession(ann.id, digest, at, '2026-01-08T00:00:00.000Z');
+    await eventually(async () => expect(await web.findSessionByDigest(digest)).toMatchObject({ id: session.id }), engine.propagationMs);
+    await other.deleteSession(session.id);
+    await eventually(async () => expect(await web.findSessionByDigest(digest)).toBeUndefined(), engine.propagationMs);
+  });
 });
 
 describe('the PostgreSQL store only', () => {
