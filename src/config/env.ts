@@ -123,8 +123,9 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     ...readStoreConfig(env),
     port,
     host: env['HOST'] ?? '127.0.0.1',
-    // PORT=0 (tests, scripts) asks for free ports: the web listener follows unless WEB_PORT says otherwise.
-    webPort: integer(env, 'WEB_PORT', port === 0 ? 0 : 3001, 0, 65535),
+    // `npm start` as is: 3001. A process given its own PORT (tests, the bench, several instances) gets a free web port
+    // unless WEB_PORT says otherwise, so two of them never collide on 3001; both addresses are printed.
+    webPort: integer(env, 'WEB_PORT', env['PORT'] === undefined || env['PORT'] === '' ? 3001 : 0, 0, 65535),
     webOrigin: origin(env, 'WEB_ORIGIN'),
     publicApiUrl: url(env, 'PUBLIC_API_URL'),
     logLevel: logLevel as ServerConfig['logLevel'],

@@ -17,7 +17,13 @@ new Command('dev')
 const loop = new DevLoop({
   root: projectRoot,
   paths: readContractPaths(),
-  serverEnv: { ...process.env, PORT: process.env['PORT'] ?? '3000', LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'info' },
+  // The same two ports as `npm start` when neither is set (the server gives a set PORT a free web port otherwise).
+  serverEnv: {
+    ...process.env,
+    PORT: process.env['PORT'] ?? '3000',
+    ...(process.env['PORT'] === undefined && process.env['WEB_PORT'] === undefined && { WEB_PORT: '3001' }),
+    LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'info',
+  },
   say: (line) => process.stdout.write(`[dev] ${line}\n`),
   forward: (text) => process.stdout.write(text),
 });

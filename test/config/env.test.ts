@@ -12,6 +12,26 @@ describe('configuration from the environment', () => {
     expect(readServerConfig(given).responseValidation).toBe(want);
   });
 
+  it.each([
+    { given: {}, want: { port: 3000, webPort: 3001 } },
+    { given: { PORT: '0' }, want: { port: 0, webPort: 0 } },
+    { given: { PORT: '8080' }, want: { port: 8080, webPort: 0 } },
+    { given: { PORT: '8080', WEB_PORT: '8081' }, want: { port: 8080, webPort: 8081 } },
+  ])('listens for the web application on $want.webPort with $given', ({ given, want }) => {
+    expect(readServerConfig(given)).toMatchObject(want);
+  });
+
+  it('takes WEB_ORIGIN as an origin only, and PUBLIC_API_URL without a trailing slash', () => {
+    expect(readServerConfig({ WEB_ORIGIN: 'https://keys.example.com', PUBLIC_API_URL: 'https://api.example.com/' })).toMatchObject({
+      webOrigin: 'https://keys.example.com',
+      publicApiUrl: 'https://api.example.com',
+    });
+    for (const origin of ['https://keys.example.com/', 'https://keys.example.com/app', 'ftp://keys.example.com', 'keys.example.com']) {
+      expect(() => readServerConfig({ WEB_ORIGIN: origin }), origin).toThrow(/WEB_ORIGIN must be an origin/);
+    }
+    expect(() => readServerConfig({ PUBLIC_API_URL: "http://x/'; rm -rf /" })).toThrow(/PUBLIC_API_URL must be an http\(s\) URL/);
+  });
+
   it('refuses an unknown response validation mode, naming the variable', () => {
     expect(() => readServerConfig({ RESPONSE_VALIDATION: 'sometimes' })).toThrow(ConfigError);
     expect(() => readServerConfig({ RESPONSE_VALIDATION: 'sometimes' })).toThrow(/RESPONSE_VALIDATION must be one of strict, log, off/);
