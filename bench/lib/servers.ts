@@ -44,6 +44,8 @@ function projectLaunch(context: LaunchContext, database: 'sqlite' | 'postgres') 
     argv: nodeArgv(SERVER_ENTRY, context.compiled),
     env: {
       PORT: String(context.port),
+      // The web application's listener is not measured; a free port keeps instances (and other programs on 3001) apart.
+      WEB_PORT: '0',
       HOST: context.host,
       DATABASE_PATH: context.databasePath ?? '',
       ...(database === 'postgres' && { DATABASE_URL: context.databaseUrl ?? '' }),
