@@ -38,7 +38,11 @@ async function main(options: SoakOptions): Promise<ExitCode> {
   let server: ServerProcess | undefined;
   try {
     // The first start seeds the demo data; the key is then made as an operator would, with the keys CLI.
-    server = await startServer({ databasePath: database.path, env: { RATE_LIMIT_REQUESTS: '1000000000', LOG_LEVEL: 'info' }, maxOutputChars: 1 << 20 });
+    server = await startServer({
+      databasePath: database.path,
+      env: { RATE_LIMIT_REQUESTS: '1000000000', FAILED_AUTH_PER_ADDRESS: '1000000000', FAILED_AUTH_TOTAL: '1000000000', LOG_LEVEL: 'info' },
+      maxOutputChars: 1 << 20,
+    });
     const { key } = await makeKey(database.path, options.user);
     if (!options.json) process.stderr.write(`soak: started ${server.url} (pid ${server.pid}) on ${database.path}; driving it for ${options.duration} s\n`);
     const report = await runSoak({
