@@ -77,7 +77,7 @@ function startToFirst200(name: string, args: (port: number) => string[], headers
       const port = await freePort(HOST);
       const log = join(workDirectory, `${name.replaceAll(' ', '-')}-${++run}.log`);
       // Its own process group: stopping npm stops the shell, tsx and the server under it.
-      const server = launch([npm, ...args(port)], { env: { ...env, PORT: String(port), HOST }, output: { stdoutFile: log, stderrFile: log } });
+      const server = launch([npm, ...args(port)], { env: { ...env, PORT: String(port), WEB_PORT: '0', HOST }, output: { stdoutFile: log, stderrFile: log } });
       try {
         return await waitForHttp(
           server,

@@ -44,7 +44,7 @@ function projectLaunch(context: LaunchContext, database: 'sqlite' | 'postgres') 
     argv: nodeArgv(SERVER_ENTRY, context.compiled),
     env: {
       PORT: String(context.port),
-      // The web application's listener is not measured; a free port keeps instances (and other programs on 3001) apart.
+      // The web application's listener is not measured; a free port keeps several instances of this row apart.
       WEB_PORT: '0',
       HOST: context.host,
       DATABASE_PATH: context.databasePath ?? '',
