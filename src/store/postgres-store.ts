@@ -97,7 +97,7 @@ const UNAVAILABLE_CODES = new Set([
   'ECONNABORTED',
 ]);
 const UNAVAILABLE_MESSAGES =
-  /timeout exceeded when trying to connect|Connection terminated|Query read timeout|Client has encountered a connection error|Connection ended|not queryable/i;
+  /timeout exceeded when trying to connect|Connection terminated|Query read timeout|Client has encountered a connection error|Connection ended|not queryable|Cannot use a pool after calling end/i;
 
 /** True when an error from `pg` means the database cannot be reached or answer in time. */
 export function isUnavailable(error: unknown): boolean {
