@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { exitCodeFor, parseOrExit } from '../src/cli/exit.js';
+import { DEFAULT_LOG_LEVEL } from '../src/config/env.js';
 import { projectRoot } from '../src/contract/project.js';
 import { freePort } from '../src/process/free-port.js';
 import { describeExit, launch } from '../src/process/launch.js';
@@ -35,7 +36,7 @@ const program = new Command('bench:profile')
   .option('--duration <seconds>', 'profiled load', number, 15)
   .option('--connections <n>', 'concurrent connections', number, 50)
   .option('--top <n>', 'functions to list', number, 25)
-  .option('--log-level <level>', 'LOG_LEVEL of the server', 'warn')
+  .option('--log-level <level>', "LOG_LEVEL of the server (default: the server's own, one line per request)", DEFAULT_LOG_LEVEL)
   .exitOverride();
 const options = parseOrExit('bench:profile', () =>
   program.parse().opts<{ server: ServerId; duration: number; connections: number; top: number; logLevel: string }>(),

@@ -10,6 +10,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
 import { type LocalPostgres, postgresBinDir, startLocalPostgres } from '../src/cluster/local-postgres.js';
+import { DEFAULT_LOG_LEVEL } from '../src/config/env.js';
 import { projectRoot } from '../src/contract/project.js';
 import { generateApiKey } from '../src/keys/api-key.js';
 import { binCommand } from '../src/process/commands.js';
@@ -74,7 +75,9 @@ const program = new Command('bench')
       return SERVER_IDS.filter((id) => ids.includes(id));
     }),
   )
-  .addOption(new Option('--log-level <level>', "this project's LOG_LEVEL (peers do not log)").default('warn'))
+  .addOption(
+    new Option('--log-level <level>', "this project's LOG_LEVEL (peers do not log); the server's default logs one line per request").default(DEFAULT_LOG_LEVEL),
+  )
   .option('--no-pin', 'do not pin the servers and the load generator to separate cores')
   .option('--tsx', 'run the TypeScript servers under the tsx loader instead of compiling them first (as npm start does; about 30 MiB more RSS each)', false)
   .option('--out <file>', 'where to write the JSON (default bench/results/bench-<time>.json)')
@@ -262,7 +265,7 @@ async function main(): Promise<number> {
     `load: POST / with ${REQUEST_BODY}, Authorization: Bearer <key>, Content-Type: application/json; ${settings.connections} connections, pipelining 1`,
     `${settings.rounds} round(s) of ${settings.durationSeconds} s per server, alternating servers each round, after ${settings.warmupSeconds} s warm-up each`,
     "req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds' percentiles; RSS = peak VmRSS of the server process while loaded; CPU us/req = its user+system CPU time per answer (all threads); gen CPU = how much of its core the load generator used (near 100%, the generator set the pace)",
-    `this project runs with its real key check, validation, SQLite store and rate limiter (limit raised so it never trips), LOG_LEVEL=${settings.projectLogLevel}`,
+    `this project runs with its real key check, validation, SQLite store and rate limiter (limit raised so it never trips), NODE_ENV=production, LOG_LEVEL=${settings.projectLogLevel}${settings.projectLogLevel === DEFAULT_LOG_LEVEL ? " (the server's default: one JSON line per request, written to a file)" : " (not the server's default)"}`,
     'PostgreSQL rows: the same server with DATABASE_URL on a PostgreSQL the harness starts (default durability settings; on the servers\' core when pinned): caches behind LISTEN/NOTIFY, the shared rate limiter leasing blocks of 100 (2% of the raised limit, capped); "2 x" runs two instances, the connections split between them; DB us/req = CPU of every PostgreSQL process per answer',
     options.tsx
       ? 'the TypeScript servers (this project and the node:http, Hono, Fastify and Express peers) run under `node --import tsx`, as `npm start` does; the loader adds about 30 MiB of RSS to each'

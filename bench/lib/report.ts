@@ -83,13 +83,24 @@ const MiB = 1024 * 1024;
  * those is kept: on a shared machine the load drifts between rounds, and a ratio of
  * two neighbours cancels most of that drift where a ratio of two medians would not.
  */
-export function ratioTo(run: ServerRun, base: ServerRun | undefined): number {
+export function ratioTo(
+  run: ServerRun,
+  base: ServerRun | undefined,
+  measure: (round: LoadResult) => number | undefined = (round) => round.requestsPerSecond,
+): number {
   if (base === undefined) return Number.NaN;
   const ratios = run.rounds.flatMap((round, index) => {
     const other = base.rounds[index];
-    return other && other.requestsPerSecond > 0 ? [round.requestsPerSecond / other.requestsPerSecond] : [];
+    const value = measure(round);
+    const baseline = other && measure(other);
+    return value !== undefined && baseline !== undefined && baseline > 0 ? [value / baseline] : [];
   });
   return median(ratios);
+}
+
+/** The same, for the CPU time per answer. */
+export function cpuRatioTo(run: ServerRun, base: ServerRun | undefined): number {
+  return ratioTo(run, base, (round) => round.cpuPerRequestUs);
 }
 
 export function summarise(runs: ServerRun[]): ServerSummary[] {
@@ -129,6 +140,7 @@ export function checkTargets(servers: ServerSummary[]): TargetCheck[] {
   const project = get('project');
   const hono = get('hono');
   const express = get('express');
+  const postgres = get('project-pg');
   const check = (
     target: string,
     value: number | undefined,
@@ -145,7 +157,13 @@ export function checkTargets(servers: ServerSummary[]): TargetCheck[] {
   const times = (v: number) => `${v.toFixed(2)}x`;
   return [
     check('req/s >= 0.80x bare Hono', project?.vsHono, hono ? 0.8 : undefined, true, times),
-    check('req/s >= 5x Express + openapi-validator', vsExpress, 5, true, times),
+    check(
+      'CPU per answer <= 1.3x bare Hono',
+      project && hono ? cpuRatioTo(project, hono) : undefined,
+      1.3,
+      false,
+      (v) => `${times(v)} (${fixed(project?.cpuPerRequestUs ?? Number.NaN, 0)} us vs ${fixed(hono?.cpuPerRequestUs ?? Number.NaN, 0)} us)`,
+    ),
     check(
       'p99 <= 2x bare Hono p99',
       project?.p99Ms,
@@ -154,6 +172,8 @@ export function checkTargets(servers: ServerSummary[]): TargetCheck[] {
       (v, l) => `${v.toFixed(2)} ms vs ${(l / 2).toFixed(2)} ms (${(v / (l / 2)).toFixed(2)}x)`,
     ),
     check('RSS under load <= 120 MiB', project?.peakRssMiB, 120, false, (v) => `${v.toFixed(1)} MiB`),
+    check('req/s >= 5x Express + openapi-validator', vsExpress, 5, true, times),
+    check('PostgreSQL mode: req/s >= 0.6x SQLite mode', postgres && project ? ratioTo(postgres, project) : undefined, 0.6, true, times),
   ];
 }
 
@@ -229,7 +249,7 @@ export function formatPostgres(comparisons: PostgresComparison[]): string | unde
 }
 
 export function formatTargets(targets: TargetCheck[]): string {
-  return targets.map((t) => `${t.pass === undefined ? 'N/A ' : t.pass ? 'PASS' : 'MISS'}  ${t.target.padEnd(42)} ${t.actual}`).join('\n');
+  return targets.map((t) => `${t.pass === undefined ? 'N/A ' : t.pass ? 'PASS' : 'MISS'}  ${t.target.padEnd(44)} ${t.actual}`).join('\n');
 }
 
 /**
