@@ -30,7 +30,7 @@ const TOUCH_INTERVAL_MS = 60_000;
  * made-up key), then one lookup by SHA-256 digest; a revoked or expired key
  * (a rolled key past its overlap is expired) is refused, saying which. The store's cache asks its
  * change signal on every lookup, so a key revoked from another process stops
- * working on its next request.
+ * working within the engine's bound (`SQLITE_CHANGE_CHECK_MS`; a notification on PostgreSQL).
  * Failures are `401` with the RFC 6750 §3 challenge; `error="invalid_token"` only
  * when a bearer token was actually presented.
  */

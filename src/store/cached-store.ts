@@ -22,22 +22,17 @@ const KEY_CACHE_ENTRIES = 10_000;
 /** Digests known not to be keys, kept apart so a flood of made-up keys never pushes a real key out. */
 const UNKNOWN_KEY_ENTRIES = 10_000;
 const PAGE_CACHE_ENTRIES = 1_000;
-/** How long a change check made by a key lookup stands for the data, for a page read in the same request. */
-const CHECK_REUSE_MS = 1_000;
 
 /**
  * Serves key and session lookups and list pages from memory while the data is unchanged,
  * over any store. It forgets everything when the change signal says another
- * writer has committed, and on its own writes. Every key lookup asks the signal
- * first, so a key revoked elsewhere fails on its very next request; a page read
- * in the same request reuses that answer, so it is what the query would return
- * when the request began.
+ * writer has committed, and on its own writes. Every lookup asks the signal
+ * first, so what another writer changed is seen as soon as the signal reports it:
+ * within `SQLITE_CHANGE_CHECK_MS` on SQLite, when the notification arrives on PostgreSQL.
  */
 export class CachedStore implements Store {
   readonly #inner: Store;
   readonly #changes: ChangeSignal;
-  readonly #now: () => number;
-  #checkedAt = -Infinity;
   /** Bumped on every forget, so a read that started before it cannot refill the cache with old data. */
   #generation = 0;
   readonly #keysByDigest = new Map<string, KeyCredential>();
@@ -46,14 +41,12 @@ export class CachedStore implements Store {
   readonly #pages = new Map<string, Item[]>();
   readonly #sessionsByDigest = new Map<string, SessionRecord | null>();
 
-  constructor(inner: Store, changes: ChangeSignal, now: () => number = () => performance.now()) {
+  constructor(inner: Store, changes: ChangeSignal) {
     this.#inner = inner;
     this.#changes = changes;
-    this.#now = now;
   }
 
   #checkForChanges(): void {
-    this.#checkedAt = this.#now();
     if (this.#changes.changed()) this.#forget();
   }
 
@@ -105,7 +98,7 @@ export class CachedStore implements Store {
   }
 
   async listItems(scope: ListScope, query: PageQuery): Promise<Item[]> {
-    if (this.#now() - this.#checkedAt > CHECK_REUSE_MS) this.#checkForChanges();
+    this.#checkForChanges();
     const cacheKey = `${scope} ${query.userId} ${query.sort} ${query.limit} ${query.after?.createdAt ?? ''} ${query.after?.id ?? ''}`;
     let items = this.#pages.get(cacheKey);
     if (items === undefined) {
