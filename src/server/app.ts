@@ -139,17 +139,17 @@ export function createApp(options: AppOptions): Hono<Env> {
         caller = await authenticate(c.req.header('authorization'), store, at, {
           // Over a failed-authentication budget, a key the cache already knows is still served; nothing else is looked up or refused with 401.
           admit(digest) {
-            if (digest && store.peekKeyByDigest?.(digest)) return;
             const byAddress = failuresByAddress.peek(address);
+            const inAll = failuresInAll.peek(ALL);
+            if (byAddress.allowed && inAll.allowed) return;
+            if (digest && store.peekKeyByDigest?.(digest)) return;
             if (!byAddress.allowed)
               throw refuse(
                 c,
                 byAddress,
                 `This client has sent ${failed.perAddress} requests with missing or invalid credentials in the current ${failed.windowSeconds}-second window.`,
               );
-            const inAll = failuresInAll.peek(ALL);
-            if (!inAll.allowed)
-              throw refuse(c, inAll, 'The service has refused too many invalid credentials in this window and now serves only keys it already knows.');
+            throw refuse(c, inAll, 'The service has refused too many invalid credentials in this window and now serves only keys it already knows.');
           },
         });
       } catch (error) {
