@@ -10,20 +10,13 @@ import { operationHandlers, type ApiContext, type OperationHandlers } from './op
 import { ApiError, type ProblemBody } from './problems.js';
 import { FixedWindowRateLimiter, type Quota, type RateLimiter } from './rate-limit.js';
 import { clip, type CompiledOperation, type Limits, type RequestContract } from './request-contract.js';
-import { clientRequestId, newRequestId, responseHeaders } from './response-headers.js';
+import { type AppLogger, requestLog } from './request-log.js';
+import { responseHeaders } from './response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
 import { SharedRateLimiter } from './shared-rate-limit.js';
 import { storeUnavailableProblems } from './unavailable.js';
 
-/** The part of a pino logger the app uses, so tests can pass a recorder. */
-export interface AppLogger {
-  info(fields: object, message?: string): void;
-  error(fields: object, message?: string): void;
-  /** pino's level check; when `info` is off, the request line is not even assembled. */
-  isLevelEnabled?(level: string): boolean;
-  /** Writes buffered lines now; called after the rare lines an operator waits for (the database unavailable). */
-  flush?(): void;
-}
+export type { AppLogger };
 
 export interface AppOptions {
   store: Store;
@@ -85,23 +78,7 @@ export function createApp(options: AppOptions): Hono<Env> {
 
   const app = new Hono<Env>();
 
-  const logRequests = logger.isLevelEnabled?.('info') ?? true;
-  app.use(async (c, next) => {
-    const started = performance.now();
-    c.set('requestId', newRequestId());
-    await next();
-    if (!logRequests) return;
-    const clientId = clientRequestId(c.req.header('x-request-id'), bounds.requestId);
-    logger.info({
-      requestId: c.get('requestId'),
-      ...(clientId !== undefined && { clientRequestId: clientId }),
-      method: c.req.method,
-      // The path only: a query string may carry anything, and a key pasted into a URL is scrubbed.
-      path: scrubKeys(c.req.path),
-      status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-    });
-  });
+  app.use(requestLog(logger, { requestIdMaxLength: bounds.requestId }));
   if (options.corsOrigins?.length) {
     app.use(
       cors({

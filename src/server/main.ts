@@ -21,6 +21,7 @@ import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 import { clientErrorResponse } from './client-error.js';
 import { compileRequestContract } from './request-contract.js';
+import { isoTimeOncePerMillisecond } from './request-log.js';
 import { buildPages } from '../pages/assets.js';
 import { seedDemo } from './seed.js';
 
@@ -35,7 +36,7 @@ try {
 
 // Asynchronous, buffered logging keeps the write off the request path; it is flushed on shutdown.
 const logger = pino(
-  { level: config.logLevel, base: null, timestamp: pino.stdTimeFunctions.isoTime, redact: ['authorization', '*.authorization', 'headers.authorization'] },
+  { level: config.logLevel, base: null, timestamp: isoTimeOncePerMillisecond, redact: ['authorization', '*.authorization', 'headers.authorization'] },
   pino.destination({ dest: 1, sync: false, minLength: 4096 }),
 );
 

@@ -1,5 +1,5 @@
 import type { StoreUnavailable } from '../store/store.js';
-import type { AppLogger } from './app.js';
+import type { AppLogger } from './request-log.js';
 import { ApiError } from './problems.js';
 
 /**
