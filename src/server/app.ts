@@ -114,6 +114,7 @@ export function createApp(options: AppOptions): Hono<Env> {
       let caller: Caller;
       try {
         caller = await authenticate(c.req.header('authorization'), store, at, {
+          connection: c.env?.incoming?.socket,
           // Over a failed-authentication budget, a key the cache already knows is still served; nothing else is looked up or refused with 401.
           admit(digest) {
             const byAddress = failuresByAddress.peek(address);
