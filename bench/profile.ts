@@ -52,7 +52,7 @@ const profileDirectory = join(
   `profile-${new Date()
     .toISOString()
     .replaceAll(':', '-')
-    .replace(/\.\d+Z$/, 'Z')}`,
+    .replace(/\.\d+Z$/, 'Z')}-${process.pid}`,
 );
 mkdirSync(profileDirectory, { recursive: true });
 
@@ -101,6 +101,12 @@ try {
     `CPU per request: ${cpuPerRequestUs.toFixed(1)} µs (busy ${(summary.busyMs / 1000).toFixed(2)} s of ${(summary.totalMs / 1000).toFixed(2)} s sampled under load); a cost that idle time on a shared machine does not blur`,
   );
   console.log(`profile: ${relative(process.cwd(), join(profileDirectory, file))}\n`);
+  const answered = result.ok + result.non2xx;
+  console.log('where each microsecond of a request goes (busy time by stage, per request):');
+  for (const stage of summary.stages) {
+    console.log(`${((stage.selfMs * 1000) / answered).toFixed(1).padStart(7)} µs  ${(stage.share * 100).toFixed(1).padStart(5)}%  ${stage.name}`);
+  }
+  console.log(`${cpuPerRequestUs.toFixed(1).padStart(7)} µs  100.0%  in all\n`);
   console.log(table('self time by module', summary.modules.slice(0, 15)));
   console.log('');
   console.log(table('self time by function', summary.functions.slice(0, options.top)));
