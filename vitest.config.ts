@@ -29,7 +29,7 @@ export default defineConfig({
           // changes globally (spies, environment variables, process.exitCode).
           isolate: false,
           // Type-level tests (*.test-d.ts) prove that code which breaks the contract does not compile.
-          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json', checker: 'node_modules/typescript-native/bin/tsc' },
         },
       },
       {
