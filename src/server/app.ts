@@ -63,17 +63,19 @@ export function createApp(options: AppOptions): Hono<Env> {
   const failed = limits.failedAuthentication;
   const failuresByAddress = new FixedWindowRateLimiter({ requests: failed.perAddress, windowSeconds: failed.windowSeconds, now });
   const failuresInAll = new FixedWindowRateLimiter({ requests: failed.total, windowSeconds: failed.windowSeconds, now });
-  // Read once; every request awaits the same settled promise. A failed read (the database was away) is tried again by the next request.
+  // Read once, then kept; requests before that await the same read. A failed read (the database was away) is tried again by the next request.
+  let cursorCodec: CursorCodec | undefined;
   let cursorRead: Promise<CursorCodec> | undefined;
-  const cursors = (): Promise<CursorCodec> =>
+  const cursors = (): CursorCodec | Promise<CursorCodec> =>
+    cursorCodec ??
     (cursorRead ??= store.secret('cursor').then(
-      (secret) => new CursorCodec(secret),
+      (secret) => (cursorCodec = new CursorCodec(secret)),
       (error: unknown) => {
         cursorRead = undefined;
         throw error;
       },
     ));
-  cursors().catch(() => undefined); // a failure surfaces on the first request that needs it
+  Promise.resolve(cursors()).catch(() => undefined); // a failure surfaces on the first request that needs it
   const bounds = contract.problemBounds;
 
   const app = new Hono<Env>();
@@ -139,7 +141,8 @@ export function createApp(options: AppOptions): Hono<Env> {
       }
       const quota = limiter.take(caller.keyId);
       applyQuota(c, quota instanceof Promise ? await quota : quota, limits);
-      return { caller, store, cursors: await cursors(), now: at };
+      const codec = cursors();
+      return { caller, store, cursors: codec instanceof Promise ? await codec : codec, now: at };
     },
     write(c, operation, result) {
       const response = answer(c, result);

@@ -8,6 +8,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  */
 export function isJsonContentType(header: string | undefined, mediaTypes: readonly string[]): boolean {
   if (!header) return false;
+  // The usual header, exactly a media type and nothing else, needs no parsing.
+  if (mediaTypes.includes(header)) return true;
   const [type = '', ...parameters] = header.split(';');
   if (!mediaTypes.includes(type.trim().toLowerCase())) return false;
   return parameters.every((parameter) => {
