@@ -8,7 +8,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ExitCode, runCli } from '../cli/exit.js';
 import { launch } from '../process/launch.js';
 import { waitForHttp } from '../process/ready.js';
-import { MOCK_DEFAULTS, prismCommand, prismReadinessProbe, type MockOptions } from './prism.js';
+import { MOCK_DEFAULTS, type MockOptions, prismCommand, prismReadinessProbe } from './prism.js';
 
 function port(value: string): number {
   const parsed = Number(value);

@@ -1,6 +1,6 @@
-import { MOCK_DEFAULTS, prismCommand, prismReadinessProbe, type MockOptions } from '../mock/prism.js';
+import { MOCK_DEFAULTS, type MockOptions, prismCommand, prismReadinessProbe } from '../mock/prism.js';
 import { freePort } from './free-port.js';
-import { launch, type LaunchedProcess } from './launch.js';
+import { type LaunchedProcess, launch } from './launch.js';
 import { waitForHttp } from './ready.js';
 
 /** The Prism mock running as its own process group. */

@@ -1,4 +1,4 @@
-import { launch, type Exit, type LaunchOptions } from './launch.js';
+import { type Exit, type LaunchOptions, launch } from './launch.js';
 
 export interface CommandResult extends Exit {
   stdout: string;

@@ -5,16 +5,18 @@
  * pages and the account API) on WEB_PORT, so the session cookie never travels
  * to `{base_url}`.
  */
-import { serve } from '@hono/node-server';
+
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { serve } from '@hono/node-server';
 import pino from 'pino';
 import { createWebApp } from '../account/app.js';
 import { readAccountLimits } from '../account/limits.js';
-import { readContractPaths } from '../contract/project.js';
-import { loadSpec } from '../contract/spec.js';
 import { ConfigError, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
+import { readContractPaths } from '../contract/project.js';
+import { loadSpec } from '../contract/spec.js';
+import { buildPages } from '../pages/assets.js';
 import { openStore } from '../store/open-store.js';
 import { UnsafeLocationError } from '../store/private-files.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
@@ -22,7 +24,6 @@ import { createApp } from './app.js';
 import { clientErrorResponse } from './client-error.js';
 import { compileRequestContract } from './request-contract.js';
 import { isoTimeOncePerMillisecond } from './request-log.js';
-import { buildPages } from '../pages/assets.js';
 
 let config: ServerConfig;
 try {

@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
 import type { Item, Sort } from '../contract/types.js';
 import { newId } from './ids.js';
 import { MIGRATIONS } from './migrations.js';

@@ -4,7 +4,7 @@ import { makeKey } from '../../src/process/make-key.js';
 import { waitForOutput } from '../../src/process/ready.js';
 import { runCommand } from '../../src/process/run-command.js';
 import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { startServer, type ServerProcess } from '../../src/process/server.js';
+import { type ServerProcess, startServer } from '../../src/process/server.js';
 
 const database = scratchDatabase('process-test-');
 const databasePath = database.path;
