@@ -4,22 +4,24 @@
  * and modules that took the most self time.
  * The .cpuprofile is kept (open it in Chrome DevTools or speedscope) under bench/results/.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { exitCodeFor, parseOrExit } from '../src/cli/exit.js';
 import { DEFAULT_LOG_LEVEL } from '../src/config/env.js';
 import { projectRoot } from '../src/contract/project.js';
+import { typescriptCommand } from '../src/process/commands.js';
 import { freePort } from '../src/process/free-port.js';
 import { describeExit, launch } from '../src/process/launch.js';
 import { waitForHttp } from '../src/process/ready.js';
-import { summariseProfile, type SelfTime } from './lib/cpuprofile.js';
+import { type SelfTime, summariseProfile } from './lib/cpuprofile.js';
 import { REQUEST_BODY, requestHeaders } from './lib/fixture.js';
 import { runLoad } from './lib/load.js';
 import { pinLoadGenerator } from './lib/pin.js';
-import { prepareProjectDatabase } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
+import { prepareProjectDatabase } from './lib/project.js';
 import { SERVERS, type ServerId } from './lib/servers.js';
 
 // Prism ends on SIGTERM without writing a profile, so it is left out.
@@ -37,9 +39,10 @@ const program = new Command('bench:profile')
   .option('--connections <n>', 'concurrent connections', number, 50)
   .option('--top <n>', 'functions to list', number, 25)
   .option('--log-level <level>', "LOG_LEVEL of the server (default: the server's own, one line per request)", DEFAULT_LOG_LEVEL)
+  .option('--tsx', 'run the server under the tsx loader rather than compiled, as `npm run bench` does (tsx adds a __name() call to each closure)', false)
   .exitOverride();
 const options = parseOrExit('bench:profile', () =>
-  program.parse().opts<{ server: ServerId; duration: number; connections: number; top: number; logLevel: string }>(),
+  program.parse().opts<{ server: ServerId; duration: number; connections: number; top: number; logLevel: string; tsx: boolean }>(),
 );
 
 const HOST = '127.0.0.1';
@@ -57,6 +60,11 @@ const profileDirectory = join(
 mkdirSync(profileDirectory, { recursive: true });
 
 try {
+  if (!options.tsx) {
+    progress('profile: compiling the TypeScript servers (npm run build)');
+    const build = await launch(typescriptCommand(['-p', 'tsconfig.build.json']), { output: 'inherit' }).exited;
+    if (build.code !== 0) throw new Error(`npm run build failed (${describeExit(build)})`);
+  }
   progress('profile: preparing a database with ten items and a key (the peers take the same key)');
   const { key, databasePath, userId } = await prepareProjectDatabase(work);
   const port = await freePort(HOST);
@@ -68,7 +76,7 @@ try {
     databasePath,
     mockSpec: '',
     logLevel: options.logLevel,
-    compiled: false,
+    compiled: !options.tsx,
   });
   const [node = process.execPath, ...rest] = command.argv;
   const argv = [node, '--cpu-prof', '--cpu-prof-dir', profileDirectory, ...rest];

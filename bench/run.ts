@@ -4,37 +4,38 @@
  * source's sample request with the same ten items. Prints a table, checks the issue's
  * targets (a report: a miss does not fail the run) and writes the same as JSON.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ExitCode, exitCodeFor, parseOrExit } from '../src/cli/exit.js';
 import { type LocalPostgres, postgresBinDir, startLocalPostgres } from '../src/cluster/local-postgres.js';
 import { DEFAULT_LOG_LEVEL } from '../src/config/env.js';
 import { projectRoot } from '../src/contract/project.js';
 import { generateApiKey } from '../src/keys/api-key.js';
 import { typescriptCommand } from '../src/process/commands.js';
 import { freePort } from '../src/process/free-port.js';
-import { describeExit, launch, type LaunchedProcess } from '../src/process/launch.js';
+import { describeExit, type LaunchedProcess, launch } from '../src/process/launch.js';
 import { waitForHttp } from '../src/process/ready.js';
 import { FALLBACK_KEY, FALLBACK_OWNER_ID, fixtureItems, REQUEST_BODY, requestHeaders } from './lib/fixture.js';
-import { runLoad, type LoadResult } from './lib/load.js';
+import { type LoadResult, runLoad } from './lib/load.js';
 import { pinLoadGenerator } from './lib/pin.js';
 import { writeMockSpec } from './lib/prism.js';
 import { probe } from './lib/probe.js';
-import { preparePostgresDatabase, prepareProjectDatabase, projectServerMissing } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
+import { preparePostgresDatabase, prepareProjectDatabase, projectServerMissing } from './lib/project.js';
 import {
+  type BenchReport,
   checkTargets,
   comparePostgres,
   formatCpuComparison,
   formatPostgres,
   formatTable,
   formatTargets,
-  summarise,
-  type BenchReport,
   type ServerRun,
   type Settings,
+  summarise,
 } from './lib/report.js';
 import { POSTGRES_SERVER_IDS, SERVER_IDS, SERVERS, type ServerId } from './lib/servers.js';
 

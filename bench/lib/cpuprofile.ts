@@ -48,27 +48,27 @@ export interface ProfileSummary {
 export const STAGES: ReadonlyArray<{ stage: string; url?: RegExp; name?: RegExp }> = [
   { stage: 'GC', name: /^\(garbage collector\)$/ },
   { stage: 'V8 and native, unattributed', name: /^\((program|anonymous)\)$/ },
-  { stage: 'request log (pino, the line, its writes)', url: /\/(pino|sonic-boom|@pinojs)\/|src\/server\/request-log\.ts/ },
-  { stage: 'key check (parse, digest, cache, change check)', url: /src\/keys\/|src\/server\/authenticate\.ts|sqlite-store\.ts/ },
+  { stage: 'request log (pino, the line, its writes)', url: /\/(pino|sonic-boom|@pinojs)\/|src\/server\/request-log\.[jt]s/ },
+  { stage: 'key check (parse, digest, cache, change check)', url: /src\/keys\/|src\/server\/authenticate\.[jt]s|sqlite-store\.[jt]s/ },
   { stage: 'key check (parse, digest, cache, change check)', name: /^(findKeyByDigest|peekKeyByDigest|#checkForChanges|#peek|admit)$/ },
-  { stage: 'quota and failure budgets', url: /src\/server\/rate-limit\.ts|shared-rate-limit\.ts/ },
+  { stage: 'quota and failure budgets', url: /src\/server\/rate-limit\.[jt]s|shared-rate-limit\.[jt]s/ },
   {
     stage: 'body read and validation (Ajv)',
-    url: /src\/server\/(read-input|json-body|text-values|request-contract)\.ts|\/ajv\//,
+    url: /src\/server\/(read-input|json-body|text-values|request-contract)\.[jt]s|\/ajv\//,
   },
   {
     stage: 'body read and validation (Ajv)',
     name: /^(toArrayBuffer|readBodyWithFastPath|readBodyDirect|validateDirectReadMethod|consumeBodyDirectOnce|decodeUTF8)$/,
   },
-  { stage: 'handler, cursor, page cache', url: /src\/server\/(operations|cursor)\.ts|src\/store\// },
-  { stage: 'answer: headers and JSON', url: /src\/server\/response-headers\.ts/ },
-  { stage: 'answer: headers and JSON', name: /^(answer|write|json)$/, url: /src\/server\/app\.ts|hono\/dist\/context\.js/ },
+  { stage: 'handler, cursor, page cache', url: /src\/server\/(operations|cursor)\.[jt]s|src\/store\// },
+  { stage: 'answer: headers and JSON', url: /src\/server\/response-headers\.[jt]s/ },
+  { stage: 'answer: headers and JSON', name: /^(answer|write|json)$/, url: /src\/server\/app\.[jt]s|hono\/dist\/context\.js/ },
   { stage: 'response write (adapter, Node, socket)', url: /@hono\/node-server|node:_http_outgoing|node:net|stream_base_commons/ },
   { stage: 'response write (adapter, Node, socket)', name: /^(writev|writeBuffer|writeUtf8String|writeLatin1String)$/ },
   { stage: 'request parse (Node)', url: /node:_http_(server|common|incoming)/ },
   { stage: 'request parse (Node)', name: /^(parserOnHeadersComplete|parserOnBody|parserOnMessageComplete|execute)$/ },
   { stage: 'router, context, compose (Hono)', url: /\/hono\/dist\// },
-  { stage: 'seam and app glue', url: /src\/server\/(app|bind-operations|main)\.ts|bench\/servers\// },
+  { stage: 'seam and app glue', url: /src\/server\/(app|bind-operations|main)\.[jt]s|bench\/servers\// },
   { stage: 'promise and tick queues', name: /^(runMicrotasks|processTicksAndRejections|processPromiseRejections)$/ },
 ];
 
@@ -175,9 +175,10 @@ function inclusiveTimes(
   return totals;
 }
 
+/** The file relative to the project, and the build's `dist/src/...` read as `src/...`, so a compiled profile reads like a source one. */
 function shortUrl(url: string): string {
   const path = url.replace(/^file:\/\//, '');
-  return path.startsWith(projectRoot) ? relative(projectRoot, path) : path;
+  return path.startsWith(projectRoot) ? relative(projectRoot, path).replace(/^dist\/(?=src\/|bench\/)/, '') : path;
 }
 
 /** `node_modules/<package>`, the project folder (`src/server`), `node:internal`, or V8's own entries such as (garbage collector). */
