@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { CONCURRENT_HASHES, QUEUED_HASHES } from '../src/account/passwords.js';
 import { ExitCode, exitCodeFor, parseOrExit } from '../src/cli/exit.js';
 import { type LocalPostgres, postgresBinDir, startLocalPostgres } from '../src/cluster/local-postgres.js';
 import { DEFAULT_LOG_LEVEL } from '../src/config/env.js';
@@ -31,13 +32,17 @@ import {
   comparePostgres,
   formatCpuComparison,
   formatPostgres,
+  formatSignIn,
   formatTable,
   formatTargets,
   type ServerRun,
   type Settings,
+  type SignInReport,
   summarise,
 } from './lib/report.js';
 import { POSTGRES_SERVER_IDS, SERVER_IDS, SERVERS, type ServerId } from './lib/servers.js';
+import { cpuPerSignInMs, FLOOD_CLIENTS, signUp, startSignInFlood } from './lib/sign-in.js';
+import { median } from './lib/stats.js';
 
 const HOST = '127.0.0.1';
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -131,6 +136,7 @@ process.exit();
 async function main(): Promise<number> {
   const runs = new Map<ServerId, ServerRun>(options.only.map((id) => [id, { id, label: SERVERS[id].label, problems: [], rounds: [] }]));
   const urls = new Map<ServerId, string[]>();
+  let projectWebUrl: string | undefined;
 
   let key = FALLBACK_KEY;
   let ownerId = FALLBACK_OWNER_ID;
@@ -187,7 +193,10 @@ async function main(): Promise<number> {
         try {
           for (let instance = 0; instance < (SERVERS[run.id].instances ?? 1); instance++) {
             const port = await freePort(HOST);
+            const webPort = run.id === 'project' ? await freePort(HOST) : undefined;
+            if (webPort !== undefined) projectWebUrl = `http://${HOST}:${webPort}/`;
             const command = SERVERS[run.id].launch({
+              ...(webPort !== undefined && { webPort }),
               port,
               host: HOST,
               key,
@@ -257,10 +266,15 @@ async function main(): Promise<number> {
       }
     }
   }
+  const projectPid = processes.get('project')?.[0]?.pid;
+  const signIn =
+    runs.get('project')?.failure === undefined && projectWebUrl && projectPid !== undefined
+      ? await measureSignIn(projectWebUrl, projectPid, urls.get('project') ?? [], headers)
+      : undefined;
   endProgress();
 
   const servers = summarise([...runs.values()]);
-  const targets = checkTargets(servers);
+  const targets = checkTargets(servers, signIn);
   const postgresComparison = comparePostgres(servers);
   notes.push(
     `load: POST / with ${REQUEST_BODY}, Authorization: Bearer <key>, Content-Type: application/json; ${settings.connections} connections, pipelining 1`,
@@ -285,6 +299,7 @@ async function main(): Promise<number> {
     servers,
     targets,
     ...(postgresComparison.length > 0 && { postgres: postgresComparison }),
+    ...(signIn && { signIn }),
   };
   const out =
     options.out ??
@@ -309,12 +324,47 @@ async function main(): Promise<number> {
     if (server.problems.length > 0) console.log(`\n${server.label} (!) does not behave as the contract says: ${server.problems.join('; ')}`);
   }
   console.log(`\nTargets for this project's server (a report; a miss does not fail the run):\n${formatTargets(targets)}`);
+  const signInText = formatSignIn(signIn, { concurrent: CONCURRENT_HASHES, queued: QUEUED_HASHES });
+  if (signInText !== undefined) console.log(`\n${signInText}`);
   const postgresText = formatPostgres(postgresComparison);
   if (postgresText !== undefined) console.log(`\n${postgresText}`);
   const cpu = formatCpuComparison(servers);
   if (cpu !== undefined) console.log(`\n${cpu}`);
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);
   return servers.some((server) => server.failure !== undefined) ? ExitCode.failed : ExitCode.ok;
+}
+
+/**
+ * The sign-in measurements on this project's SQLite server, after the main rounds: the CPU one sign-in costs,
+ * then the public API's req/s with and without a flood of sign-ins, in alternating rounds.
+ */
+async function measureSignIn(webUrl: string, pid: number, apiUrls: string[], headers: Record<string, string>): Promise<SignInReport> {
+  progress('bench: sign-in: its CPU cost, then the public API with and without a flood of sign-ins');
+  await signUp(webUrl);
+  const cpu = await cpuPerSignInMs(webUrl, pid, settings.quick ? 3 : 20);
+  const ratios: number[] = [];
+  const tally = { signedIn: 0, refused: 0, other: 0, seconds: 0 };
+  const load = () => runLoad({ url: apiUrls, headers, body: REQUEST_BODY, connections: settings.connections, durationSeconds: settings.durationSeconds, pid });
+  for (let round = 1; round <= settings.rounds; round++) {
+    progress(`bench: sign-in: round ${round}/${settings.rounds} ${elapsed()}`);
+    const quiet = await load();
+    const flood = startSignInFlood(webUrl);
+    const flooded = await load();
+    const counts = await flood.stop();
+    if (quiet.requestsPerSecond > 0) ratios.push(flooded.requestsPerSecond / quiet.requestsPerSecond);
+    tally.signedIn += counts.signedIn;
+    tally.refused += counts.refused;
+    tally.other += counts.other;
+    tally.seconds += settings.durationSeconds;
+  }
+  return {
+    cpuPerSignInMs: cpu,
+    throughputRatio: median(ratios),
+    floodClients: FLOOD_CLIENTS,
+    signedInPerSecond: tally.signedIn / tally.seconds,
+    refusedPerSecond: tally.refused / tally.seconds,
+    otherPerSecond: tally.other / tally.seconds,
+  };
 }
 
 function elapsed(): string {

@@ -66,6 +66,20 @@ export interface BenchReport {
   targets: TargetCheck[];
   /** PostgreSQL mode against SQLite, and two instances against one, when those rows ran. */
   postgres?: PostgresComparison[];
+  /** The account API's sign-in on this project's SQLite server, when that row ran. */
+  signIn?: SignInReport;
+}
+
+export interface SignInReport {
+  /** The server's CPU time per sign-in, one after the other. */
+  cpuPerSignInMs: number;
+  /** Median over rounds of the public API's req/s under a flood of sign-ins, over its req/s without, rounds alternating. */
+  throughputRatio: number;
+  floodClients: number;
+  /** Sign-ins answered 200, refused 503, or otherwise, per second of flood. */
+  signedInPerSecond: number;
+  refusedPerSecond: number;
+  otherPerSecond: number;
 }
 
 export interface PostgresComparison {
@@ -135,7 +149,7 @@ export function summarise(runs: ServerRun[]): ServerSummary[] {
 }
 
 /** The issue's targets for this project's server; `pass` is undefined when a number is missing. */
-export function checkTargets(servers: ServerSummary[]): TargetCheck[] {
+export function checkTargets(servers: ServerSummary[], signIn?: SignInReport): TargetCheck[] {
   const get = (id: ServerId) => servers.find((server) => server.id === id && server.failure === undefined);
   const project = get('project');
   const hono = get('hono');
@@ -174,6 +188,8 @@ export function checkTargets(servers: ServerSummary[]): TargetCheck[] {
     check('RSS under load <= 120 MiB', project?.peakRssMiB, 120, false, (v) => `${v.toFixed(1)} MiB`),
     check('req/s >= 5x Express + openapi-validator', vsExpress, 5, true, times),
     check('PostgreSQL mode: req/s >= 0.6x SQLite mode', postgres && project ? ratioTo(postgres, project) : undefined, 0.6, true, times),
+    // "Cannot starve": this project's own bound, half of what the public API serves without the flood.
+    check('sign-in flood: public API keeps >= 0.5x req/s', signIn?.throughputRatio, 0.5, true, times),
   ];
 }
 
@@ -246,6 +262,15 @@ export function formatPostgres(comparisons: PostgresComparison[]): string | unde
       `  ${c.what.padEnd(44)} req/s x${c.throughputRatio.toFixed(2)}   CPU per answer (servers + database) ${c.cpuUs.row.toFixed(0)} us vs ${c.cpuUs.baseline.toFixed(0)} us`,
   );
   return ['PostgreSQL mode (ratios of neighbouring rounds, median):', ...lines].join('\n');
+}
+
+export function formatSignIn(signIn: SignInReport | undefined, hashing: { concurrent: number; queued: number }): string | undefined {
+  if (!signIn) return undefined;
+  return [
+    `Sign-in (account API, argon2id): ${signIn.cpuPerSignInMs.toFixed(1)} ms of server CPU per sign-in; at most ${hashing.concurrent} hashed at a time, ${hashing.queued} waiting, more refused with 503`,
+    `  public API while ${signIn.floodClients} clients flood sign-in: req/s x${signIn.throughputRatio.toFixed(2)} of without (median of alternating rounds);`,
+    `  the flood got ${signIn.signedInPerSecond.toFixed(1)} sign-ins/s, ${signIn.refusedPerSecond.toFixed(1)} refusals/s (503), ${signIn.otherPerSecond.toFixed(1)} other/s`,
+  ].join('\n');
 }
 
 export function formatTargets(targets: TargetCheck[]): string {
