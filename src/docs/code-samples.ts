@@ -86,7 +86,7 @@ export interface SampleRequest {
 }
 
 /**
- * What a sample sends. Path and header parameters and required query parameters
+ * What a sample sends. Path parameters and required header and query parameters
  * take their examples; an optional query parameter is shown only when its
  * example is a setting a reader would choose (a number, or one of an enum), not
  * a value only an earlier answer can give (a cursor). The body is the first
@@ -99,7 +99,7 @@ export function sampleRequest(spec: OpenApiDocument, operation: OperationContrac
       if (parameter.required) throw new Error(`${operation.operationId}: the required ${parameter.in} parameter ${parameter.name} has no example to show`);
       continue;
     }
-    if (parameter.in === 'path' || parameter.in === 'header') request[parameter.in][parameter.name] = parameter.example;
+    if (parameter.in === 'path' || (parameter.in === 'header' && parameter.required)) request[parameter.in][parameter.name] = parameter.example;
     else if (parameter.in === 'query' && (parameter.required || isChosenSetting(spec, parameter))) request.query[parameter.name] = parameter.example;
   }
   const json = operation.requestBody?.content['application/json'];
