@@ -170,22 +170,22 @@ const OWN_DETAILS: Record<number, (request: AnsweredRequest) => string> = {
 };
 
 function prismProblemType(text: string): string | undefined {
-  try {
-    const body: unknown = JSON.parse(text);
-    return isObject(body as never) && typeof (body as { type?: unknown }).type === 'string' ? (body as { type: string }).type : undefined;
-  } catch {
-    return undefined;
-  }
+  return stringField(text, 'type');
 }
 
 /** A served problem example's `requestId`, so `X-Request-Id` says the same as the body. */
 function exampleRequestId(headers: Headers, text: string): string | undefined {
-  if (!/problem\+json/i.test(headers.get('content-type') ?? '')) return undefined;
+  return /problem\+json/i.test(headers.get('content-type') ?? '') ? stringField(text, 'requestId') : undefined;
+}
+
+/** A string field of a JSON object body; undefined when the body is no such thing. */
+function stringField(text: string, name: string): string | undefined {
+  let body: unknown;
   try {
-    const body: unknown = JSON.parse(text);
-    const id = typeof body === 'object' && body !== null ? (body as { requestId?: unknown }).requestId : undefined;
-    return typeof id === 'string' ? id : undefined;
+    body = JSON.parse(text);
   } catch {
     return undefined;
   }
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
 }
