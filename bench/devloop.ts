@@ -5,20 +5,19 @@
  * baseline its ratio is taken against), and of `npm run mock` and `npm start` from spawn to their
  * first 200 on the sample request.
  */
-
+import { Command, InvalidArgumentError } from 'commander';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
-import { ExitCode, exitCodeFor, parseOrExit } from '../src/cli/exit.js';
+import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
 import { projectRoot } from '../src/contract/project.js';
 import { freePort } from '../src/process/free-port.js';
 import { describeExit, launch } from '../src/process/launch.js';
 import { waitForHttp } from '../src/process/ready.js';
 import { runCommand } from '../src/process/run-command.js';
 import { REQUEST_BODY, requestHeaders } from './lib/fixture.js';
-import { endProgress, progress } from './lib/progress.js';
 import { prepareProjectDatabase } from './lib/project.js';
+import { endProgress, progress } from './lib/progress.js';
 import { median } from './lib/stats.js';
 
 interface Step {

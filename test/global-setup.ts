@@ -7,8 +7,8 @@
  */
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import type { LaunchedProcess } from '../src/process/launch.js';
 import { makeKey } from '../src/process/make-key.js';
+import type { LaunchedProcess } from '../src/process/launch.js';
 import { startMock } from '../src/process/mock.js';
 import { isRunning } from '../src/process/process-group.js';
 import { scratchDatabase } from '../src/process/scratch-database.js';

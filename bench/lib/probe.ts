@@ -1,9 +1,9 @@
 // Before a server is measured, check that it does the work: answers the request with the
 // ten items as a valid ItemPage, refuses a missing token and refuses a body the contract rejects.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { compileSpecSchema, createSpecAjv } from '../../src/contract/schemas.js';
 import { loadSpec } from '../../src/contract/spec.js';
-import { ITEM_COUNT, type ItemPage, REQUEST_BODY, requestHeaders } from './fixture.js';
+import { compileSpecSchema, createSpecAjv } from '../../src/contract/schemas.js';
+import { ITEM_COUNT, REQUEST_BODY, requestHeaders, type ItemPage } from './fixture.js';
 import { specPath } from './spec.js';
 
 export interface ProbeResult {

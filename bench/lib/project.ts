@@ -2,8 +2,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/contract/project.js';
-import { digestApiKey } from '../../src/keys/api-key.js';
 import { makeKey } from '../../src/process/make-key.js';
+import { digestApiKey } from '../../src/keys/api-key.js';
 import { openStore } from '../../src/store/open-store.js';
 import { fixtureItems } from './fixture.js';
 

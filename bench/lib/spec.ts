@@ -1,7 +1,7 @@
 // The contract as the benchmark needs it: the spec's path and its schemas with `$ref`s inlined,
 // for servers (Fastify) that take a self-contained JSON Schema.
 import { readContractPaths } from '../../src/contract/project.js';
-import { isObject, type Json, loadSpec, type OpenApiDocument } from '../../src/contract/spec.js';
+import { isObject, loadSpec, type Json, type OpenApiDocument } from '../../src/contract/spec.js';
 
 export const specPath = readContractPaths().spec;
 

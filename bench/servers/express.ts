@@ -2,7 +2,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { specPath } from '../lib/spec.js';
-import { type ListRequest, listPage, MAX_BODY_BYTES, readPeerConfig } from './peer.js';
+import { listPage, MAX_BODY_BYTES, readPeerConfig, type ListRequest } from './peer.js';
 
 const config = readPeerConfig();
 const app = express();

@@ -1,7 +1,7 @@
 // Fastify with the spec's ListRequest as its body schema and a bearer check in a hook.
 import Fastify from 'fastify';
 import { inlineSchema } from '../lib/spec.js';
-import { CHALLENGE, type ListRequest, listPage, MAX_BODY_BYTES, problem, readPeerConfig } from './peer.js';
+import { CHALLENGE, listPage, MAX_BODY_BYTES, problem, readPeerConfig, type ListRequest } from './peer.js';
 
 const config = readPeerConfig();
 

@@ -1,7 +1,7 @@
 // Bare Hono on @hono/node-server: the framework's routing and Context, the same checks by hand.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { CHALLENGE, checkListRequest, type ListRequest, listPage, MAX_BODY_BYTES, type ProblemName, problem, readPeerConfig } from './peer.js';
+import { CHALLENGE, checkListRequest, listPage, MAX_BODY_BYTES, problem, readPeerConfig, type ListRequest, type ProblemName } from './peer.js';
 
 const config = readPeerConfig();
 const app = new Hono();

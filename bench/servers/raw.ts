@@ -1,6 +1,6 @@
 // The practical limit of Node on this machine: node:http and nothing else.
 import { createServer, type ServerResponse } from 'node:http';
-import { CHALLENGE, checkListRequest, type ListRequest, listPage, MAX_BODY_BYTES, type ProblemName, problem, readPeerConfig } from './peer.js';
+import { CHALLENGE, checkListRequest, listPage, MAX_BODY_BYTES, problem, readPeerConfig, type ListRequest, type ProblemName } from './peer.js';
 
 const config = readPeerConfig();
 

@@ -8,10 +8,9 @@
  * load balancer in front (README: "Scaling out").
  * Exit codes: 0 stopped by a signal, 1 something failed, 2 bad usage.
  */
-
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { projectRoot } from '../contract/project.js';
 import { type LocalPostgres, startLocalPostgres } from './local-postgres.js';
 

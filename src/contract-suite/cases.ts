@@ -12,8 +12,8 @@ import { pathParameters } from './cases/path-parameters.js';
 import { requestExamples } from './cases/request-examples.js';
 import { requestFields } from './cases/request-fields.js';
 import { routing } from './cases/routing.js';
-import { type NotProvoked, notProvoked } from './not-provoked.js';
-import { type FactsOptions, type OperationFacts, readFacts } from './operation-facts.js';
+import { notProvoked, type NotProvoked } from './not-provoked.js';
+import { readFacts, type FactsOptions, type OperationFacts } from './operation-facts.js';
 import { SchemaValues } from './values/schema-values.js';
 
 export type * from './case.js';

@@ -3,8 +3,8 @@ import type { ObservedResponse, ResponseChecker } from '../contract/response-che
 import { isObject, type Json } from '../contract/spec.js';
 import type { ApiWideAnswers } from './api-wide-answers.js';
 import type { RequestInput, SuiteCase } from './case.js';
-import type { Placement } from './credentials.js';
 import type { Exchange } from './http.js';
+import type { Placement } from './credentials.js';
 import type { ListShape } from './list-shape.js';
 
 /** The options of a list request: the POST body, or the GET query read as an object. */

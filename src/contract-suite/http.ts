@@ -1,6 +1,6 @@
-import type { OperationContract } from '../contract/operations.js';
 import type { ObservedResponse } from '../contract/response-checker.js';
 import type { Json } from '../contract/spec.js';
+import type { OperationContract } from '../contract/operations.js';
 import type { RequestInput, SuiteCase } from './case.js';
 import type { Placement } from './credentials.js';
 

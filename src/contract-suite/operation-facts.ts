@@ -1,7 +1,7 @@
 import type { OperationContract } from '../contract/operations.js';
 import { deref, isObject, type Json, type JsonObject, type OpenApiDocument } from '../contract/spec.js';
 import type { LiveValue, Location, RequestInput } from './case.js';
-import { type ListShape, listShape } from './list-shape.js';
+import { listShape, type ListShape } from './list-shape.js';
 import { componentName, componentsIn, resolveSchema } from './values/schema-refs.js';
 import type { SchemaValues } from './values/schema-values.js';
 

@@ -1,6 +1,6 @@
 import type { RequestInput, SuiteCase } from './case.js';
-import { type Category, type Finding, parseJson } from './checks.js';
-import { buildRequest, type Exchange, redactRequest, send, toCurl } from './http.js';
+import { parseJson, type Category, type Finding } from './checks.js';
+import { buildRequest, redactRequest, send, toCurl, type Exchange } from './http.js';
 import { excusesFor } from './known-differences.js';
 import type { CaseResult, ExcusedFinding } from './result.js';
 import type { RunContext } from './run-context.js';

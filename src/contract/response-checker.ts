@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { type OperationContract, readOperations } from './operations.js';
+import { readOperations, type OperationContract } from './operations.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from './schemas.js';
 import type { OpenApiDocument } from './spec.js';
 

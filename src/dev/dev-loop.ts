@@ -2,13 +2,13 @@ import { dirname, extname, relative, resolve, sep } from 'node:path';
 import type { ContractPaths } from '../contract/project.js';
 import { displayPath } from '../tooling/display-path.js';
 import { checkValueExamples } from '../tooling/examples-check.js';
-import { type FileWatch, watchFolders } from '../tooling/watch-files.js';
+import { watchFolders, type FileWatch } from '../tooling/watch-files.js';
 import { writeTypes } from '../tooling/write-types.js';
-import { type Breakage, explainExamples, explainLint, explainServerStart, explainTypecheck, explainTypeGeneration, formatTypecheckError } from './explain.js';
+import { explainExamples, explainLint, explainServerStart, explainTypecheck, explainTypeGeneration, formatTypecheckError, type Breakage } from './explain.js';
 import { lintSpec } from './lint-spec.js';
 import { describeBreakage, seconds } from './report.js';
 import { stopRunningCommands } from './run-command.js';
-import { type DevServer, ServerStartError, startDevServer } from './server-process.js';
+import { ServerStartError, startDevServer, type DevServer } from './server-process.js';
 import { TypecheckThread } from './typecheck-thread.js';
 
 export interface DevLoopOptions {

@@ -6,9 +6,8 @@
  * behave as they do against the web application. Exit codes: Prism's own, or 2
  * on bad usage.
  */
-
-import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Hono } from 'hono';
 import { buildPages } from '../pages/assets.js';

@@ -1,4 +1,4 @@
-import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { projectRoot } from '../contract/project.js';
 import { groupGone, killGroupOnExit, release, sendSignal } from './process-group.js';

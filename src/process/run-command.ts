@@ -1,4 +1,4 @@
-import { type Exit, type LaunchOptions, launch } from './launch.js';
+import { launch, type Exit, type LaunchOptions } from './launch.js';
 
 export interface CommandResult extends Exit {
   stdout: string;

@@ -1,5 +1,5 @@
 import { tsxCommand } from './commands.js';
-import { type LaunchedProcess, launch, type OutputMode } from './launch.js';
+import { launch, type LaunchedProcess, type OutputMode } from './launch.js';
 import { waitForOutput } from './ready.js';
 
 /** The API server running as its own process, as `npm start` runs it. */

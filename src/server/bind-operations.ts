@@ -1,8 +1,8 @@
 import type { Context, Env, Hono } from 'hono';
 import type { InputOf, OperationShape, ResultOf } from '../contract/types.js';
 import { ApiError } from './problems.js';
-import { InputViolation, locateViolation, type RequestInput, readInput } from './read-input.js';
-import { type CompiledOperation, type RequestContract, toRoutePath } from './request-contract.js';
+import { InputViolation, locateViolation, readInput, type RequestInput } from './read-input.js';
+import { toRoutePath, type CompiledOperation, type RequestContract } from './request-contract.js';
 
 /** One operation's handler: the spec's input for it in, one of the spec's answers for it out. */
 export type Handler<Operation extends OperationShape, HandlerContext> = (input: InputOf<Operation>, context: HandlerContext) => Promise<ResultOf<Operation>>;

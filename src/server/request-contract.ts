@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { type OperationContract, type ParameterContract, readOperations } from '../contract/operations.js';
+import { readOperations, type OperationContract, type ParameterContract } from '../contract/operations.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
 import { deref, isObject, type Json, type OpenApiDocument } from '../contract/spec.js';
 import type { Violation } from '../contract/types.js';

@@ -10,7 +10,7 @@
 import { ExitCode, runCli } from '../cli/exit.js';
 import { makeKey } from '../process/make-key.js';
 import { scratchDatabase } from '../process/scratch-database.js';
-import { type ServerProcess, startServer } from '../process/server.js';
+import { startServer, type ServerProcess } from '../process/server.js';
 import { seedDemoDatabase } from '../store/demo-data.js';
 import { parseSoakArgs, type SoakOptions } from './options.js';
 import { formatReport, runSoak, type SoakReport } from './soak.js';

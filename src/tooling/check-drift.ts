@@ -1,5 +1,5 @@
-import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { resolve } from 'node:path';
 import { ExitCode, runCli } from '../cli/exit.js';
 import { readContracts } from '../contract/project.js';
 import { checkDrift } from './drift.js';

@@ -1,5 +1,5 @@
-import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { resolve } from 'node:path';
 import { readContracts } from '../contract/project.js';
 import { checkValueExamples } from './examples-check.js';
 

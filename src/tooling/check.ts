@@ -5,10 +5,9 @@
  * per step with its time, then the output of every step that failed. Exit codes: 0 all passed,
  * 1 a step failed, 2 bad usage.
  */
-
+import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { ExitCode, runCli, UsageError } from '../cli/exit.js';
 import { projectRoot } from '../contract/project.js';
 import { formatChecks, runChecks } from './run-checks.js';

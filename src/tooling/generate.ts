@@ -1,5 +1,5 @@
-import { dirname, extname } from 'node:path';
 import { Command } from 'commander';
+import { dirname, extname } from 'node:path';
 import { readContracts } from '../contract/project.js';
 import { displayPath } from './display-path.js';
 import { watchFolders } from './watch-files.js';

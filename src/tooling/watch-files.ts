@@ -1,4 +1,4 @@
-import { type FSWatcher, readdirSync, watch } from 'node:fs';
+import { readdirSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 
 export interface FileWatch {

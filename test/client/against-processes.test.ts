@@ -1,5 +1,5 @@
-import { createApiClient, type Item, type ItemPage, ProblemError, paginate } from 'bearer-list-api/client';
 import { describe, expect, inject, it } from 'vitest';
+import { createApiClient, paginate, ProblemError, type Item, type ItemPage } from 'bearer-list-api/client';
 
 // Started once for the run by test/global-setup.ts.
 const mock = inject('mock');

@@ -1,5 +1,5 @@
-import { createApiClient, type ItemPage, type Problem, ProblemError, paginate } from 'bearer-list-api/client';
 import { describe, expect, it } from 'vitest';
+import { createApiClient, paginate, ProblemError, type ItemPage, type Problem } from 'bearer-list-api/client';
 
 /** A fetch that records each request and answers from a function (no mocking library). */
 function recordingFetch(answer: (request: Request, body: string) => Response) {

@@ -1,6 +1,6 @@
-// Imported by package name: proves the `exports["./client"]` entry of package.json resolves.
-import { createApiClient, type Item, type ItemPage, type Problem, paginate } from 'bearer-list-api/client';
 import { describe, expectTypeOf, it } from 'vitest';
+// Imported by package name: proves the `exports["./client"]` entry of package.json resolves.
+import { createApiClient, paginate, type Item, type ItemPage, type Problem } from 'bearer-list-api/client';
 
 const api = createApiClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'tka_example' });
 

@@ -7,9 +7,9 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/contract/project.js';
+import { freshDatabase } from '../helpers/postgres.js';
 import { freePort } from '../../src/process/free-port.js';
 import { makeKey } from '../../src/process/make-key.js';
-import { freshDatabase } from '../helpers/postgres.js';
 
 describe('npm run start:cluster', () => {
   it('serves one key through a balancer over two instances and stops them all on SIGINT', async () => {

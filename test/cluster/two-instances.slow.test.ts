@@ -4,11 +4,11 @@
  * and a key revoked with the CLI fails on both within the documented time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leaseBlock } from '../../src/server/shared-rate-limit.js';
 import { tsxCommand } from '../../src/process/commands.js';
 import { makeKey } from '../../src/process/make-key.js';
 import { runCommand } from '../../src/process/run-command.js';
 import { type ServerProcess, startServer } from '../../src/process/server.js';
-import { leaseBlock } from '../../src/server/shared-rate-limit.js';
 import { expectHonoursContract } from '../helpers/contract.js';
 import { freshDatabase } from '../helpers/postgres.js';
 

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disagreements, runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
-import { type MockProcess, startMock } from '../../src/process/mock.js';
+import { startMock, type MockProcess } from '../../src/process/mock.js';
 import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { type ServerProcess, startServer } from '../../src/process/server.js';
+import { startServer, type ServerProcess } from '../../src/process/server.js';
 import { accountSpec } from '../helpers/web-app.js';
 
 const database = scratchDatabase('account-suite-');

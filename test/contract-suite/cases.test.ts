@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
 import { readContractPaths } from '../../src/contract/project.js';
-import { isObject, type Json, loadSpec } from '../../src/contract/spec.js';
+import { isObject, loadSpec, type Json } from '../../src/contract/spec.js';
 import { deriveCases, type Family } from '../../src/contract-suite/cases.js';
 import { orderBreak } from '../../src/contract-suite/checks.js';
 import { judgeEffect } from '../../src/contract-suite/field-effect.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
-import { type Json, loadSpec } from '../../src/contract/spec.js';
+import { loadSpec, type Json } from '../../src/contract/spec.js';
 import { deriveCases } from '../../src/contract-suite/cases.js';
 import { buildRequest } from '../../src/contract-suite/http.js';
+import { harvest, type Harvest } from '../../src/contract-suite/values/schema-refs.js';
 import { seeded, stringMatching } from '../../src/contract-suite/values/pattern.js';
-import { type Harvest, harvest } from '../../src/contract-suite/values/schema-refs.js';
 import { SchemaValues } from '../../src/contract-suite/values/schema-values.js';
 import { specWith } from './fixtures/spec-with.js';
 

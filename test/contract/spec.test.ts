@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type OperationContract, readOperations } from '../../src/contract/operations.js';
+import { readOperations, type OperationContract } from '../../src/contract/operations.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../../src/contract/schemas.js';
-import { deref, isObject, type Json, loadSpec } from '../../src/contract/spec.js';
+import { deref, isObject, loadSpec, type Json } from '../../src/contract/spec.js';
+import { findInvalidValueExamples, listValueExamples } from '../../src/tooling/value-examples.js';
 import { binCommand } from '../../src/process/commands.js';
 import { runCommand } from '../../src/process/run-command.js';
-import { findInvalidValueExamples, listValueExamples } from '../../src/tooling/value-examples.js';
 
 // Every expectation here is a rule of the contract or is derived from the spec, so adding an
 // operation that follows the rules needs no edit here; a failure names what to change in the spec.

@@ -8,16 +8,16 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
-import { projectRoot } from '../../src/contract/project.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { binCommand, typescriptCommand } from '../../src/process/commands.js';
-import { type LaunchedProcess, launch } from '../../src/process/launch.js';
+import { launch, type LaunchedProcess } from '../../src/process/launch.js';
 import { startMock } from '../../src/process/mock.js';
 import { waitForOutput } from '../../src/process/ready.js';
-import { runCommand } from '../../src/process/run-command.js';
 import { scratchDatabase } from '../../src/process/scratch-database.js';
 import { openStore } from '../../src/store/open-store.js';
+import { parse, stringify } from 'yaml';
+import { projectRoot } from '../../src/contract/project.js';
+import { binCommand, typescriptCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
 
 const copy = mkdtempSync(join(tmpdir(), 'add-operation-'));
 afterAll(() => rmSync(copy, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tsxCommand } from '../../src/process/commands.js';
 import { freePort } from '../../src/process/free-port.js';
-import { type LaunchedProcess, launch } from '../../src/process/launch.js';
+import { launch, type LaunchedProcess } from '../../src/process/launch.js';
 import { waitForOutput } from '../../src/process/ready.js';
 import { launchChromium, openPage } from './browser.js';
 

@@ -12,8 +12,8 @@ import Database from 'better-sqlite3';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { type ServerProcess, startServer } from '../../src/process/server.js';
-import { type BrowserPage, launchChromium, openPage } from './browser.js';
+import { startServer, type ServerProcess } from '../../src/process/server.js';
+import { launchChromium, openPage, type BrowserPage } from './browser.js';
 
 const database = scratchDatabase('web-e2e-');
 const PASSWORD = 'correct horse battery staple';

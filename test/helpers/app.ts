@@ -1,5 +1,5 @@
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { type AppOptions, createApp } from '../../src/server/app.js';
+import { createApp, type AppOptions } from '../../src/server/app.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store, User } from '../../src/store/store.js';
 import { expectHonoursContract, operationIdFor, requestContract } from './contract.js';

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type OperationContract, readOperations } from '../../src/contract/operations.js';
+import { readOperations, type OperationContract } from '../../src/contract/operations.js';
 import { projectRoot } from '../../src/contract/project.js';
 import { loadSpec } from '../../src/contract/spec.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/contract/project.js';
 import { binCommand, compiledCommand, tsxCommand } from '../../src/process/commands.js';
 import { runCommand } from '../../src/process/run-command.js';
+import { projectRoot } from '../../src/contract/project.js';
 
 describe('runCommand', () => {
   it('returns the exit code and both streams, and does not throw on a failure', async () => {

@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type OperationContract, readOperations } from '../../src/contract/operations.js';
+import { readOperations, type OperationContract } from '../../src/contract/operations.js';
 import { compileSpecSchema, createSpecAjv } from '../../src/contract/schemas.js';
 import { isObject, type Json } from '../../src/contract/spec.js';
 import { generateApiKey } from '../../src/keys/api-key.js';

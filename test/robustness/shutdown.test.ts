@@ -4,15 +4,14 @@
  * are refused at once, the process exits 0, and the database file is whole and
  * was closed cleanly (WAL checkpointed away).
  */
-
+import Database from 'better-sqlite3';
 import { existsSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { makeKey } from '../../src/process/make-key.js';
 import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { type ServerProcess, startServer } from '../../src/process/server.js';
+import { startServer, type ServerProcess } from '../../src/process/server.js';
 import { expectHonoursContract } from '../helpers/contract.js';
 
 interface SlowCall {

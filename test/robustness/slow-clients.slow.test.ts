@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeKey } from '../../src/process/make-key.js';
 import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { type ServerProcess, startServer } from '../../src/process/server.js';
+import { startServer, type ServerProcess } from '../../src/process/server.js';
 import { exchange, httpRequest, parseResponses, type RawExchange, type Step } from './helpers/raw-http.js';
 
 const HEADERS_TIMEOUT_MS = 1_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResponseValidationMode } from '../../src/config/env.js';
-import { type OperationHandlers, operationHandlers } from '../../src/server/operations.js';
+import { operationHandlers, type OperationHandlers } from '../../src/server/operations.js';
 import { createTestApp } from '../helpers/app.js';
 
 /** A handler that answers POST / with `title` renamed to `name`, as code that missed a spec change would. */

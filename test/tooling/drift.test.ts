@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readContractPaths } from '../../src/contract/project.js';
-import { tsxCommand } from '../../src/process/commands.js';
-import { runCommand } from '../../src/process/run-command.js';
 import { checkDrift } from '../../src/tooling/drift.js';
 import { editSpec } from '../helpers/spec-edits.js';
+import { tsxCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
 
 const paths = readContractPaths();
 const scratch = mkdtempSync(join(tmpdir(), 'drift-test-'));

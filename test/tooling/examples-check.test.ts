@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readContractPaths } from '../../src/contract/project.js';
+import { checkValueExamples } from '../../src/tooling/examples-check.js';
 import { tsxCommand } from '../../src/process/commands.js';
 import { runCommand } from '../../src/process/run-command.js';
-import { checkValueExamples } from '../../src/tooling/examples-check.js';
 import { editSpec } from '../helpers/spec-edits.js';
 
 const FIXTURE = fileURLToPath(import.meta.url);

@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '../../contract/spec.js';
-import { type Derived, type LiveValue, type Location, type RequestInput, withField } from '../case.js';
+import { withField, type Derived, type LiveValue, type Location, type RequestInput } from '../case.js';
 import type { OperationFacts } from '../operation-facts.js';
 import type { SchemaValues } from '../values/schema-values.js';
 

@@ -1,7 +1,7 @@
-import { type CaseDraft, type Derived, type Location, withField } from '../case.js';
+import { withField, type CaseDraft, type Derived, type Location } from '../case.js';
 import { documents, type Field } from '../operation-facts.js';
 import { faultsOf } from '../values/faults.js';
-import { describeLocation, type FamilyContext, liveExcept } from './family.js';
+import { describeLocation, liveExcept, type FamilyContext } from './family.js';
 
 const UNPROCESSABLE = 422;
 const NOT_FOUND = 404;

@@ -1,4 +1,4 @@
-import { type Derived, withField } from '../case.js';
+import { withField, type Derived } from '../case.js';
 import type { FamilyContext } from './family.js';
 
 /**

@@ -1,6 +1,6 @@
-import { type CaseDraft, type Derived, withField } from '../case.js';
+import { withField, type CaseDraft, type Derived } from '../case.js';
 import { documents } from '../operation-facts.js';
-import { type FamilyContext, liveExcept } from './family.js';
+import { liveExcept, type FamilyContext } from './family.js';
 
 const NOT_FOUND = 404;
 
