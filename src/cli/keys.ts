@@ -12,6 +12,7 @@ import { openStore } from '../store/open-store.js';
 import { UnsafeLocationError } from '../store/private-files.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { CommandFailed, runCli, UsageError } from './exit.js';
+import { refuseOptionsAsValues } from './option-values.js';
 
 /** The same presets as the account API's `ExpiresInDays`. */
 const EXPIRY_PRESETS: number[] = [7, 30, 60, 90, 365] satisfies AccountSchemas['ExpiresInDays'][];
@@ -133,6 +134,8 @@ program
     if (!revoked) throw new CommandFailed(`no active key with id ${JSON.stringify(id)}`);
     print(options.json ?? false, { id, revoked: true }, `Revoked ${id}.`);
   });
+
+refuseOptionsAsValues(program);
 
 await runCli('keys', async () => {
   try {

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { UsageError } from '../cli/exit.js';
+import { refuseOptionsAsValues } from '../cli/option-values.js';
 
 export interface SoakOptions {
   url?: string;
@@ -35,7 +36,7 @@ export function parseSoakArgs(args: readonly string[], writeErr: (text: string) 
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeErr });
-  const options = program.parse(args, { from: 'user' }).opts<SoakOptions>();
+  const options = refuseOptionsAsValues(program).parse(args, { from: 'user' }).opts<SoakOptions>();
   if ((options.url === undefined) !== (options.token === undefined))
     throw new UsageError('--url and --token go together: both to target a running server, neither to start one');
   if (options.pid !== undefined && options.url === undefined)
