@@ -28,10 +28,22 @@ export type Step = string | Uint8Array | { pauseMs: number };
  * request dribbled out slowly. Resolves when the server closes the connection,
  * or `waitMs` after the last step.
  */
-export function exchange(port: number, steps: Step[], options: { waitMs?: number; untilResponses?: number } = {}): Promise<RawExchange> {
+export function exchange(
+  port: number,
+  steps: Step[],
+  options: {
+    waitMs?: number;
+    untilResponses?: number;
+    /** The client's own address, e.g. `127.0.0.2` (any of 127.0.0.0/8 reaches a loopback listener on Linux), to look like another client. */
+    localAddress?: string;
+    /** The answers carry no body whatever their headers say (answers to HEAD). */
+    bodiless?: boolean;
+  } = {},
+): Promise<RawExchange> {
   const started = performance.now();
+  const parse = (data: Buffer) => parseResponses(data, { bodiless: options.bodiless ?? false });
   return new Promise((resolve) => {
-    const socket: Socket = connect(port, '127.0.0.1');
+    const socket: Socket = connect({ port, host: '127.0.0.1', ...(options.localAddress && { localAddress: options.localAddress }) });
     const chunks: Buffer[] = [];
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -41,11 +53,11 @@ export function exchange(port: number, steps: Step[], options: { waitMs?: number
       clearTimeout(timer);
       socket.destroy();
       const raw = Buffer.concat(chunks);
-      resolve({ responses: parseResponses(raw), raw: raw.toString('latin1'), closedByServer, elapsedMs: performance.now() - started, ...(error && { error }) });
+      resolve({ responses: parse(raw), raw: raw.toString('latin1'), closedByServer, elapsedMs: performance.now() - started, ...(error && { error }) });
     };
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
-      if (options.untilResponses !== undefined && parseResponses(Buffer.concat(chunks)).length >= options.untilResponses) finish(false);
+      if (options.untilResponses !== undefined && parse(Buffer.concat(chunks)).length >= options.untilResponses) finish(false);
     });
     socket.on('end', () => finish(true));
     socket.on('close', () => finish(true));
@@ -61,8 +73,8 @@ export function exchange(port: number, steps: Step[], options: { waitMs?: number
   });
 }
 
-/** Splits a byte stream into complete HTTP/1.1 responses (Content-Length or chunked bodies). */
-export function parseResponses(data: Buffer): RawResponse[] {
+/** Splits a byte stream into complete HTTP/1.1 responses (Content-Length or chunked bodies; none for 1xx, or with `bodiless`). */
+export function parseResponses(data: Buffer, options: { bodiless?: boolean } = {}): RawResponse[] {
   const responses: RawResponse[] = [];
   let offset = 0;
   for (;;) {
@@ -79,7 +91,9 @@ export function parseResponses(data: Buffer): RawResponse[] {
     }
     let cursor = headEnd + 4;
     let body: Buffer;
-    if (headers['transfer-encoding']?.toLowerCase().includes('chunked')) {
+    if (options.bodiless || (status >= 100 && status < 200)) {
+      body = Buffer.alloc(0);
+    } else if (headers['transfer-encoding']?.toLowerCase().includes('chunked')) {
       const parts: Buffer[] = [];
       for (;;) {
         const lineEnd = data.indexOf('\r\n', cursor);
