@@ -35,10 +35,26 @@ try {
   process.exit(2);
 }
 
-// Asynchronous, buffered logging keeps the write off the request path; it is flushed on shutdown.
+/** The longest a log line waits in the buffer: what SIGKILL can lose on a quiet server. */
+const LOG_FLUSH_INTERVAL_MS = 1_000;
+// Asynchronous, buffered logging keeps the write off the request path. The buffer is written when it holds 4 KiB,
+// every second (so a quiet server's last refused requests are on disk too), on SIGHUP and on shutdown.
+const logStream = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: LOG_FLUSH_INTERVAL_MS });
+// pino already stops logging quietly when stdout's reader is gone (EPIPE); any other write error (EIO once a
+// terminal hangs up) must not bring the server down with it. Said once on stderr, which may be gone too.
+let logStreamFailed = false;
+logStream.on('error', (error: NodeJS.ErrnoException) => {
+  if (logStreamFailed) return;
+  logStreamFailed = true;
+  try {
+    process.stderr.write(`log stream failed (${error.code ?? error.message}); the server keeps serving, its log lines may be lost\n`);
+  } catch {
+    // nowhere left to say it
+  }
+});
 const logger = pino(
   { level: config.logLevel, base: null, timestamp: pino.stdTimeFunctions.isoTime, redact: ['authorization', '*.authorization', 'headers.authorization'] },
-  pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+  logStream,
 );
 
 const database = describeDatabase(config);
@@ -246,6 +262,12 @@ function shutdown(signal: string): void {
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));
+// By default SIGHUP ends the process at once, losing the buffered lines. Here it is the usual "reopen your logs":
+// stdout is not a file to reopen, so the buffer is written now, and the server goes on.
+process.on('SIGHUP', () => {
+  logger.info({ signal: 'SIGHUP' }, 'SIGHUP: logs flushed; still serving (SIGTERM or SIGINT stops the server)');
+  logger.flush();
+});
 process.on('uncaughtException', (error) => {
   logger.fatal({ err: error }, 'uncaught exception');
   logger.flush(() => process.exit(1));
