@@ -89,7 +89,10 @@ export function createListener(options: ListenerOptions): Server {
   function track(incoming: IncomingMessage, outgoing: ServerResponse): void {
     const socket = incoming.socket;
     let state = connections.get(socket);
-    if (!state) connections.set(socket, (state = { open: new Set(), answeredEarly: false }));
+    if (!state) {
+      state = { open: new Set(), answeredEarly: false };
+      connections.set(socket, state);
+    }
     state.answeredEarly = false;
     state.open.add(outgoing);
     const settled = state;
@@ -207,10 +210,12 @@ function limitConnections(server: Server, options: ListenerOptions): void {
   server.maxConnections = max;
   const open = new Map<string, number>();
   const refused = { total: 0, perAddress: 0 };
-  let reporting: NodeJS.Timeout | undefined;
+  let reporting = false;
   const report = () => {
-    reporting ??= setTimeout(() => {
-      reporting = undefined;
+    if (reporting) return;
+    reporting = true;
+    setTimeout(() => {
+      reporting = false;
       options.logger.warn(
         { listener: options.name, refusedConnections: { ...refused }, maxConnections: max, maxConnectionsPerAddress: perAddress },
         'connections refused over the cap in the last second',
