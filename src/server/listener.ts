@@ -49,12 +49,23 @@ const NOT_HTTP: [ProblemType, string] = ['urn:problem-type:malformed-request', '
 /** The client went away: there is nobody to answer. */
 const GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
-/** The answers under way on one connection, to know whether anything may still be written on it outside them. */
-interface ConnectionState {
-  /** Responses begun and not finished (more than one when requests are pipelined). */
-  open: Set<ServerResponse>;
-  /** The last request was answered before its body had fully arrived: whatever comes next belongs to an answered request. */
-  answeredEarly: boolean;
+/** The last request a connection carried and its answer, to know whether anything may still be written on it. */
+interface Exchange {
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
+}
+
+/**
+ * Whether the connection's request has an answer on its way, or was answered before its body had fully arrived:
+ * then anything written now would be read as a second answer. Node's own check (the answer it is writing,
+ * `_httpMessage`) covers an earlier answer of pipelined requests still being written.
+ */
+function answered(socket: Socket, last: Exchange | undefined): boolean {
+  const writing = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (writing?.headersSent) return true;
+  if (!last?.outgoing.headersSent) return false;
+  // A request complete and answered in full: the connection has moved on to a next request, which has no answer yet.
+  return !(last.incoming.complete && last.outgoing.writableFinished);
 }
 
 /**
@@ -70,7 +81,6 @@ interface ConnectionState {
 export function createListener(options: ListenerOptions): Server {
   const { timeouts, logger } = options;
   const answers = new OutsideAnswers(logger, options.problemBounds);
-  const connections = new WeakMap<Socket, ConnectionState>();
 
   const server = createServer({
     headersTimeout: timeouts.headersTimeoutMs,
@@ -85,28 +95,15 @@ export function createListener(options: ListenerOptions): Server {
   server.setTimeout(timeouts.requestTimeoutMs);
   limitConnections(server, options);
 
-  /** Remembers the request's answer on its connection until both are complete. */
-  function track(incoming: IncomingMessage, outgoing: ServerResponse): void {
-    const socket = incoming.socket;
-    let state = connections.get(socket);
-    if (!state) {
-      state = { open: new Set(), answeredEarly: false };
-      connections.set(socket, state);
-    }
-    state.answeredEarly = false;
-    state.open.add(outgoing);
-    const settled = state;
-    const done = () => {
-      if (!settled.open.delete(outgoing)) return;
-      if (!incoming.complete) settled.answeredEarly = true;
-    };
-    outgoing.once('finish', done);
-    outgoing.once('close', done);
-  }
+  const exchanges = new WeakMap<Socket, Exchange>();
+  /** The request the adapter is handling right now: it calls `errorHandler` synchronously for a malformed path or Host. */
+  let current: { incoming: IncomingMessage; started: number } | undefined;
+  // One adapter for all requests: one per request, to hand each its own error handler, cost a closure per request.
+  const adapter = getRequestListener(options.fetch, { hostname: options.host, errorHandler: (error) => adapterError(error) });
 
   function handle(incoming: IncomingMessage, outgoing: ServerResponse): void {
     const started = performance.now();
-    track(incoming, outgoing);
+    exchanges.set(incoming.socket, { incoming, outgoing });
     const method = incoming.method ?? '';
     if ((method === 'GET' || method === 'HEAD') && carriesBody(incoming)) {
       const problem = answers.problem(
@@ -122,17 +119,21 @@ export function createListener(options: ListenerOptions): Server {
       answers.answer(incoming, outgoing, problem, 'missing-host', started);
       return;
     }
-    // One adapter per request, so its error handler knows the request it failed on.
-    const adapter = getRequestListener(options.fetch, {
-      hostname: options.host,
-      errorHandler: (error) => adapterError(incoming, error, started),
-    });
-    void adapter(incoming, outgoing);
+    current = { incoming, started };
+    try {
+      void adapter(incoming, outgoing);
+    } finally {
+      current = undefined;
+    }
   }
 
-  /** The adapter refused the request (a malformed path or Host) or the app failed outside its own error handler. */
-  function adapterError(incoming: IncomingMessage, error: unknown, started: number): Response {
-    const request = { method: incoming.method ?? '', path: pathOf(incoming.url ?? '') };
+  /**
+   * The adapter refused the request (a malformed path or Host: called while `handle` runs) or the app failed
+   * outside its own error handler (called later: which request it was is then unknown here).
+   */
+  function adapterError(error: unknown): Response {
+    const request = current && { method: current.incoming.method ?? '', path: pathOf(current.incoming.url ?? '') };
+    const started = current?.started;
     if (error instanceof Error && error.name === 'RequestError') {
       const problem = answers.problem('urn:problem-type:malformed-request', "The request's path or Host header is malformed.");
       answers.log(problem, 'malformed-target-or-host', request, started);
@@ -155,7 +156,7 @@ export function createListener(options: ListenerOptions): Server {
   });
   server.on('checkExpectation', (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const started = performance.now();
-    track(incoming, outgoing);
+    exchanges.set(incoming.socket, { incoming, outgoing });
     const problem = answers.problem('urn:problem-type:expectation-failed', 'This server meets no expectation but 100-continue. The connection is closed.', {
       instance: pathOf(incoming.url ?? ''),
       closes: true,
@@ -164,9 +165,7 @@ export function createListener(options: ListenerOptions): Server {
   });
   // Requests Node refuses before any request object exists (broken HTTP, oversized headers, too slow).
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    const state = connections.get(socket);
-    const answered = state !== undefined && (state.answeredEarly || [...state.open].some((response) => response.headersSent));
-    if (GONE.has(error.code ?? '') || !socket.writable || answered) {
+    if (GONE.has(error.code ?? '') || !socket.writable || answered(socket, exchanges.get(socket))) {
       // A second answer on a connection whose request was answered would be read as the answer to the next request.
       socket.destroy();
       return;
