@@ -69,7 +69,7 @@ export interface ServerConfig extends StoreConfig {
  * listeners together would be too few for a busy instance, so 1,000 each, and the server warns at
  * startup when the process's open-file limit cannot hold them (README: Operations).
  */
-const DEFAULT_MAX_CONNECTIONS = 1_000;
+export const DEFAULT_MAX_CONNECTIONS = 1_000;
 /** One client address may hold a tenth: one client with slow requests cannot take every connection. */
 const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 100;
 
