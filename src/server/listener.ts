@@ -163,6 +163,12 @@ export function createListener(options: ListenerOptions): Server {
     });
     answers.answer(incoming, outgoing, problem, 'expectation-not-supported', started);
   });
+  // Without this, Node drops a CONNECT without a word.
+  server.on('connect', (incoming: IncomingMessage, socket: Socket) => {
+    const problem = answers.problem('urn:problem-type:malformed-request', 'This server is no proxy: CONNECT is not served.', { closes: true });
+    socket.end(answers.raw(problem));
+    answers.log(problem, 'connect-not-served', { method: 'CONNECT', path: pathOf(incoming.url ?? '') });
+  });
   // Requests Node refuses before any request object exists (broken HTTP, oversized headers, too slow).
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (GONE.has(error.code ?? '') || !socket.writable || answered(socket, exchanges.get(socket))) {

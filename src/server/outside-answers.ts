@@ -12,6 +12,7 @@ export type OutsideReason =
   | 'missing-host'
   | 'malformed-target-or-host'
   | 'adapter-failure'
+  | 'connect-not-served'
   | 'connection-over-cap'
   // Node's parser and timeouts (`clientError`): its error codes.
   | (string & {});

@@ -147,6 +147,11 @@ const rows: Row[] = [
     waitMs: OUTLAST_TIMEOUTS_MS,
   },
   {
+    given: 'a CONNECT (Node drops it without a word unless told)',
+    steps: () => ['CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n'],
+    want: { status: 400, type: 'malformed-request', closes: true },
+  },
+  {
     given: 'a CORS preflight at an unknown path',
     steps: () => [
       httpRequest('OPTIONS', '/no/such/path', [
