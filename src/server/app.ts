@@ -67,15 +67,20 @@ export function createApp(options: AppOptions): Hono<Env> {
   // Read once, then kept; requests before that await the same read. A failed read (the database was away) is tried again by the next request.
   let cursorCodec: CursorCodec | undefined;
   let cursorRead: Promise<CursorCodec> | undefined;
-  const cursors = (): CursorCodec | Promise<CursorCodec> =>
-    cursorCodec ??
-    (cursorRead ??= store.secret('cursor').then(
-      (secret) => (cursorCodec = new CursorCodec(secret)),
+  const cursors = (): CursorCodec | Promise<CursorCodec> => {
+    if (cursorCodec) return cursorCodec;
+    cursorRead ??= store.secret('cursor').then(
+      (secret) => {
+        cursorCodec = new CursorCodec(secret);
+        return cursorCodec;
+      },
       (error: unknown) => {
         cursorRead = undefined;
         throw error;
       },
-    ));
+    );
+    return cursorRead;
+  };
   Promise.resolve(cursors()).catch(() => undefined); // a failure surfaces on the first request that needs it
   const bounds = contract.problemBounds;
 
