@@ -55,7 +55,10 @@ export function judgeRelease(input: GateInput): GateResult {
       .map((verdict) => input.accepted.find((entry) => entry.rule === verdict.ruleId && entry.at === verdict.location.pointer));
     if (reasons.length > 0 && reasons.every((entry) => entry !== undefined)) {
       for (const entry of reasons) used.add(entry as AcceptedChange);
-      acceptedLines.push(`  accepted: ${describeChange(change)}\n    because ${[...new Set(reasons.map((entry) => entry?.reason))].join('; ')}`);
+      const rules = [...new Set(change.verdicts.map((verdict) => verdict.ruleId))].join(', ');
+      acceptedLines.push(
+        `  accepted: ${change.kind} ${describePlace(change)} (${rules}), because ${[...new Set(reasons.map((entry) => entry?.reason))].join('; ')}`,
+      );
     } else {
       breaking.push(change);
     }
