@@ -2,8 +2,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Tests that put load on a process for seconds (the bench's quick run, the soak, fifty slow
- * clients) are named `*.slow.test.ts`: they run in `npm run test:slow`, which CI runs after
- * `npm test`, and never beside each other, since they measure time.
+ * clients), and the end-to-end runs of whole multi-process setups (the cluster, the browser
+ * through the web application, the watchers), are named `*.slow.test.ts`: they run in
+ * `npm run test:slow`, which CI runs after `npm test`, never beside each other, since some
+ * measure time; `npm test` stays within its minute.
  */
 const SLOW = 'test/**/*.slow.test.ts';
 
@@ -29,12 +31,13 @@ export default defineConfig({
           // changes globally (spies, environment variables, process.exitCode).
           isolate: false,
           // Type-level tests (*.test-d.ts) prove that code which breaks the contract does not compile.
-          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+          typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json', checker: 'node_modules/typescript-native/bin/tsc' },
         },
       },
       {
         extends: true,
-        test: { name: 'slow', include: [SLOW], maxWorkers: 1, testTimeout: 120_000 },
+        // PostgreSQL too: the cluster's tests start instances on it.
+        test: { name: 'slow', include: [SLOW], maxWorkers: 1, testTimeout: 120_000, globalSetup: ['test/global-setup-postgres.ts'] },
       },
     ],
   },

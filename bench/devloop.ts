@@ -1,10 +1,12 @@
 /**
  * `npm run bench:devloop`: how long the everyday commands take. Median (min-max) of
- * several runs of `npm run lint`, `generate`, `typecheck` and `check`, and of
- * `npm run mock` and `npm start` from spawn to their first 200 on the sample request.
+ * several runs of `npm run lint`, `generate`, `typecheck` and `check` (warm, and cold: without
+ * the typecheck's incremental state), of check's own tools run bare one after another (the
+ * baseline its ratio is taken against), and of `npm run mock` and `npm start` from spawn to their
+ * first 200 on the sample request.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
@@ -68,6 +70,48 @@ function npmRun(script: string): Step {
   };
 }
 
+/** `npm run check` after removing the typecheck's incremental state, as on a fresh clone. */
+function coldCheck(): Step {
+  const warm = npmRun('check');
+  return {
+    name: 'npm run check, cold',
+    time() {
+      rmSync(join(projectRoot, 'node_modules', '.cache', 'typecheck.tsbuildinfo'), { force: true });
+      return warm.time();
+    },
+  };
+}
+
+/** The scripts `npm run check` runs (its arguments in package.json), and their command lines. */
+function checkScripts(): Array<{ name: string; command: string }> {
+  const scripts = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const names = (scripts['check'] ?? '').split(/\s+/).slice(2);
+  return names.map((name) => ({ name, command: scripts[name] ?? '' }));
+}
+
+/** Check's tools with nothing around them: each script's command, straight from a shell, one after another, warm. */
+function bareTools(): Step {
+  return {
+    name: "check's tools, bare, in turn",
+    async time() {
+      let total = 0;
+      for (const { name, command } of checkScripts()) {
+        const started = performance.now();
+        const result = await runCommand(['sh', '-c', command], {
+          timeoutMs: 300_000,
+          env: { PATH: `${join(projectRoot, 'node_modules', '.bin')}:${process.env['PATH'] ?? ''}` },
+        });
+        total += performance.now() - started;
+        if (result.code !== 0) throw new Error(`${name}: ${describeExit(result)}`);
+      }
+      return total;
+    },
+  };
+}
+
+/** The issue's target for `npm run check` on a quiet machine. */
+const CHECK_TARGET_MS = 3_000;
+
 /** From spawning `npm <args>` to the first 200 on the sample request, then stopped. */
 function startToFirst200(name: string, args: (port: number) => string[], headers: Record<string, string>, env: Record<string, string> = {}): Step {
   let run = 0;
@@ -98,7 +142,9 @@ async function main(): Promise<number> {
     npmRun('lint'),
     npmRun('generate'),
     npmRun('typecheck'),
+    bareTools(),
     npmRun('check'),
+    coldCheck(),
     startToFirst200('mock start to first 200', (port) => ['run', '--silent', 'mock', '--', '--port', String(port)], requestHeaders('tka_anything')),
     startToFirst200('server start to first 200', () => ['start', '--silent'], requestHeaders(project.key), {
       DATABASE_PATH: project.databasePath,
@@ -150,6 +196,18 @@ async function main(): Promise<number> {
       `${result.name.padEnd(width)}  ${seconds(result.medianMs).padStart(8)}  ${range.padStart(11)}${result.failure ? `  FAILED: ${result.failure}` : ''}`,
     );
   }
+  const byName = new Map(results.map((result) => [result.name, result.medianMs]));
+  const check = byName.get('npm run check') ?? Number.NaN;
+  const bare = byName.get("check's tools, bare, in turn") ?? Number.NaN;
+  console.log('');
+  console.log(`npm run check / its tools bare in turn: ${(check / bare).toFixed(2)}x (below 1: running the steps at once wins more than npm and tsx cost)`);
+  for (const [label, ms] of [
+    ['warm', check],
+    ['cold', byName.get('npm run check, cold') ?? Number.NaN],
+  ] as const)
+    console.log(
+      `target: npm run check (${label}) <= ${CHECK_TARGET_MS / 1000} s on a quiet machine: ${(ms / 1000).toFixed(2)} s  ${ms <= CHECK_TARGET_MS ? 'PASS' : 'MISS'}`,
+    );
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);
   return results.some((result) => result.failure !== undefined) ? ExitCode.failed : ExitCode.ok;
 }

@@ -12,7 +12,7 @@ import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
 import { type LocalPostgres, postgresBinDir, startLocalPostgres } from '../src/cluster/local-postgres.js';
 import { projectRoot } from '../src/contract/project.js';
 import { generateApiKey } from '../src/keys/api-key.js';
-import { binCommand } from '../src/process/commands.js';
+import { typescriptCommand } from '../src/process/commands.js';
 import { freePort } from '../src/process/free-port.js';
 import { describeExit, launch, type LaunchedProcess } from '../src/process/launch.js';
 import { waitForHttp } from '../src/process/ready.js';
@@ -164,7 +164,7 @@ async function main(): Promise<number> {
 
   if (!options.tsx) {
     progress('bench: compiling the TypeScript servers (npm run build)');
-    const build = await launch(binCommand('tsc', ['-p', 'tsconfig.build.json']), { output: 'inherit' }).exited;
+    const build = await launch(typescriptCommand(['-p', 'tsconfig.build.json']), { output: 'inherit' }).exited;
     if (build.code !== 0) throw new Error(`npm run build failed (${describeExit(build)})`);
   }
   progress(

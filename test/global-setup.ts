@@ -13,6 +13,7 @@ import { startMock } from '../src/process/mock.js';
 import { isRunning } from '../src/process/process-group.js';
 import { scratchDatabase } from '../src/process/scratch-database.js';
 import { startServer } from '../src/process/server.js';
+import { DEMO_USER, seedDemoDatabase } from '../src/store/demo-data.js';
 
 /**
  * The shared server holds itself to the contract on every answer (RESPONSE_VALIDATION=strict), and
@@ -26,8 +27,8 @@ declare module 'vitest' {
     /** The Prism mock, as `npm run mock` runs it. */
     mock: { url: string; pid: number };
     /**
-     * The server, as `npm start` runs it, on a fresh database (so with the demo user's items and
-     * shares), at LOG_LEVEL=warn. Its output goes to two files, which any test can read.
+     * The server, as `npm start` runs it, on a fresh database with the demo data (`npm run seed`:
+     * the demo user's items and shares), at LOG_LEVEL=warn. Its output goes to two files, which any test can read.
      */
     server: {
       url: string;
@@ -62,10 +63,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const [mock, server] = await Promise.allSettled([
     startMock().then(track),
-    // The key is made once the server has seeded the demo user, while Prism is still starting.
-    startServer({ databasePath: database.path, env: SHARED_SERVER_ENV, output })
-      .then(track)
-      .then(async (server) => ({ server, demoKey: (await makeKey(database.path, 'demo')).key })),
+    // Seeded in-process (test/cli/seed.test.ts runs `npm run seed` itself); the key is made with the keys CLI while the server starts, and Prism too.
+    seedDemoDatabase({ databasePath: database.path }).then(() =>
+      Promise.all([startServer({ databasePath: database.path, env: SHARED_SERVER_ENV, output }).then(track), makeKey(database.path, DEMO_USER)]).then(
+        ([server, { key }]) => ({ server, demoKey: key }),
+      ),
+    ),
   ]);
   if (mock.status === 'rejected' || server.status === 'rejected') {
     await teardown();

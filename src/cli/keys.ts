@@ -7,23 +7,11 @@
 import { Command } from 'commander';
 import type { AccountSchemas } from '../contract/account-types.js';
 import { generateApiKey } from '../keys/api-key.js';
-import { ConfigError, readStoreConfig } from '../config/env.js';
-import { openStore } from '../store/open-store.js';
-import { UnsafeLocationError } from '../store/private-files.js';
-import { type Store, StoreUnavailable } from '../store/store.js';
 import { CommandFailed, runCli, UsageError } from './exit.js';
+import { asCliError, withStore } from './with-store.js';
 
 /** The same presets as the account API's `ExpiresInDays`. */
 const EXPIRY_PRESETS: number[] = [7, 30, 60, 90, 365] satisfies AccountSchemas['ExpiresInDays'][];
-
-async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(readStoreConfig());
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
-}
 
 function print(json: boolean, value: unknown, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
@@ -138,8 +126,6 @@ await runCli('keys', async () => {
   try {
     await program.parseAsync();
   } catch (error) {
-    // A bad or unsafe DATABASE_PATH (or DATABASE_URL) is bad usage of this command too; an unreachable database is a failure.
-    if (error instanceof ConfigError || error instanceof UnsafeLocationError) throw new UsageError(error.message);
-    throw error instanceof StoreUnavailable ? new CommandFailed(error.message) : error;
+    throw asCliError(error);
   }
 });

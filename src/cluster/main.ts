@@ -3,8 +3,8 @@
  * instances on one PostgreSQL (`DATABASE_URL`, or a throwaway one started from
  * the machine's PostgreSQL binaries), each on free ports, behind two round-robin
  * HTTP balancers: the public API on `--port`, the web application on
- * `--web-port`. Makes a key for a demo user and prints it. Ctrl-C stops
- * everything it started. The balancer is for trying things out; production puts a real
+ * `--web-port`. Prints where they are and how to get a key (never a key: this
+ * output carries the instances' logs). Ctrl-C stops everything it started. The balancer is for trying things out; production puts a real
  * load balancer in front (README: "Scaling out").
  * Exit codes: 0 stopped by a signal, 1 something failed, 2 bad usage.
  */
@@ -12,7 +12,6 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { projectRoot } from '../contract/project.js';
-import { makeKey } from '../process/make-key.js';
 import { type LocalPostgres, startLocalPostgres } from './local-postgres.js';
 
 const whole = (name: string, min: number, max: number) => (value: string) => {
@@ -155,20 +154,16 @@ async function main(): Promise<void> {
       options.host,
     ),
   );
-  const { key } = await makeKey(':unused:', 'demo', { DATABASE_URL: databaseUrl });
+  // No key is printed: this output carries the instances' logs too. A key is made on the web application, or by an operator with the keys CLI.
   process.stdout.write(
     [
       '',
       `Balancer on ${url}, round robin over ${children.map((instance) => instance.url).join(', ')}`,
       `Web application balancer on ${webUrl}, round robin over ${children.map((instance) => instance.webUrl).join(', ')}`,
       `Database: ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
-      'A new key for user "demo" (shown once):',
       '',
-      `  ${key}`,
-      '',
-      `  curl -si -X POST ${url}/ -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' -d '{}'`,
-      '',
-      `Revoke it with: DATABASE_URL='${databaseUrl}' npm run keys -- list --user demo, then keys -- revoke <id>`,
+      `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`,
+      `Operators: DATABASE_URL='<the database>' npm run keys -- create --user <name> makes one from the command line.`,
       'Ctrl-C stops the instances and the throwaway database.',
       '',
     ].join('\n'),

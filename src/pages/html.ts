@@ -108,6 +108,7 @@ const SETTINGS = `<h1>Account settings</h1>
       <textarea id="new-key-curl" readonly rows="4" spellcheck="false"></textarea>
       <button type="button" id="copy-curl">Copy command</button>
     </div>
+    <p class="hint">The key reaches curl on its input, not its command line, so other accounts on this machine cannot read it in the process list.</p>
     <p id="copy-status" class="status" role="status"></p>
     <button type="button" id="new-key-done">Done, I have stored it</button>
   </section>

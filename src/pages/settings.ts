@@ -87,12 +87,16 @@ function wireCreateKey(): void {
 type ApiKeyExpiry = AccountComponents['schemas']['ExpiresInDays'];
 type Overlap = AccountComponents['schemas']['OverlapHours'];
 
-/** The show-once panel: the secret, a copy button and a curl that works as printed. */
+/**
+ * The show-once panel: the secret, a copy button and a curl that works as printed. The header goes
+ * to curl on its standard input (`-H @-`, from the shell's built-in printf), so the key is not in
+ * curl's arguments, which every account on the machine can read in the process list.
+ */
 function showNewKey(key: ApiKey, secret: string): void {
   byId('new-key-name').textContent = `“${key.name}”`;
   byId<HTMLInputElement>('new-key-secret').value = secret;
   byId<HTMLTextAreaElement>('new-key-curl').value =
-    `curl -s -X POST ${publicApiUrl()}/ -H 'Authorization: Bearer ${secret}' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`;
+    `printf 'Authorization: Bearer %s\\n' '${secret}' | curl -s -X POST ${publicApiUrl()}/ -H @- -H 'Content-Type: application/json' -d '{"sort":"asc"}'`;
   byId('copy-status').textContent = '';
   byId('new-key').hidden = false;
   byId('new-key-heading').focus();

@@ -16,7 +16,16 @@ export function compiledCommand(entry: string, args: readonly string[] = []): st
   return [process.execPath, join(projectRoot, 'dist', relative(projectRoot, resolve(projectRoot, entry))).replace(/\.ts$/, '.js'), ...args];
 }
 
-/** A binary a dependency installs in `node_modules/.bin` (`redocly`, `tsc`). */
+/**
+ * TypeScript 7's native compiler, which checks and builds the project (`npm run typecheck`, `npm run build`).
+ * Named by path: it is installed as the alias `typescript-native` beside TypeScript 5 (whose API
+ * openapi-typescript and the dev loop's warm checker need), and both packages claim the `tsc` binary (ADR 0009).
+ */
+export function typescriptCommand(args: readonly string[] = []): string[] {
+  return [process.execPath, join(projectRoot, 'node_modules', 'typescript-native', 'bin', 'tsc'), ...args];
+}
+
+/** A binary a dependency installs in `node_modules/.bin` (`redocly`). */
 export function binCommand(name: string, args: readonly string[] = []): string[] {
   return [join(projectRoot, 'node_modules', '.bin', name), ...args];
 }

@@ -1,6 +1,6 @@
 /**
  * Node entry point: `npm start`. Reads the environment, opens the database
- * (seeding a demo on first run), and serves two listeners from one process
+ * (creating it on first run, empty), and serves two listeners from one process
  * until SIGTERM/SIGINT: the public API on PORT, and the web application (the
  * pages and the account API) on WEB_PORT, so the session cookie never travels
  * to `{base_url}`.
@@ -22,7 +22,6 @@ import { createApp } from './app.js';
 import { clientErrorResponse } from './client-error.js';
 import { compileRequestContract } from './request-contract.js';
 import { buildPages } from '../pages/assets.js';
-import { seedDemo } from './seed.js';
 
 let config: ServerConfig;
 try {
@@ -97,8 +96,8 @@ const app = createApp({
   rateLimit: shared ? 'shared' : 'local',
 });
 
-// The demo data is for the zero-configuration start on SQLite; a PostgreSQL deployment starts empty (make keys with the CLI).
-const firstRun = !shared && (await store.countUsers()) === 0 ? await seedDemo(store, Date.now()) : undefined;
+// Nothing is seeded and no key is made here: the greeting goes to the same stream as the logs, so it never holds a secret.
+const empty = (await store.countUsers()) === 0;
 
 /** Serves one app on one port; resolves with its server and root URL once it listens. */
 function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, timeouts: { headersTimeoutMs: number; requestTimeoutMs: number }) {
@@ -162,33 +161,18 @@ try {
 
 function announce(url: string, webUrl: string): void {
   // Printed whatever LOG_LEVEL says: scripts and tests wait for these lines to learn the URLs (PORT=0 and WEB_PORT=0 pick free ports).
-  const open = [
+  const lines = [
+    `Listening on ${url}`,
     `Web application on ${webUrl}`,
     '',
     `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`,
     '',
+    `Serving ${database}${empty ? ', which has no users yet' : ''}.`,
+    ...(empty
+      ? [`For sample data to try the API on: ${shared ? 'DATABASE_URL=... ' : ''}npm run seed, then npm run keys -- create --user demo for its key.`]
+      : []),
+    '',
   ];
-  const lines = firstRun
-    ? [
-        `Listening on ${url}`,
-        ...open,
-        `First run: created ${config.databasePath} with a demo user "${firstRun.userName}", sample items and shares.`,
-        'Demo API key (shown once, only its SHA-256 digest is stored):',
-        '',
-        `  ${firstRun.key}`,
-        '',
-        'Try it:',
-        '',
-        `  curl -s -X POST ${url}/ -H 'Authorization: Bearer ${firstRun.key}' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
-        '',
-      ]
-    : [
-        `Listening on ${url}`,
-        ...open,
-        `Serving ${database}.`,
-        `Make a key with: ${shared ? 'DATABASE_URL=... ' : ''}npm run keys -- create --user demo (operators; users make theirs on the web application)`,
-        '',
-      ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -11,6 +11,7 @@ import { ExitCode, runCli } from '../cli/exit.js';
 import { makeKey } from '../process/make-key.js';
 import { scratchDatabase } from '../process/scratch-database.js';
 import { startServer, type ServerProcess } from '../process/server.js';
+import { seedDemoDatabase } from '../store/demo-data.js';
 import { parseSoakArgs, type SoakOptions } from './options.js';
 import { formatReport, runSoak, type SoakReport } from './soak.js';
 
@@ -37,7 +38,8 @@ async function main(options: SoakOptions): Promise<ExitCode> {
   const database = scratchDatabase('soak-');
   let server: ServerProcess | undefined;
   try {
-    // The first start seeds the demo data; the key is then made as an operator would, with the keys CLI.
+    // The demo data (as `npm run seed` adds it) gives real pages; the key is made as an operator would, with the keys CLI.
+    await seedDemoDatabase({ databasePath: database.path });
     server = await startServer({
       databasePath: database.path,
       env: { RATE_LIMIT_REQUESTS: '1000000000', FAILED_AUTH_PER_ADDRESS: '1000000000', FAILED_AUTH_TOTAL: '1000000000', LOG_LEVEL: 'info' },

@@ -1,6 +1,11 @@
-import openapiTS, { astToString } from 'openapi-typescript';
+import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
+// openapi-typescript's CommonJS build, loaded with require: its `typescript` (a 9 MB CommonJS file) then
+// loads without the ESM loader scanning it for named exports, which cost 0.6 s of CPU on every
+// generate and drift check, a fifth of `npm run check`'s work.
+const { default: openapiTS, astToString } = createRequire(import.meta.url)('openapi-typescript') as typeof import('openapi-typescript');
 
 const header = (specPath: string) => `/**
  * GENERATED FILE, DO NOT EDIT.

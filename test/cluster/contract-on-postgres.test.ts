@@ -4,11 +4,11 @@
  * second engine answers as the spec says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../src/server/seed.js';
 import { tsxCommand } from '../../src/process/commands.js';
+import { makeKey } from '../../src/process/make-key.js';
 import { runCommand } from '../../src/process/run-command.js';
 import { type ServerProcess, startServer } from '../../src/process/server.js';
-import { openStore } from '../../src/store/open-store.js';
+import { DEMO_USER, seedDemoDatabase } from '../../src/store/demo-data.js';
 import { freshDatabase } from '../helpers/postgres.js';
 
 let server: ServerProcess;
@@ -16,9 +16,8 @@ let key: string;
 
 beforeAll(async () => {
   const databaseUrl = await freshDatabase('contract');
-  const store = await openStore({ databasePath: ':unused:', databaseUrl });
-  ({ key } = await seedDemo(store, Date.now()));
-  await store.close();
+  await seedDemoDatabase({ databasePath: ':unused:', databaseUrl });
+  ({ key } = await makeKey(':unused:', DEMO_USER, { DATABASE_URL: databaseUrl }));
   server = await startServer({ databasePath: ':unused:', env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'development' }, timeoutMs: 30_000 });
 });
 

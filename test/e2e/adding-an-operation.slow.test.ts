@@ -16,7 +16,7 @@ import { scratchDatabase } from '../../src/process/scratch-database.js';
 import { openStore } from '../../src/store/open-store.js';
 import { parse, stringify } from 'yaml';
 import { projectRoot } from '../../src/contract/project.js';
-import { binCommand } from '../../src/process/commands.js';
+import { binCommand, typescriptCommand } from '../../src/process/commands.js';
 import { runCommand } from '../../src/process/run-command.js';
 
 const copy = mkdtempSync(join(tmpdir(), 'add-operation-'));
@@ -126,7 +126,7 @@ describe('adding GET /items/{id} to a copy of the project', () => {
   });
 
   it('fails the typecheck, naming the missing handler, until one exists', async () => {
-    const before = await runCommand(binCommand('tsc', ['-p', inCopy('tsconfig.json')]), { cwd: copy });
+    const before = await runCommand(typescriptCommand(['-p', inCopy('tsconfig.json')]), { cwd: copy });
     expect(before.code).not.toBe(0);
     expect(before.stdout).toMatch(/src\/server\/operations\.ts\(\d+,\d+\): error TS\d+: Property 'getItem' is missing/);
     // Nothing else fails: the client call and every other module already follow the new types.
@@ -146,7 +146,7 @@ describe('adding GET /items/{id} to a copy of the project', () => {
       );
     expect(withHandler).toContain('getItem:');
     writeFileSync(inCopy('src/server/operations.ts'), withHandler);
-    const after = await runCommand(binCommand('tsc', ['-p', inCopy('tsconfig.json')]), { cwd: copy });
+    const after = await runCommand(typescriptCommand(['-p', inCopy('tsconfig.json')]), { cwd: copy });
     expect(after.code, after.stdout).toBe(0);
   });
 

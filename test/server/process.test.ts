@@ -18,32 +18,47 @@ afterAll(async () => {
 async function start(): Promise<ServerProcess> {
   const server = await startServer({ databasePath });
   started.push(server);
-  await waitForOutput(server, /Try it:[\s\S]*curl|make a key with/i, { timeoutMs: 10_000 });
+  await waitForOutput(server, /^Serving .+\.$/m, { timeoutMs: 10_000 });
   return server;
 }
 
 const output = (server: ServerProcess) => server.stdout() + server.stderr();
 const keys = (args: string[]) => runCommand(tsxCommand('src/cli/keys.ts', args), { env: { DATABASE_PATH: databasePath } });
 
-describe('npm start, as a real process', () => {
-  it('creates the database on first run and prints a demo key with a curl command that works', async () => {
+/** Anything shaped like an API key (`tka_` and 38 letters or digits; `src/keys/api-key.ts`). */
+const API_KEY_SHAPE = /tka_[0-9A-Za-z]{38}/;
+
+describe('npm start and npm run seed, as real processes', () => {
+  it('creates an empty database on first run and prints where to go, with no key and no data', async () => {
     const server = await start();
     const greeting = output(server);
-    expect(greeting).toContain('First run');
-    const curl = /^\s*(curl .+)$/m.exec(greeting)?.[1];
-    expect(curl).toBeDefined();
-    const { code, stdout } = await runCommand(['bash', '-c', curl!]);
-    expect(code).toBe(0);
-    const page = JSON.parse(stdout) as { items: Array<{ title: string }>; nextCursor: string | null };
-    expect(page.items.length).toBeGreaterThan(0);
-    expect(page.items[0]?.title).toBe('Quarterly report draft');
+    expect(greeting).toMatch(/^Web application on http:\/\/127\.0\.0\.1:\d+$/m);
+    expect(greeting).toContain('which has no users yet');
+    expect(greeting).toContain('npm run seed');
+    // The greeting shares stdout with the logs: it must never carry a live secret.
+    expect(greeting).not.toMatch(API_KEY_SHAPE);
     expect((await server.stop()).code).toBe(0);
   });
 
-  it('on later starts keeps the data and says how to make a key', async () => {
+  it('adds the demo data only when asked, once, without printing a key; a key made for it then lists the demo items', async () => {
+    const seeded = await runCommand(tsxCommand('src/cli/seed.ts'), { env: { DATABASE_PATH: databasePath } });
+    expect(seeded, seeded.stderr).toMatchObject({ code: 0, stdout: expect.stringContaining('npm run keys -- create --user demo') });
+    expect(seeded.stdout + seeded.stderr).not.toMatch(API_KEY_SHAPE);
+    const again = await runCommand(tsxCommand('src/cli/seed.ts'), { env: { DATABASE_PATH: databasePath } });
+    expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('already exists') });
+
     const server = await start();
-    expect(output(server)).not.toContain('First run');
-    expect(output(server)).toContain('npm run keys -- create --user');
+    expect(output(server)).not.toContain('no users yet');
+    expect(output(server)).not.toMatch(API_KEY_SHAPE);
+    const { key } = await makeKey(databasePath, 'demo');
+    const response = await fetch(`${server.url}/`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: '{"sort":"asc"}',
+    });
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as { items: Array<{ title: string }> };
+    expect(page.items[0]?.title).toBe('Quarterly report draft');
     expect((await server.stop()).code).toBe(0);
   });
 });

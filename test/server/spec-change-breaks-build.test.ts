@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot, readContractPaths } from '../../src/contract/project.js';
 import { renderTypes } from '../../src/tooling/render-types.js';
 import { editSpec } from '../helpers/spec-edits.js';
-import { binCommand } from '../../src/process/commands.js';
+import { typescriptCommand } from '../../src/process/commands.js';
 import { runCommand } from '../../src/process/run-command.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'spec-change-'));
@@ -43,7 +43,7 @@ describe('a spec change the code does not follow', () => {
     cpSync(join(projectRoot, 'package.json'), join(scratch, 'package.json'));
     symlinkSync(join(projectRoot, 'node_modules'), join(scratch, 'node_modules'));
 
-    const result = await runCommand(binCommand('tsc', ['-p', join(scratch, 'tsconfig.json')]), { cwd: scratch });
+    const result = await runCommand(typescriptCommand(['-p', join(scratch, 'tsconfig.json')]), { cwd: scratch });
     expect(
       result.code,
       'tsc accepted src/ against types where Item.title became Item.name: the code must take its types from generated/ (src/contract/types.ts), never from hand-written copies',
