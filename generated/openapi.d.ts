@@ -302,14 +302,7 @@ export interface components {
          */
         CursorQuery: components["schemas"]["Cursor"];
     };
-    requestBodies: {
-        /** @description List options as a JSON object. All fields are optional; `{}` asks for the first page in ascending order. */
-        ListRequest: {
-            content: {
-                "application/json": components["schemas"]["ListRequest"];
-            };
-        };
-    };
+    requestBodies: never;
     headers: {
         /**
          * @description Requests allowed per key in each window.
@@ -352,7 +345,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ListRequest"];
+        /** @description List options as a JSON object. All fields are optional; `{}` asks for the first page in ascending order. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
         responses: {
             /** @description One page of the caller's own items. */
             200: {
@@ -427,7 +425,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ListRequest"];
+        /** @description List options as a JSON object. All fields are optional; `{}` asks for the first page in ascending order. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
         responses: {
             /** @description One page of the items shared with the caller. */
             200: {
