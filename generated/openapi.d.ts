@@ -325,6 +325,12 @@ export interface components {
          */
         "Retry-After": components["schemas"]["Seconds"];
         /**
+         * @description The service's identifier of this request, sent on every answer (a problem repeats it as
+         *     `requestId`). Quote it when reporting a problem; it is also the key to the service's log line.
+         * @example 7f1c2e9a-4b6d-4e8f-9a0b-1c2d3e4f5a6b
+         */
+        "X-Request-Id": string;
+        /**
          * @description The bearer challenge of RFC 6750 §3, for example `Bearer realm="api"` when
          *     no credentials were sent, or
          *     `Bearer realm="api", error="invalid_token", error_description="The API key expired at 2026-02-05T10:00:00.000Z."`
@@ -358,6 +364,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -405,6 +412,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -438,6 +446,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -22,7 +22,7 @@ export type ApiClient = Client<paths>;
 export interface ApiClientOptions {
   /** Root of the API without a trailing path, e.g. `http://127.0.0.1:3000` or the mock `http://127.0.0.1:4010`. */
   baseUrl: string;
-  /** The API key, sent as `Authorization: Bearer <apiKey>` on every request. */
+  /** The API key, sent as `Authorization: Bearer <apiKey>` on every request (surrounding whitespace is trimmed). */
   apiKey: string;
   /** A fetch to use instead of `globalThis.fetch` (tests, proxies, instrumentation). */
   fetch?: (input: Request) => Promise<Response>;
@@ -34,7 +34,7 @@ export interface ApiClientOptions {
  * is the contract's `Problem`.
  *
  * @param options.baseUrl Root of the API (no default: say which server you mean).
- * @param options.apiKey API key sent as a bearer token.
+ * @param options.apiKey API key sent as a bearer token; whitespace around it (a pasted newline) is trimmed.
  * @param options.fetch Optional fetch implementation; defaults to `globalThis.fetch`.
  * @example
  * const api = createApiClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'tka_...' });
@@ -138,9 +138,13 @@ function checkBaseUrl(baseUrl: unknown): string {
   return baseUrl.replace(/\/+$/, '');
 }
 
+/** The key as given, without the whitespace a copy and paste (or a secrets file's final newline) leaves around it. */
 function checkApiKey(apiKey: unknown): string {
-  if (typeof apiKey !== 'string' || apiKey.trim() === '' || /\s/.test(apiKey)) {
-    throw new TypeError('createApiClient: apiKey must be a non-empty API key without spaces (make one with `npm run keys -- create --user <name>`)');
+  const key = typeof apiKey === 'string' ? apiKey.trim() : '';
+  if (key === '' || /\s/.test(key)) {
+    throw new TypeError(
+      'createApiClient: apiKey must be a non-empty API key without spaces inside (generate one on the account settings page of the web application)',
+    );
   }
-  return apiKey;
+  return key;
 }

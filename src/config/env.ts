@@ -130,10 +130,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     publicApiUrl: url(env, 'PUBLIC_API_URL'),
     logLevel: logLevel as ServerConfig['logLevel'],
     basePath: basePath.replace(/\/$/, ''),
-    corsOrigins: (env['CORS_ORIGINS'] ?? '')
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean),
+    corsOrigins: corsOrigins(env),
     rateLimitRequests: optionalInteger(env, 'RATE_LIMIT_REQUESTS', 1, 1_000_000_000),
     rateLimitWindowSeconds: optionalInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 1, 86_400),
     maxBodyBytes: optionalInteger(env, 'MAX_BODY_BYTES', 2, 1_048_576),
@@ -151,18 +148,47 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
 function origin(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.origin !== raw) {
+  if (!isOrigin(raw)) {
     throw new ConfigError(
       `${name} must be an origin such as https://keys.example.com (scheme, host and port; no path or trailing slash), not ${JSON.stringify(raw)}`,
     );
   }
   return raw;
+}
+
+/**
+ * `CORS_ORIGINS`: origins compared exactly with the `Origin` header a browser sends, which is
+ * never anything but `scheme://host[:port]` in lower case. An entry that cannot equal one (a
+ * trailing slash, a path, no scheme, upper case, `*`) would silently allow nobody, so it is refused.
+ */
+function corsOrigins(env: NodeJS.ProcessEnv): string[] {
+  const entries = (env['CORS_ORIGINS'] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    if (isOrigin(entry)) continue;
+    const suggestion = originOf(entry);
+    throw new ConfigError(
+      `CORS_ORIGINS must list origins as browsers send them, such as https://app.example.com (scheme, host and port; no path or trailing slash), ` +
+        `separated by commas; ${JSON.stringify(entry)} can never match one${suggestion ? ` (did you mean ${suggestion}?)` : ''}`,
+    );
+  }
+  return entries;
+}
+
+function isOrigin(raw: string): boolean {
+  return originOf(raw) === raw;
+}
+
+/** The http(s) origin of a URL, or undefined when it is not an http(s) URL. */
+function originOf(raw: string): string | undefined {
+  try {
+    const parsed = new URL(raw);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function url(env: NodeJS.ProcessEnv, name: string): string | undefined {

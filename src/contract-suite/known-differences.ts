@@ -1,6 +1,7 @@
 /**
- * THE ONE PLACE where the Prism mock may legitimately answer differently from the
- * implementation. Every entry names the cases it covers, the kind of finding it
+ * THE ONE PLACE where the mock (`npm run mock`: Prism behind the edge of
+ * `src/mock/edge.ts`, which words Prism's errors as the contract does) may
+ * legitimately answer differently from the implementation. Every entry names the cases it covers, the kind of finding it
  * excuses, and why the difference is inherent to a mock rather than a bug.
  * Everything not listed here must agree: the suite fails on any other finding,
  * and the tests check that both processes answer each case with the same status
@@ -25,18 +26,6 @@ export interface KnownDifference {
   excuses: Category[];
   reason: string;
 }
-
-const VALIDATION_FAMILIES: Family[] = [
-  'invalid-enum',
-  'wrong-type',
-  'over-maximum',
-  'under-minimum',
-  'pattern-mismatch',
-  'too-long',
-  'too-short',
-  'unknown-field',
-  'missing-required',
-];
 
 export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
   {
@@ -71,24 +60,6 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
       '`allowEmptyValue` defaults to false), and the implementation answers 422.',
   },
   {
-    id: 'prism-canned-422-body',
-    target: 'prism',
-    families: VALIDATION_FAMILIES,
-    excuses: ['problem'],
-    reason:
-      "Prism answers every 422 with the spec's first named 422 example (invalidSort), whatever the violation, so `errors` names /sort in the body " +
-      'even for a bad limit or query parameter. The body is still a valid Problem with status 422; only its details are canned.',
-  },
-  {
-    id: 'prism-own-400-body',
-    target: 'prism',
-    families: ['malformed-json'],
-    excuses: ['contract', 'problem'],
-    reason:
-      'Prism rejects a body it cannot parse before it consults the spec and answers 400 with its own `application/json` body ' +
-      '`{"error":{"code":"invalid_json",...}}` rather than a Problem. The status agrees (400); the body cannot, because Prism does not take it from the spec.',
-  },
-  {
     id: 'prism-static-examples-ignore-options',
     target: 'prism',
     families: ['example', 'field-values', 'pagination'],
@@ -97,16 +68,6 @@ export const KNOWN_DIFFERENCES: readonly KnownDifference[] = [
       'In static mode Prism answers with a named example whatever `sort`, `limit` and `cursor` say: `sort=desc` gets the ascending example, ' +
       'following `nextCursor` returns the first page again, and so every value of a field gives the same answer (which against the implementation ' +
       'is the finding "accepted but ignored"). Order, page size, the pagination walk and a field\'s effect are behaviour only the implementation has.',
-  },
-  {
-    id: 'prism-own-routing-problems',
-    target: 'prism',
-    families: ['unknown-path', 'other-method'],
-    excuses: ['contract', 'problem'],
-    reason:
-      'Prism answers a path the spec does not have with 404, and a method the path does not have with 405, as the implementation does, but with its ' +
-      "own Problem (`type` https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR or #NO_METHOD_MATCHED_ERROR, outside the spec's ProblemType enum) " +
-      'and without an `Allow` header. The spec decides these answers in its description, which Prism does not read; the statuses agree.',
   },
   {
     id: 'prism-no-body-limit',

@@ -1,13 +1,21 @@
 /**
  * `npm run mock` / `npm run mock:dynamic`: the Prism mock of the contract for
- * frontend work. Starts Prism, waits until it answers, says where it is, and
+ * frontend work. Starts Prism on a loopback port of its own, puts the mock's
+ * edge in front of it on `--host`/`--port` (Prism's errors in the contract's
+ * words: `src/mock/edge.ts`), waits until it answers, says where it is, and
  * passes Ctrl-C on. Exit codes: Prism's own once it ends (0 when stopped with
  * Ctrl-C or SIGTERM), 1 when it does not come up, 2 on bad usage.
  */
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ExitCode, runCli } from '../cli/exit.js';
+import { projectRoot, readContractPaths } from '../contract/project.js';
+import { loadSpec } from '../contract/spec.js';
+import { freePort } from '../process/free-port.js';
 import { launch } from '../process/launch.js';
 import { waitForHttp } from '../process/ready.js';
+import { createMockEdge } from './edge.js';
 import { MOCK_DEFAULTS, prismCommand, prismReadinessProbe, type MockOptions } from './prism.js';
 
 function port(value: string): number {
@@ -23,32 +31,51 @@ const program = new Command('mock')
   .option('--dynamic', 'generate bodies from the schemas instead of serving the named examples', false)
   .option('--seed <seed>', 'make dynamic bodies repeatable')
   .option('--verbose', "log every request and Prism's negotiation (slower)", false)
+  .addOption(new Option('--api <name>', 'which contract of redocly.yaml to serve').default('main'))
+  .addOption(new Option('--spec <file>', 'serve this document instead (a copy of the contract)').hideHelp())
   .exitOverride()
   .showHelpAfterError('(run with --help for usage)');
 
 await runCli('mock', async () => {
   const options = program.parse().opts<MockOptions>();
+  const specFile = options.spec ?? readContractPaths(projectRoot, options.api ?? 'main').spec;
+  const spec = loadSpec(specFile);
+  // Prism answers only the edge, on loopback; the edge listens where the developer asked.
+  const prismUrl = `http://127.0.0.1:${await freePort()}`;
   // In this process's group, so a terminal's Ctrl-C reaches Prism as it reaches npm and this launcher.
-  const prism = launch(prismCommand(options), { output: 'inherit', ownGroup: false });
+  const prism = launch(prismCommand({ ...options, spec: specFile, host: '127.0.0.1', port: Number(new URL(prismUrl).port) }), {
+    output: 'inherit',
+    ownGroup: false,
+  });
   let stopRequested = false;
+  let server: Server | undefined;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       stopRequested = true;
+      server?.close();
+      server?.closeAllConnections();
       prism.signal(signal);
     });
   }
 
-  const url = `http://${options.host}:${options.port}`;
   try {
-    await waitForHttp(prism, prismReadinessProbe(url), { timeoutMs: 60_000, intervalMs: 100 });
+    await waitForHttp(prism, prismReadinessProbe(prismUrl, options.api), { timeoutMs: 60_000, intervalMs: 100 });
+    const edge = createMockEdge({ prismUrl, spec });
+    const url = await new Promise<string>((resolve, reject) => {
+      server = serve({ fetch: edge.fetch, port: options.port, hostname: options.host }, (info) => resolve(`http://${options.host}:${info.port}`)) as Server;
+      server.once('error', reject);
+    });
     const mode = options.dynamic ? 'dynamic: bodies generated from the schemas' : 'static: the named examples of the spec';
+    const account = options.api === 'account';
     process.stdout.write(
       [
         '',
         `Prism mock of the contract at ${url} (${mode})`,
-        '  Any bearer token is accepted; only its presence is checked.',
+        account ? '  Any session cookie is accepted; only its presence is checked.' : '  Any bearer token is accepted; only its presence is checked.',
         '  Pick an answer with the Prefer header: "Prefer: example=lastPage", "Prefer: code=401", "Prefer: dynamic=true".',
-        `  curl -s -X POST ${url}/ -H 'Authorization: Bearer anything' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
+        account
+          ? `  curl -s ${url}/session -b '__Host-session=anything'`
+          : `  curl -s -X POST ${url}/ -H 'Authorization: Bearer anything' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
         options.verbose ? '' : '  Quiet: rejected requests are logged; add --verbose to log every request.',
         '',
       ].join('\n'),
@@ -57,11 +84,13 @@ await runCli('mock', async () => {
     // Stopped while starting is still a stop on request; see below.
     if (!stopRequested) {
       process.stderr.write(`mock: ${error instanceof Error ? error.message : String(error)}\n`);
+      server?.close();
       await prism.stop();
       return ExitCode.failed;
     }
   }
   const exit = await prism.exited;
+  server?.close();
   // Stopped on request (Ctrl-C, SIGTERM) is a clean exit; Prism dying on its own is not.
   return exit.code ?? (stopRequested ? ExitCode.ok : ExitCode.failed);
 });

@@ -2,7 +2,7 @@
  * `npm run mock:web`: the pages against the Prism mock of the account API, for
  * frontend work without a server or a database. Starts Prism on the account
  * contract, builds the pages as `npm start` does, and serves them on one origin
- * with `/api/*` passed to Prism, so the session cookie and the same-origin calls
+ * with `/api/*` passed to Prism through the mock's edge (`edge.ts`), so the session cookie and the same-origin calls
  * behave as they do against the web application. Exit codes: Prism's own, or 2
  * on bad usage.
  */
@@ -14,6 +14,9 @@ import { buildPages } from '../pages/assets.js';
 import { pageResponse } from '../pages/serve.js';
 import { launch } from '../process/launch.js';
 import { waitForHttp } from '../process/ready.js';
+import { projectRoot, readContractPaths } from '../contract/project.js';
+import { loadSpec } from '../contract/spec.js';
+import { createMockEdge } from './edge.js';
 import { prismCommand, prismReadinessProbe } from './prism.js';
 
 function port(value: string): number {
@@ -74,15 +77,10 @@ try {
     waitForHttp(prism, prismReadinessProbe(mockUrl, 'account'), { timeoutMs: 60_000, intervalMs: 100 }),
   ]);
   const app = new Hono();
-  // The account API is Prism's: the path without /api, the method, headers (the cookie among them) and body as sent.
-  app.all('/api/*', async (c) => {
-    const url = new URL(c.req.url);
-    const headers = new Headers(c.req.raw.headers);
-    headers.delete('host');
-    const body = c.req.method === 'GET' || c.req.method === 'HEAD' ? undefined : await c.req.arrayBuffer();
-    const answer = await fetch(`${mockUrl}${url.pathname.slice('/api'.length)}${url.search}`, { method: c.req.method, headers, ...(body && { body }) });
-    return new Response(answer.body, { status: answer.status, headers: answer.headers });
-  });
+  // The account API is Prism's, behind the mock's edge (its errors in the contract's words): the path without /api, the
+  // method, headers (the cookie among them) and body as sent.
+  const edge = createMockEdge({ prismUrl: mockUrl, spec: loadSpec(readContractPaths(projectRoot, 'account').spec), basePath: '/api' });
+  app.all('/api/*', (c) => edge.fetch(c.req.raw));
   app.get('*', (c) => pageResponse(pages, c.req.path, { method: c.req.method, secure: false }));
   const url = await new Promise<string>((resolve) => {
     server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => resolve(`http://${options.host}:${info.port}`)) as Server;

@@ -5,6 +5,7 @@ import { scrubKeys } from '../keys/api-key.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { authenticate, isAuthenticationFailure, type Caller } from './authenticate.js';
 import { bindOperations, type HandlerResult } from './bind-operations.js';
+import { corsAllowedRequestHeaders, corsExposedResponseHeaders } from './cors-headers.js';
 import { CursorCodec } from './cursor.js';
 import { operationHandlers, type ApiContext, type OperationHandlers } from './operations.js';
 import { ApiError, type ProblemBody } from './problems.js';
@@ -108,8 +109,9 @@ export function createApp(options: AppOptions): Hono<Env> {
         origin: options.corsOrigins,
         credentials: false,
         allowMethods: [...new Set([...contract.methodsByPath.values()].flat())],
-        allowHeaders: ['Authorization', 'Content-Type'],
-        exposeHeaders: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'WWW-Authenticate', 'X-Request-Id'],
+        // Both lists come from the spec (cors-headers.ts): what the contract reads, and what its answers declare.
+        allowHeaders: corsAllowedRequestHeaders(contract.spec, contract.operations),
+        exposeHeaders: corsExposedResponseHeaders(contract.operations),
         maxAge: 600,
       }),
     );

@@ -64,8 +64,15 @@ describe('createApiClient', () => {
     { given: { baseUrl: '/relative', apiKey: 'tka_k' }, want: /baseUrl must be an absolute URL/ },
     { given: { baseUrl: 'http://api.test', apiKey: '' }, want: /apiKey must be a non-empty API key/ },
     { given: { baseUrl: 'http://api.test', apiKey: 'tka_a b' }, want: /apiKey must be a non-empty API key/ },
+    { given: { baseUrl: 'http://api.test', apiKey: ' \n\t' }, want: /apiKey must be a non-empty API key/ },
   ])('throws on misuse: $given', ({ given, want }) => {
     expect(() => createApiClient(given)).toThrow(want);
+  });
+
+  it.each([' tka_k', 'tka_k\n', '\ttka_k \r\n'])('trims the whitespace a paste leaves around the key: %j', async (apiKey) => {
+    const { fetch, requests } = recordingFetch(() => json(200, { items: [], nextCursor: null }));
+    await createApiClient({ baseUrl: 'http://api.test', apiKey, fetch }).GET('/shared');
+    expect(requests[0]?.authorization).toBe('Bearer tka_k');
   });
 });
 

@@ -33,6 +33,31 @@ describe('configuration from the environment', () => {
     expect(() => readServerConfig({ PUBLIC_API_URL: "http://x/'; rm -rf /" })).toThrow(/PUBLIC_API_URL must be an http\(s\) URL/);
   });
 
+  it('takes CORS_ORIGINS as a comma-separated list of origins, spaces and empty entries aside', () => {
+    expect(readServerConfig({}).corsOrigins).toEqual([]);
+    expect(readServerConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173,' }).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+  });
+
+  it.each([
+    { given: 'https://app.example.com/', suggests: 'https://app.example.com' },
+    { given: 'https://app.example.com/app', suggests: 'https://app.example.com' },
+    { given: 'HTTPS://APP.EXAMPLE.COM', suggests: 'https://app.example.com' },
+    { given: 'https://app.example.com:443', suggests: 'https://app.example.com' },
+    { given: 'app.example.com', suggests: undefined },
+    { given: '*', suggests: undefined },
+    { given: 'ftp://app.example.com', suggests: undefined },
+  ])('refuses the CORS origin $given, which no browser sends, naming it', ({ given, suggests }) => {
+    const read = () => readServerConfig({ CORS_ORIGINS: `https://ok.example.com,${given}` });
+    expect(read).toThrow(ConfigError);
+    expect(read).toThrow(`CORS_ORIGINS must list origins as browsers send them`);
+    expect(read).toThrow(`${JSON.stringify(given)} can never match one`);
+    if (suggests) expect(read).toThrow(`did you mean ${suggests}?`);
+    else expect(read).not.toThrow('did you mean');
+  });
+
   it('refuses an unknown response validation mode, naming the variable', () => {
     expect(() => readServerConfig({ RESPONSE_VALIDATION: 'sometimes' })).toThrow(ConfigError);
     expect(() => readServerConfig({ RESPONSE_VALIDATION: 'sometimes' })).toThrow(/RESPONSE_VALIDATION must be one of strict, log, off/);

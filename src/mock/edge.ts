@@ -1,0 +1,191 @@
+/**
+ * The mock's edge: a small proxy in front of Prism that passes every request on
+ * and hands Prism's answer back, except where Prism answers in its own words
+ * rather than the contract's. Prism stays the engine (routing, validation,
+ * examples, dynamic bodies); this only rewrites its errors:
+ *
+ * - a `422` becomes the contract's `validation-failed` problem listing the real
+ *   violations, read from Prism's `sl-violations` header (Prism's body is only the
+ *   spec's first 422 example, whatever was wrong);
+ * - Prism's own problems (`https://stoplight.io/prism/errors#...`, unknown path,
+ *   method not allowed, ...) and its `{"error":{"code":"invalid_json"}}` 400 become
+ *   the contract's problem for that status, a 405 with its `Allow` header;
+ * - every answer carries `X-Request-Id`, as the server's do (a served example's
+ *   `requestId` when it has one, so the header and the body agree).
+ */
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import type { Violation } from '../contract/types.js';
+import { isObject, type OpenApiDocument } from '../contract/spec.js';
+import { scrubKeys } from '../keys/api-key.js';
+import { PROBLEM_TYPES, type ProblemBody, type ProblemType } from '../server/problems.js';
+import { clip, compileRequestContract, toRoutePath, type ProblemBounds } from '../server/request-contract.js';
+import type { OperationContract } from '../contract/operations.js';
+import { type ParameterName, readPrismViolations, toContractViolations } from './violations.js';
+
+export interface MockEdgeOptions {
+  /** Where Prism listens, e.g. `http://127.0.0.1:41234`. */
+  prismUrl: string;
+  /** The document Prism serves. */
+  spec: OpenApiDocument;
+  /** Where the edge mounts the API, e.g. `/api` for the account API beside the pages; removed before Prism sees the path. */
+  basePath?: string;
+}
+
+/** What a translation needs to know about the request Prism answered. */
+export interface AnsweredRequest {
+  method: string;
+  /** The path as asked (the problem's `instance`). */
+  path: string;
+  /** The methods the spec has for the matched path, when the path matched one. */
+  allow?: readonly string[];
+}
+
+/** What the edge knows of the contract: its problem types by status, and the bounds of a problem's fields. */
+export interface ContractFacts {
+  problemTypes: ReadonlyMap<number, ProblemType>;
+  bounds: ProblemBounds;
+  /** The spec's spelling of a path or query parameter Prism names in lower case. */
+  parameterName?: ParameterName;
+}
+
+const PRISM_PROBLEM = 'https://stoplight.io/prism/errors#';
+const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'content-length'];
+
+/** The edge as a Hono app: every path of the spec (and any other, which Prism answers 404) is passed on to Prism. */
+export function createMockEdge(options: MockEdgeOptions): Hono {
+  const prismUrl = options.prismUrl.replace(/\/+$/, '');
+  const basePath = (options.basePath ?? '').replace(/\/+$/, '');
+  const contract = compileRequestContract(options.spec);
+  const facts: ContractFacts = {
+    problemTypes: problemTypesByStatus(options.spec),
+    bounds: contract.problemBounds,
+    parameterName: parameterNames(contract.operations),
+  };
+  const app = new Hono();
+
+  const forward = async (c: Context, allow: readonly string[] | undefined): Promise<Response> => {
+    const url = new URL(c.req.url);
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete('host');
+    const body = c.req.method === 'GET' || c.req.method === 'HEAD' ? undefined : await c.req.arrayBuffer();
+    const answer = await fetch(`${prismUrl}${url.pathname.slice(basePath.length) || '/'}${url.search}`, {
+      method: c.req.method,
+      headers,
+      redirect: 'manual',
+      ...(body && { body }),
+    });
+    return translateAnswer(answer, { method: c.req.method, path: c.req.path, ...(allow && { allow }) }, facts);
+  };
+
+  for (const [specPath, methods] of contract.methodsByPath) {
+    const route = toRoutePath(specPath);
+    const paths = route !== '/' ? [basePath + route] : basePath ? [basePath, `${basePath}/`] : ['/'];
+    for (const path of paths) app.all(path, (c) => forward(c, methods));
+  }
+  app.all('*', (c) => forward(c, undefined));
+  return app;
+}
+
+/** The contract's problem type for each status that has exactly one (`422` is `validation-failed`, ...). */
+export function problemTypesByStatus(spec: OpenApiDocument): Map<number, ProblemType> {
+  const schemas = isObject(spec.components['schemas']) ? spec.components['schemas'] : {};
+  const problemType = schemas['ProblemType'];
+  const listed = isObject(problemType) && Array.isArray(problemType['enum']) ? problemType['enum'] : [];
+  const byStatus = new Map<number, ProblemType[]>();
+  for (const type of listed) {
+    if (typeof type !== 'string' || !(type in PROBLEM_TYPES)) continue;
+    const { status } = PROBLEM_TYPES[type as ProblemType];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), type as ProblemType]);
+  }
+  return new Map([...byStatus].filter(([, types]) => types.length === 1).map(([status, types]) => [status, types[0] as ProblemType]));
+}
+
+/** Every path and query parameter of the spec by its lower-case name, so Prism's `keyid` is reported as the spec's `keyId`. */
+export function parameterNames(operations: readonly OperationContract[]): ParameterName {
+  const byPart = { path: new Map<string, string>(), query: new Map<string, string>() };
+  for (const { parameters } of operations) {
+    for (const parameter of parameters)
+      if (parameter.in === 'path' || parameter.in === 'query') byPart[parameter.in].set(parameter.name.toLowerCase(), parameter.name);
+  }
+  return (part, reported) => byPart[part].get(reported.toLowerCase()) ?? reported;
+}
+
+/** Prism's answer as the client gets it from the edge: its own errors in the contract's words, `X-Request-Id` on all. */
+export async function translateAnswer(answer: Response, request: AnsweredRequest, facts: ContractFacts): Promise<Response> {
+  const headers = new Headers(answer.headers);
+  for (const name of HOP_BY_HOP) headers.delete(name);
+  const text = await answer.text();
+  const problem = contractProblem(answer.status, headers, text, request, facts);
+  if (problem) {
+    headers.set('content-type', 'application/problem+json');
+    headers.set('x-request-id', problem.requestId ?? randomUUID());
+    if (answer.status === 405 && request.allow) headers.set('allow', request.allow.join(', '));
+    return new Response(JSON.stringify(problem), { status: answer.status, headers });
+  }
+  headers.set('x-request-id', exampleRequestId(headers, text) ?? randomUUID());
+  return new Response(answer.status === 204 || answer.status === 304 || request.method === 'HEAD' ? null : text, { status: answer.status, headers });
+}
+
+/** The contract's problem for an answer Prism wrote in its own words; undefined for an answer taken from the spec. */
+function contractProblem(status: number, headers: Headers, text: string, request: AnsweredRequest, facts: ContractFacts): ProblemBody | undefined {
+  const type = facts.problemTypes.get(status);
+  if (!type) return undefined;
+  const { bounds } = facts;
+  const instance = clip(scrubKeys(request.path), bounds.instance);
+  const requestId = randomUUID();
+  const problem = (detail: string, errors?: Violation[]): ProblemBody => ({
+    type,
+    title: PROBLEM_TYPES[type].title,
+    status,
+    detail,
+    instance,
+    requestId,
+    ...(errors && { errors }),
+  });
+  if (status === 422) {
+    const violations = toContractViolations(readPrismViolations(headers.get('sl-violations')), facts.parameterName);
+    if (violations.length === 0) return undefined;
+    const errors: Violation[] = violations.slice(0, bounds.errors).map((violation) => ({
+      ...violation,
+      pointer: clip(scrubKeys(violation.pointer), bounds.pointer),
+      detail: clip(violation.detail, bounds.violationDetail),
+    }));
+    const places = violations.length === 1 ? '1 place' : `${violations.length} places`;
+    return problem(`The request breaks the contract in ${places}.`, errors);
+  }
+  const isJson = /json/i.test(headers.get('content-type') ?? '');
+  const prismOwn = isJson && prismProblemType(text)?.startsWith(PRISM_PROBLEM);
+  // Prism parses the body before it consults the spec, and refuses bad JSON with its own `{"error":{"code":"invalid_json"}}`.
+  const prismBadJson = status === 400 && !/problem\+json/i.test(headers.get('content-type') ?? '');
+  if (!prismOwn && !prismBadJson) return undefined;
+  return problem(clip(OWN_DETAILS[status]?.(request) ?? `${PROBLEM_TYPES[type].title}.`, bounds.detail));
+}
+
+/** The server's wording for the problems Prism writes itself. */
+const OWN_DETAILS: Record<number, (request: AnsweredRequest) => string> = {
+  400: () => 'The request body is not valid JSON.',
+  404: () => 'No operation of this API has this path.',
+  405: (request) => `${request.method} is not allowed here; use ${request.allow?.join(', ') ?? 'another method'}.`,
+};
+
+function prismProblemType(text: string): string | undefined {
+  return stringField(text, 'type');
+}
+
+/** A served problem example's `requestId`, so `X-Request-Id` says the same as the body. */
+function exampleRequestId(headers: Headers, text: string): string | undefined {
+  return /problem\+json/i.test(headers.get('content-type') ?? '') ? stringField(text, 'requestId') : undefined;
+}
+
+/** A string field of a JSON object body; undefined when the body is no such thing. */
+function stringField(text: string, name: string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
