@@ -308,7 +308,7 @@ export interface components {
          *     `too-many-sign-in-attempts`.
          * @enum {string}
          */
-        ProblemType: "urn:problem-type:malformed-request" | "urn:problem-type:unauthorized" | "urn:problem-type:forbidden" | "urn:problem-type:not-found" | "urn:problem-type:method-not-allowed" | "urn:problem-type:conflict" | "urn:problem-type:header-fields-too-large" | "urn:problem-type:request-timeout" | "urn:problem-type:content-too-large" | "urn:problem-type:unsupported-media-type" | "urn:problem-type:validation-failed" | "urn:problem-type:rate-limited" | "urn:problem-type:too-many-sign-in-attempts" | "urn:problem-type:internal-error" | "urn:problem-type:service-unavailable";
+        ProblemType: "urn:problem-type:malformed-request" | "urn:problem-type:unauthorized" | "urn:problem-type:forbidden" | "urn:problem-type:not-found" | "urn:problem-type:method-not-allowed" | "urn:problem-type:conflict" | "urn:problem-type:header-fields-too-large" | "urn:problem-type:request-timeout" | "urn:problem-type:content-too-large" | "urn:problem-type:unsupported-media-type" | "urn:problem-type:expectation-failed" | "urn:problem-type:validation-failed" | "urn:problem-type:rate-limited" | "urn:problem-type:too-many-sign-in-attempts" | "urn:problem-type:internal-error" | "urn:problem-type:service-unavailable";
         /** @description One way in which the request broke the contract. */
         Violation: {
             /**

@@ -129,7 +129,7 @@ export interface components {
          *     or `detail`.
          * @enum {string}
          */
-        ProblemType: "urn:problem-type:malformed-request" | "urn:problem-type:unauthorized" | "urn:problem-type:not-found" | "urn:problem-type:method-not-allowed" | "urn:problem-type:header-fields-too-large" | "urn:problem-type:request-timeout" | "urn:problem-type:content-too-large" | "urn:problem-type:unsupported-media-type" | "urn:problem-type:validation-failed" | "urn:problem-type:rate-limited" | "urn:problem-type:internal-error" | "urn:problem-type:service-unavailable";
+        ProblemType: "urn:problem-type:malformed-request" | "urn:problem-type:unauthorized" | "urn:problem-type:not-found" | "urn:problem-type:method-not-allowed" | "urn:problem-type:header-fields-too-large" | "urn:problem-type:request-timeout" | "urn:problem-type:content-too-large" | "urn:problem-type:unsupported-media-type" | "urn:problem-type:expectation-failed" | "urn:problem-type:validation-failed" | "urn:problem-type:rate-limited" | "urn:problem-type:internal-error" | "urn:problem-type:service-unavailable";
         /** @description One way in which the request broke the contract. */
         Violation: {
             /**

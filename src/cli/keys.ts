@@ -8,6 +8,7 @@ import { Command } from 'commander';
 import type { AccountSchemas } from '../contract/account-types.js';
 import { generateApiKey } from '../keys/api-key.js';
 import { CommandFailed, runCli, UsageError } from './exit.js';
+import { refuseOptionsAsValues } from './option-values.js';
 import { asCliError, withStore } from './with-store.js';
 
 /** The same presets as the account API's `ExpiresInDays`. */
@@ -121,6 +122,8 @@ program
     if (!revoked) throw new CommandFailed(`no active key with id ${JSON.stringify(id)}`);
     print(options.json ?? false, { id, revoked: true }, `Revoked ${id}.`);
   });
+
+refuseOptionsAsValues(program);
 
 await runCli('keys', async () => {
   try {

@@ -11,6 +11,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
+import { DEFAULT_MAX_CONNECTIONS } from '../config/env.js';
 import { projectRoot } from '../contract/project.js';
 import { type LocalPostgres, startLocalPostgres } from './local-postgres.js';
 
@@ -73,7 +74,16 @@ function startInstance(index: number, host: string, databaseUrl: string, publicA
   // Free ports for each instance's two listeners; the pages show the balancer's URL in their curl.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', WEB_PORT: '0', HOST: host, PUBLIC_API_URL: publicApiUrl },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      WEB_PORT: '0',
+      HOST: host,
+      PUBLIC_API_URL: publicApiUrl,
+      // Behind the balancer every connection comes from its address: the per-address cap would cap the balancer.
+      MAX_CONNECTIONS_PER_ADDRESS: process.env['MAX_CONNECTIONS_PER_ADDRESS'] || process.env['MAX_CONNECTIONS'] || String(DEFAULT_MAX_CONNECTIONS),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const label = `[instance ${index}] `;

@@ -55,11 +55,23 @@ export interface ServerConfig extends StoreConfig {
   headersTimeoutMs: number | undefined;
   requestTimeoutMs: number | undefined;
   keepAliveTimeoutMs: number;
+  /** Open connections each listener accepts at most, in all and from one client address (`MAX_CONNECTIONS`, `MAX_CONNECTIONS_PER_ADDRESS`). */
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
   /** How long shutdown waits for in-flight requests before cutting connections. */
   shutdownGraceMs: number;
   /** Whether answers are checked against the spec before they are sent (see `response-validation.ts`). */
   responseValidation: ResponseValidationMode;
 }
+
+/**
+ * Open connections per listener: well under the usual 1,024 open files per process for the two
+ * listeners together would be too few for a busy instance, so 1,000 each, and the server warns at
+ * startup when the process's open-file limit cannot hold them (README: Operations).
+ */
+export const DEFAULT_MAX_CONNECTIONS = 1_000;
+/** One client address may hold a tenth: one client with slow requests cannot take every connection. */
+const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 100;
 
 /** Thrown for a bad environment variable; the entry point prints it and exits 2. */
 export class ConfigError extends Error {}
@@ -119,6 +131,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     throw new ConfigError(`RESPONSE_VALIDATION must be one of ${RESPONSE_VALIDATION_MODES.join(', ')}, not ${JSON.stringify(responseValidation)}`);
   }
   const port = integer(env, 'PORT', 3000, 0, 65535);
+  const maxConnections = integer(env, 'MAX_CONNECTIONS', DEFAULT_MAX_CONNECTIONS, 1, 1_000_000);
+  const maxConnectionsPerAddress = integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', Math.min(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, maxConnections), 1, 1_000_000);
+  if (maxConnectionsPerAddress > maxConnections)
+    throw new ConfigError(`MAX_CONNECTIONS_PER_ADDRESS (${maxConnectionsPerAddress}) cannot be more than MAX_CONNECTIONS (${maxConnections})`);
   return {
     ...readStoreConfig(env),
     port,
@@ -139,6 +155,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     headersTimeoutMs: optionalInteger(env, 'HEADERS_TIMEOUT_MS', 100, 600_000),
     requestTimeoutMs: optionalInteger(env, 'REQUEST_TIMEOUT_MS', 100, 600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    maxConnections,
+    maxConnectionsPerAddress,
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     responseValidation: responseValidation as ResponseValidationMode,
   };

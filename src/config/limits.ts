@@ -1,4 +1,4 @@
-import type { ServerConfig } from './env.js';
+import { ConfigError, type ServerConfig } from './env.js';
 
 /** Every limit the server enforces, as it will run: the spec's `x-limits`, overridden where the environment says so. */
 export interface ResolvedLimits {
@@ -21,6 +21,13 @@ export interface SpecLimits {
 
 /** The one place a limit is chosen: an environment override, else the spec's value. */
 export function resolveLimits(spec: SpecLimits, config: ServerConfig): ResolvedLimits {
+  const headersTimeoutMs = config.headersTimeoutMs ?? spec.connectionLimits.headersTimeoutSeconds * 1000;
+  const requestTimeoutMs = config.requestTimeoutMs ?? spec.connectionLimits.requestTimeoutSeconds * 1000;
+  // Node refuses to start a server whose headers may take longer than the whole request.
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new ConfigError(
+      `the headers timeout (${headersTimeoutMs} ms, HEADERS_TIMEOUT_MS) cannot be longer than the request timeout (${requestTimeoutMs} ms, REQUEST_TIMEOUT_MS)`,
+    );
   return {
     maxBodyBytes: config.maxBodyBytes ?? spec.limits.maxBodyBytes,
     rateLimit: {
@@ -32,7 +39,7 @@ export function resolveLimits(spec: SpecLimits, config: ServerConfig): ResolvedL
       total: config.failedAuthTotal ?? spec.limits.failedAuthentication.total,
       windowSeconds: spec.limits.failedAuthentication.windowSeconds,
     },
-    headersTimeoutMs: config.headersTimeoutMs ?? spec.connectionLimits.headersTimeoutSeconds * 1000,
-    requestTimeoutMs: config.requestTimeoutMs ?? spec.connectionLimits.requestTimeoutSeconds * 1000,
+    headersTimeoutMs,
+    requestTimeoutMs,
   };
 }

@@ -6,6 +6,7 @@
  * Exit codes: 0 no violation, 1 a violation, 2 bad usage or nothing reachable.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { refuseOptionsAsValues } from '../cli/option-values.js';
 import { exitCodeFor } from '../cli/exit.js';
 import { readContractPaths, readContracts } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
@@ -69,6 +70,8 @@ const program = new Command('contract')
   .option('--allow-writes', 'also send positive cases that may write; only against a disposable deployment')
   .exitOverride()
   .showHelpAfterError('(run with --help for usage)');
+
+refuseOptionsAsValues(program);
 
 let options: CliOptions;
 try {

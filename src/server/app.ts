@@ -103,9 +103,8 @@ export function createApp(options: AppOptions): Hono<Env> {
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     });
   });
-  if (options.corsOrigins?.length) {
-    app.use(
-      cors({
+  const corsHeaders = options.corsOrigins?.length
+    ? cors({
         origin: options.corsOrigins,
         credentials: false,
         allowMethods: [...new Set([...contract.methodsByPath.values()].flat())],
@@ -113,9 +112,11 @@ export function createApp(options: AppOptions): Hono<Env> {
         allowHeaders: corsAllowedRequestHeaders(contract.spec, contract.operations),
         exposeHeaders: corsExposedResponseHeaders(contract.operations),
         maxAge: 600,
-      }),
-    );
-  }
+      })
+    : undefined;
+  // Hono's cors answers every OPTIONS itself, whatever the path: here a preflight is routed like any
+  // request (`preflight` below, at the spec's paths only; the 404 elsewhere), and cors only adds its headers.
+  if (corsHeaders) app.use((c, next) => (c.req.method === 'OPTIONS' ? next() : corsHeaders(c, next)));
 
   const validator = createResponseValidator(contract.spec, options.responseValidation ?? 'strict', {
     handlerName: (operationId) =>
@@ -170,6 +171,13 @@ export function createApp(options: AppOptions): Hono<Env> {
       if (validator.mode !== 'off') validate(operation, response, result);
       return response;
     },
+    // The preflight's 204 carries the headers of every other answer (the security set, the request id) beside cors's own.
+    ...(corsHeaders && {
+      preflight: async (c: Context<Env>) => {
+        for (const [name, value] of Object.entries(responseHeaders(undefined, c.get('requestId'), undefined))) c.header(name, value);
+        return (await corsHeaders(c, async () => {})) as Response;
+      },
+    }),
   });
 
   /** Checks what the handler answered, as it will go on the wire. */

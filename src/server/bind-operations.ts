@@ -36,14 +36,20 @@ export interface BindOptions<Operations extends { [Id in keyof Operations]: Oper
   prepare: (c: Context<E>, operation: CompiledOperation) => HandlerContext | Promise<HandlerContext>;
   /** Turns a handler's answer into the response (headers, serialisation, validation). */
   write: (c: Context<E>, operation: CompiledOperation, result: HandlerResult) => Response;
+  /**
+   * Answers an `OPTIONS` request (a CORS preflight) at a path the spec has. Without it, `OPTIONS`
+   * is a method like any other the path does not take (405). Elsewhere it is the app's 404.
+   */
+  preflight?: (c: Context<E>) => Response | Promise<Response>;
 }
 
 /**
  * The operation seam: registers every operation the spec declares on the
  * router, whatever its shape (path templates, query, headers, body, any
  * documented status). A path with no route for the request's method answers
- * `405` with the `Allow` list the spec gives that path; a path the router does
- * not know falls through to the app's `404`.
+ * `405` with the `Allow` list the spec gives that path (an `OPTIONS` there goes to
+ * `preflight` when given); a path the router does not know falls through to the
+ * app's `404`.
  */
 export function bindOperations<Operations extends { [Id in keyof Operations]: OperationShape }, HandlerContext, E extends Env>(
   app: Hono<E>,
@@ -77,7 +83,11 @@ export function bindOperations<Operations extends { [Id in keyof Operations]: Op
     const refuse = (c: Context<E>) => {
       throw new ApiError('urn:problem-type:method-not-allowed', `${c.req.method} is not allowed here; use ${allow}.`, { headers: { Allow: allow } });
     };
-    for (const path of routePaths(basePath, toRoutePath(specPath))) app.all(path, refuse);
+    for (const path of routePaths(basePath, toRoutePath(specPath))) {
+      // Registered before the 405, which would otherwise take OPTIONS too.
+      if (options.preflight) app.options(path, options.preflight);
+      app.all(path, refuse);
+    }
   }
 }
 

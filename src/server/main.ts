@@ -5,9 +5,8 @@
  * pages and the account API) on WEB_PORT, so the session cookie never travels
  * to `{base_url}`.
  */
-import { serve } from '@hono/node-server';
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { Socket } from 'node:net';
 import pino from 'pino';
 import { createWebApp } from '../account/app.js';
 import { readAccountLimits } from '../account/limits.js';
@@ -19,23 +18,42 @@ import { openStore } from '../store/open-store.js';
 import { UnsafeLocationError } from '../store/private-files.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
-import { clientErrorResponse } from './client-error.js';
+import { listen as listenOn, type FetchHandler } from './listener.js';
 import { compileRequestContract } from './request-contract.js';
 import { buildPages } from '../pages/assets.js';
 
 let config: ServerConfig;
+let resolved: ReturnType<typeof resolveLimits>;
+const contract = compileRequestContract(loadSpec());
 try {
   config = readServerConfig();
+  resolved = resolveLimits(contract, config);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`configuration error: ${error.message}`);
   process.exit(2);
 }
 
-// Asynchronous, buffered logging keeps the write off the request path; it is flushed on shutdown.
+/** The longest a log line waits in the buffer: what SIGKILL can lose on a quiet server. */
+const LOG_FLUSH_INTERVAL_MS = 1_000;
+// Asynchronous, buffered logging keeps the write off the request path. The buffer is written when it holds 4 KiB,
+// every second (so a quiet server's last refused requests are on disk too), on SIGHUP and on shutdown.
+const logStream = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: LOG_FLUSH_INTERVAL_MS });
+// pino already stops logging quietly when stdout's reader is gone (EPIPE); any other write error (EIO once a
+// terminal hangs up) must not bring the server down with it. Said once on stderr, which may be gone too.
+let logStreamFailed = false;
+logStream.on('error', (error: NodeJS.ErrnoException) => {
+  if (logStreamFailed) return;
+  logStreamFailed = true;
+  try {
+    process.stderr.write(`log stream failed (${error.code ?? error.message}); the server keeps serving, its log lines may be lost\n`);
+  } catch {
+    // nowhere left to say it
+  }
+});
 const logger = pino(
   { level: config.logLevel, base: null, timestamp: pino.stdTimeFunctions.isoTime, redact: ['authorization', '*.authorization', 'headers.authorization'] },
-  pino.destination({ dest: 1, sync: false, minLength: 4096 }),
+  logStream,
 );
 
 const database = describeDatabase(config);
@@ -82,8 +100,7 @@ try {
   console.error(`cannot reach the database (${database}) after ${STARTUP_WAIT_MS / 1000} s: ${error.message}`);
   process.exit(1);
 }
-const contract = compileRequestContract(loadSpec());
-const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolveLimits(contract, config);
+const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolved;
 const app = createApp({
   store,
   contract,
@@ -99,30 +116,23 @@ const app = createApp({
 // Nothing is seeded and no key is made here: the greeting goes to the same stream as the logs, so it never holds a secret.
 const empty = (await store.countUsers()) === 0;
 
-/** Serves one app on one port; resolves with its server and root URL once it listens. */
-function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, timeouts: { headersTimeoutMs: number; requestTimeoutMs: number }) {
-  return new Promise<{ server: Server; url: string }>((resolve, reject) => {
-    const server = serve(
-      {
-        fetch,
-        port,
-        hostname: config.host,
-        serverOptions: {
-          headersTimeout: timeouts.headersTimeoutMs,
-          requestTimeout: timeouts.requestTimeoutMs,
-          keepAliveTimeout: config.keepAliveTimeoutMs,
-          // Node checks the two timeouts above only every 30 s by default, so a 1 s headers timeout would hold a slow client for up to 30 s.
-          connectionsCheckingInterval: Math.min(1_000, timeouts.headersTimeoutMs, timeouts.requestTimeoutMs),
-        },
-      },
-      (info) => resolve({ server, url: `http://${info.family === 'IPv6' ? `[${info.address}]` : info.address}:${info.port}` }),
-    ) as Server;
-    server.once('error', reject);
-    // Requests Node rejects before Hono sees them (oversized headers, broken HTTP) still get a problem.
-    server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-      if (socket.writable && !socket.destroyed) socket.end(clientErrorResponse(error));
-      else socket.destroy();
-    });
+/** Serves one app on one port, behind the hardened listener; resolves with its server and root URL once it listens. */
+function listen(
+  name: string,
+  fetch: FetchHandler,
+  port: number,
+  timeouts: { headersTimeoutMs: number; requestTimeoutMs: number },
+  bounds: typeof contract.problemBounds,
+) {
+  return listenOn({
+    name,
+    fetch,
+    host: config.host,
+    port,
+    timeouts: { ...timeouts, keepAliveTimeoutMs: config.keepAliveTimeoutMs },
+    connections: { max: config.maxConnections, perAddress: config.maxConnectionsPerAddress },
+    logger,
+    problemBounds: bounds,
   });
 }
 
@@ -130,7 +140,7 @@ let servers: Server[] = [];
 let publicListener: { server: Server; url: string };
 let webListener: { server: Server; url: string };
 try {
-  publicListener = await listen(app.fetch, config.port, { headersTimeoutMs, requestTimeoutMs });
+  publicListener = await listen('api', app.fetch, config.port, { headersTimeoutMs, requestTimeoutMs }, contract.problemBounds);
   servers = [publicListener.server];
   const url = `${publicListener.url}${config.basePath}`;
   // The web application: the account API's own contract and limits, and pages that show the public API's URL in their curl.
@@ -146,9 +156,19 @@ try {
     responseValidation: config.responseValidation,
   });
   const { headersTimeoutSeconds, requestTimeoutSeconds } = accountContract.connectionLimits;
-  webListener = await listen(webApp.fetch, config.webPort, { headersTimeoutMs: headersTimeoutSeconds * 1000, requestTimeoutMs: requestTimeoutSeconds * 1000 });
+  webListener = await listen(
+    'web',
+    webApp.fetch,
+    config.webPort,
+    { headersTimeoutMs: headersTimeoutSeconds * 1000, requestTimeoutMs: requestTimeoutSeconds * 1000 },
+    accountContract.problemBounds,
+  );
   servers.push(webListener.server);
-  logger.info({ url, web: webListener.url, database }, 'listening');
+  logger.info(
+    { url, web: webListener.url, database, maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress },
+    'listening',
+  );
+  warnOnOpenFileLimit(servers.length);
   logger.flush();
   announce(url, webListener.url);
 } catch (error) {
@@ -157,6 +177,27 @@ try {
   for (const server of servers) server.close();
   await store.close();
   process.exit(1);
+}
+
+/**
+ * Warns when the process may not open as many files as its listeners may hold connections (the
+ * usual soft limit is 1,024): past it, accept() fails and the database cannot open a file.
+ */
+function warnOnOpenFileLimit(listeners: number): void {
+  let limit: number | undefined;
+  try {
+    const line = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    limit = line ? Number(line[1]) : undefined;
+  } catch {
+    return; // not Linux: nothing to read
+  }
+  // A few dozen descriptors for the database, its WAL, stdio and the PostgreSQL pool.
+  const needed = listeners * config.maxConnections + 64;
+  if (limit !== undefined && needed > limit)
+    logger.warn(
+      { openFileLimit: limit, maxConnections: config.maxConnections, listeners },
+      `the open-file limit (${limit}) is below what ${listeners} listeners of MAX_CONNECTIONS=${config.maxConnections} may need (${needed}): raise it (ulimit -n, LimitNOFILE=) or lower MAX_CONNECTIONS`,
+    );
 }
 
 function announce(url: string, webUrl: string): void {
@@ -205,6 +246,12 @@ function shutdown(signal: string): void {
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));
+// By default SIGHUP ends the process at once, losing the buffered lines. Here it is the usual "reopen your logs":
+// stdout is not a file to reopen, so the buffer is written now, and the server goes on.
+process.on('SIGHUP', () => {
+  logger.info({ signal: 'SIGHUP' }, 'SIGHUP: logs flushed; still serving (SIGTERM or SIGINT stops the server)');
+  logger.flush();
+});
 process.on('uncaughtException', (error) => {
   logger.fatal({ err: error }, 'uncaught exception');
   logger.flush(() => process.exit(1));

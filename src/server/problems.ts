@@ -21,6 +21,7 @@ export const PROBLEM_TYPES = {
   'urn:problem-type:request-timeout': { status: 408, title: 'Request timeout' },
   'urn:problem-type:content-too-large': { status: 413, title: 'Content too large' },
   'urn:problem-type:unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'urn:problem-type:expectation-failed': { status: 417, title: 'Expectation failed' },
   'urn:problem-type:validation-failed': { status: 422, title: 'Validation failed' },
   'urn:problem-type:rate-limited': { status: 429, title: 'Too many requests' },
   'urn:problem-type:too-many-sign-in-attempts': { status: 429, title: 'Too many sign-in attempts' },

@@ -28,6 +28,7 @@ async function main(options: SoakOptions): Promise<ExitCode> {
       token: options.token,
       durationSeconds: options.duration,
       connections: options.connections,
+      slowClients: options.slowClients,
       ...(options.pid !== undefined && { pid: options.pid }),
       ...(progress && { onProgress: progress }),
     });
@@ -52,6 +53,7 @@ async function main(options: SoakOptions): Promise<ExitCode> {
       token: key,
       durationSeconds: options.duration,
       connections: options.connections,
+      slowClients: options.slowClients,
       pid: server.pid,
       ...(progress && { onProgress: progress }),
     });

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { UsageError } from '../cli/exit.js';
+import { refuseOptionsAsValues } from '../cli/option-values.js';
 
 export interface SoakOptions {
   url?: string;
@@ -7,6 +8,7 @@ export interface SoakOptions {
   pid?: number;
   duration: number;
   connections: number;
+  slowClients: number;
   user: string;
   json?: boolean;
 }
@@ -14,6 +16,12 @@ export interface SoakOptions {
 const positiveInteger = (name: string) => (value: string) => {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
+  return number;
+};
+
+const wholeNumber = (name: string) => (value: string) => {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError(`${name} must be a whole number, 0 or more`);
   return number;
 };
 
@@ -30,12 +38,18 @@ export function parseSoakArgs(args: readonly string[], writeErr: (text: string) 
     .option('--pid <pid>', 'pid of the server at --url, to report its RSS', positiveInteger('--pid'))
     .option('--duration <seconds>', 'how long to drive it', positiveInteger('--duration'), 60)
     .option('--connections <n>', 'concurrent connections', positiveInteger('--connections'), 16)
+    .option(
+      '--slow-clients <n>',
+      'slow clients beside the load (slow headers, slow bodies, idle connections, unfinished GET bodies); 0 for none',
+      wholeNumber('--slow-clients'),
+      8,
+    )
     .option('--user <name>', "whose fresh key to use when the soak starts the server (the demo user's seeded items make real pages)", 'demo')
     .option('--json', 'print the report as JSON')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeErr });
-  const options = program.parse(args, { from: 'user' }).opts<SoakOptions>();
+  const options = refuseOptionsAsValues(program).parse(args, { from: 'user' }).opts<SoakOptions>();
   if ((options.url === undefined) !== (options.token === undefined))
     throw new UsageError('--url and --token go together: both to target a running server, neither to start one');
   if (options.pid !== undefined && options.url === undefined)

@@ -2,7 +2,9 @@ import { createRequire } from 'node:module';
 import { ResponseChecker } from '../contract/response-checker.js';
 import { compileSpecSchema, createSpecAjv } from '../contract/schemas.js';
 import { loadSpec } from '../contract/spec.js';
+import { generateApiKey } from '../keys/api-key.js';
 import { readRssBytes } from '../process/resource-usage.js';
+import { type SlowClientsReport, startSlowClients } from './slow-clients.js';
 
 /** The part of autocannon's library API the soak uses (autocannon ships no types). */
 interface AutocannonRequest {
@@ -36,6 +38,8 @@ export interface SoakOptions {
   token: string;
   durationSeconds: number;
   connections: number;
+  /** Slow clients (slow headers, slow bodies, idle connections, unfinished GET bodies) beside the load; 0 for none. */
+  slowClients: number;
   /** Process to read RSS from (/proc/<pid>/status), when known. */
   pid?: number;
   /** Called about once a second while the load runs. */
@@ -60,13 +64,28 @@ export interface SoakReport {
   violationExamples: string[];
   latencyMs: { p50: number; p99: number; mean: number; max: number };
   /**
+   * Answers with the valid key served (2xx) in each whole second of the run, at the fewest: the
+   * valid key kept being served while unknown keys and slow clients came in beside it.
+   */
+  validServedPerSecond: { min: number; seconds: number };
+  slowClients: SlowClientsReport;
+  /**
    * Resident set size of the server in MiB, when its pid is known: before the load, after a sixth of
    * the run (JIT and caches warmed up), at the end and at its peak; growth is end minus start.
    */
   rssMiB: { start: number; warm: number; end: number; peak: number; growth: number; growthSinceWarm: number } | undefined;
-  /** True when the run found nothing wrong: no 5xx, no socket error, no contract violation. */
+  /**
+   * True when the run found nothing wrong: no 5xx, no socket error, no contract violation, the valid key served every
+   * second, every slow client cut with a problem, and RSS bounded (`MAX_RSS_GROWTH_SINCE_WARM_MIB`) when it is known.
+   */
   ok: boolean;
 }
+
+/**
+ * RSS may grow this much after warm-up: the caches filling (pages are bounded at 8 MiB, keys and unknown keys at
+ * 10,000 entries each) and the heap settling take a few MiB; a leak under a minute of load takes more.
+ */
+export const MAX_RSS_GROWTH_SINCE_WARM_MIB = 50;
 
 /** One entry of the mix: a request, what the contract says about its answer, and how often it comes. */
 interface MixEntry {
@@ -74,6 +93,13 @@ interface MixEntry {
   /** operationId whose responses the answer must honour; undefined for requests outside the operations. */
   operationId: string | undefined;
   request: AutocannonRequest;
+  /** Sent with the valid key and meant to be served: counted for `validServedPerSecond`. */
+  valid?: boolean;
+}
+
+/** A well-formed key with a valid checksum that no one was ever given: a fresh one each request, as a key-guessing flood sends. */
+function withUnknownKey(request: AutocannonRequest): AutocannonRequest {
+  return { ...request, headers: { ...request.headers, Authorization: `Bearer ${generateApiKey().key}` } };
 }
 
 /**
@@ -89,9 +115,10 @@ function requestMix(token: string, basePath: string): MixEntry[] {
   const shared = `${basePath}/shared`;
   const post = (path: string, body: string, headers: Record<string, string> = json): AutocannonRequest => ({ method: 'POST', path, headers, body });
   return [
-    { name: 'own, defaults', operationId: 'listOwnItems', request: post(root, '{}') },
+    { name: 'own, defaults', valid: true, operationId: 'listOwnItems', request: post(root, '{}') },
     {
       name: 'own, first page of 5',
+      valid: true,
       operationId: 'listOwnItems',
       request: {
         ...post(root, '{"limit":5}'),
@@ -106,6 +133,7 @@ function requestMix(token: string, basePath: string): MixEntry[] {
     },
     {
       name: 'own, next page',
+      valid: true,
       operationId: 'listOwnItems',
       request: {
         ...post(root, '{"limit":5}'),
@@ -115,12 +143,13 @@ function requestMix(token: string, basePath: string): MixEntry[] {
         }),
       },
     },
-    { name: 'own, newest first', operationId: 'listOwnItems', request: post(root, '{"sort":"desc","limit":3}') },
-    { name: 'shared, POST', operationId: 'listSharedItems', request: post(shared, '{"sort":"asc"}') },
-    { name: 'shared, GET', operationId: 'listSharedItemsByQuery', request: { method: 'GET', path: `${shared}?limit=2&sort=desc`, headers: auth } },
-    { name: 'shared, GET defaults', operationId: 'listSharedItemsByQuery', request: { method: 'GET', path: shared, headers: { ...json } } },
+    { name: 'own, newest first', valid: true, operationId: 'listOwnItems', request: post(root, '{"sort":"desc","limit":3}') },
+    { name: 'shared, POST', valid: true, operationId: 'listSharedItems', request: post(shared, '{"sort":"asc"}') },
+    { name: 'shared, GET', valid: true, operationId: 'listSharedItemsByQuery', request: { method: 'GET', path: `${shared}?limit=2&sort=desc`, headers: auth } },
+    { name: 'shared, GET defaults', valid: true, operationId: 'listSharedItemsByQuery', request: { method: 'GET', path: shared, headers: { ...json } } },
     {
       name: 'own, charset',
+      valid: true,
       operationId: 'listOwnItems',
       request: post(root, '{"sort":"asc"}', { ...auth, 'Content-Type': 'application/json; charset=utf-8' }),
     },
@@ -129,6 +158,16 @@ function requestMix(token: string, basePath: string): MixEntry[] {
     { name: 'wrong media type', operationId: 'listSharedItems', request: post(shared, '{}', { ...auth, 'Content-Type': 'text/plain' }) },
     { name: 'no key', operationId: 'listSharedItemsByQuery', request: { method: 'GET', path: shared, headers: {} } },
     { name: 'bad key', operationId: 'listOwnItems', request: post(root, '{}', { Authorization: 'Bearer tka_notakey', 'Content-Type': 'application/json' }) },
+    {
+      name: 'unknown key, POST',
+      operationId: 'listOwnItems',
+      request: { ...post(root, '{}'), setupRequest: (request) => withUnknownKey(request) },
+    },
+    {
+      name: 'unknown key, GET',
+      operationId: 'listSharedItemsByQuery',
+      request: { method: 'GET', path: shared, headers: auth, setupRequest: (request) => withUnknownKey(request) },
+    },
     { name: 'over the size limit', operationId: 'listOwnItems', request: post(root, `{"sort":"${'a'.repeat(9000)}"}`) },
     { name: 'limit out of range', operationId: 'listSharedItemsByQuery', request: { method: 'GET', path: `${shared}?limit=1000`, headers: auth } },
     { name: 'deep nesting', operationId: 'listSharedItems', request: post(shared, `{"sort":${'['.repeat(2000)}${']'.repeat(2000)}}`) },
@@ -154,10 +193,17 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     if (violationExamples.length < 5) violationExamples.push(text);
   };
 
-  const mix = requestMix(options.token, basePath).map(({ name, operationId, request }) => ({
+  /** 2xx answers to the valid key, by whole second since the load started. */
+  const validServed: number[] = [];
+  let loadStarted = performance.now();
+  const mix = requestMix(options.token, basePath).map(({ name, operationId, request, valid }) => ({
     ...request,
     onResponse: (status: number, body: string | Buffer, context: Record<string, unknown>, headers: Record<string, string>) => {
       request.onResponse?.(status, body, context, headers);
+      if (valid && status >= 200 && status < 300) {
+        const second = Math.floor((performance.now() - loadStarted) / 1000);
+        validServed[second] = (validServed[second] ?? 0) + 1;
+      }
       const text = String(body);
       if (operationId) {
         for (const problem of checker.check(operationId, { status, headers: new Headers(headers), body: text })) violation(`${name}: ${problem}`);
@@ -182,7 +228,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   sampleRss();
   const socketErrors: Record<string, number> = {};
   let answered = 0;
+  const slowClients = startSlowClients({ url: options.url, token: options.token, clients: options.slowClients, isProblem: (body) => validateProblem(body) });
   const started = performance.now();
+  loadStarted = started;
   const sampler = setInterval(() => {
     sampleRss();
     options.onProgress?.((performance.now() - started) / 1000, answered);
@@ -209,6 +257,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   });
   clearInterval(sampler);
   sampleRss();
+  const slow = await slowClients.stop();
+  // Whole seconds only: the last, partial one would count fewer answers for no fault of the server's.
+  const seconds = Math.max(1, Math.floor(options.durationSeconds));
+  const perSecond = Array.from({ length: seconds }, (_, second) => validServed[second] ?? 0);
+  const validServedPerSecond = { min: Math.min(...perSecond), seconds };
   // autocannon counts socket errors, but a connection the server closes without answering is silently
   // reopened; such requests show up only as sent and never answered (beyond the one in flight per connection at the end).
   const dropped = Math.max(0, result.requests.sent - result.requests.total - result.errors - options.connections);
@@ -224,6 +277,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const last = rss.at(-1);
   // One sample before the load, then one a second.
   const warm = rss[Math.min(rss.length - 1, Math.max(1, Math.round(options.durationSeconds / 6)))];
+  const rssMiB =
+    first !== undefined && last !== undefined && warm !== undefined
+      ? { start: mib(first), warm: mib(warm), end: mib(last), peak: mib(Math.max(...rss)), growth: mib(last - first), growthSinceWarm: mib(last - warm) }
+      : undefined;
   return {
     url: options.url,
     durationSeconds: options.durationSeconds,
@@ -238,11 +295,17 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     contractViolations,
     violationExamples,
     latencyMs: { p50: result.latency.p50, p99: result.latency.p99, mean: Math.round(result.latency.average * 100) / 100, max: result.latency.max },
-    rssMiB:
-      first !== undefined && last !== undefined && warm !== undefined
-        ? { start: mib(first), warm: mib(warm), end: mib(last), peak: mib(Math.max(...rss)), growth: mib(last - first), growthSinceWarm: mib(last - warm) }
-        : undefined,
-    ok: serverErrors === 0 && socketErrorCount === 0 && contractViolations === 0,
+    validServedPerSecond,
+    slowClients: slow,
+    rssMiB,
+    ok:
+      serverErrors === 0 &&
+      (rssMiB === undefined || rssMiB.growthSinceWarm <= MAX_RSS_GROWTH_SINCE_WARM_MIB) &&
+      socketErrorCount === 0 &&
+      contractViolations === 0 &&
+      validServedPerSecond.min > 0 &&
+      slow.serverErrors === 0 &&
+      slow.notProblems === 0,
   };
 }
 
@@ -254,6 +317,9 @@ export function formatReport(report: SoakReport): string {
   const socket = Object.entries(report.socketErrors)
     .map(([code, count]) => `${code}: ${count}`)
     .join(', ');
+  const slowEndings = Object.entries(report.slowClients.endings)
+    .map(([ending, count]) => `${ending}: ${count}`)
+    .join(', ');
   const lines = [
     `soak: ${report.url}, ${report.durationSeconds} s, ${report.connections} connections`,
     `  requests        ${report.requests} (${report.requestsPerSecond}/s)`,
@@ -262,10 +328,12 @@ export function formatReport(report: SoakReport): string {
     `  socket errors   ${report.socketErrorCount}${socket ? ` (${socket})` : ''}, of which timeouts ${report.timeouts}`,
     `  contract        ${report.contractViolations} violations${report.violationExamples.map((example) => `\n                  ${example}`).join('')}`,
     `  latency         p50 ${report.latencyMs.p50} ms, p99 ${report.latencyMs.p99} ms, max ${report.latencyMs.max} ms`,
+    `  valid key       served every second: at least ${report.validServedPerSecond.min} answers in each of ${report.validServedPerSecond.seconds} s`,
+    `  slow clients    ${report.slowClients.clients} clients, ${report.slowClients.connections} connections; ended by ${slowEndings || 'nothing yet'}; 5xx ${report.slowClients.serverErrors}, not a problem ${report.slowClients.notProblems}${report.slowClients.examples.map((example) => `\n                  ${example}`).join('')}`,
     report.rssMiB
       ? `  server RSS      start ${report.rssMiB.start} MiB, warmed up ${report.rssMiB.warm} MiB, end ${report.rssMiB.end} MiB, peak ${report.rssMiB.peak} MiB; growth ${report.rssMiB.growth} MiB (${report.rssMiB.growthSinceWarm} MiB since warm-up)`
       : '  server RSS      unknown (pass --pid to read it)',
-    `  result          ${report.ok ? 'ok' : 'FAILED: 5xx, socket errors or contract violations'}`,
+    `  result          ${report.ok ? 'ok' : `FAILED: 5xx, socket errors, contract violations, a second without the valid key served, a slow client not cut with a problem, or RSS growing over ${MAX_RSS_GROWTH_SINCE_WARM_MIB} MiB after warm-up`}`,
   ];
   return lines.join('\n');
 }

@@ -119,9 +119,9 @@ const PROSE_COPIES: ProseCopy[] = [
     want: (specs) => [limit('headersTimeoutSeconds')(specs), limit('requestTimeoutSeconds')(specs)],
   },
   {
-    files: [MAIN],
+    files: [MAIN, ACCOUNT],
     of: "Node's http.maxHeaderSize (the server does not change it)",
-    find: /request headers over (\d+) KiB/g,
+    find: /request headers\s+over (\d+) KiB/g,
     want: () => [kib(maxHeaderSize)],
   },
   {

@@ -40,9 +40,18 @@ describe('npm run keys, with the fields of the account settings page', () => {
     },
     { given: 'an empty name', args: ['create', '--user', 'ops', '--name', '  '], want: /--name must be 1-100 characters/ },
     { given: 'events of an unknown user', args: ['events', '--user', 'nobody'], want: /no user named "nobody"/, code: 1 },
+    // Commander took whatever follows a value option as its value: this made a user named "--json" (the
+    // helper behind the refusal is tested in-process in option-values.test.ts).
+    {
+      given: 'an option where --user needs its value',
+      args: ['create', '--user', '--json'],
+      want: /'--user <name>' argument '--json' is invalid.*looks like an option/,
+    },
   ])('refuses $given', async ({ args, want, code = 2 }) => {
     const result = await keys(args);
     expect(result.code).toBe(code);
     expect(result.stderr).toMatch(want);
+    // Refused before anything is written: no key was printed.
+    expect(result.stdout).not.toMatch(/tka_/);
   });
 });

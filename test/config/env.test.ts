@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, describeDatabase, readServerConfig, readStoreConfig } from '../../src/config/env.js';
 import { loadSpec } from '../../src/contract/spec.js';
+import { resolveLimits } from '../../src/config/limits.js';
+import { requestContract } from '../helpers/contract.js';
 
 describe('configuration from the environment', () => {
   it.each([
@@ -107,6 +109,32 @@ describe('configuration from the environment', () => {
   it('describes the database for the log without its password', () => {
     expect(describeDatabase(readStoreConfig({ DATABASE_URL: 'postgres://api:s3cret@db:5432/api' }))).toBe('postgres://api:***@db:5432/api');
     expect(describeDatabase(readStoreConfig({ DATABASE_PATH: ':memory:' }))).toBe(':memory:');
+  });
+
+  it.each([
+    { given: {}, want: { maxConnections: 1000, maxConnectionsPerAddress: 100 } },
+    { given: { MAX_CONNECTIONS: '50' }, want: { maxConnections: 50, maxConnectionsPerAddress: 50 } },
+    { given: { MAX_CONNECTIONS: '5000', MAX_CONNECTIONS_PER_ADDRESS: '5000' }, want: { maxConnections: 5000, maxConnectionsPerAddress: 5000 } },
+  ])('caps connections per listener at $want with $given', ({ given, want }) => {
+    expect(readServerConfig(given)).toMatchObject(want);
+  });
+
+  it.each([
+    { given: { MAX_CONNECTIONS: '0' }, want: /MAX_CONNECTIONS must be a whole number from 1/ },
+    {
+      given: { MAX_CONNECTIONS: '10', MAX_CONNECTIONS_PER_ADDRESS: '20' },
+      want: /MAX_CONNECTIONS_PER_ADDRESS \(20\) cannot be more than MAX_CONNECTIONS \(10\)/,
+    },
+  ])('refuses the connection caps $given', ({ given, want }) => {
+    expect(() => readServerConfig(given)).toThrow(want);
+  });
+
+  it('refuses a headers timeout longer than the request timeout (Node would refuse to start, with a stack)', () => {
+    expect(() => resolveLimits(requestContract, readServerConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '2000' }))).toThrow(ConfigError);
+    expect(() => resolveLimits(requestContract, readServerConfig({ HEADERS_TIMEOUT_MS: '50000' }))).toThrow(
+      /cannot be longer than the request timeout \(30000 ms/,
+    );
+    expect(resolveLimits(requestContract, readServerConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '2000' })).headersTimeoutMs).toBe(2000);
   });
 });
 

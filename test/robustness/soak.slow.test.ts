@@ -25,6 +25,10 @@ function expectClean(report: SoakReport): void {
   // The mix reaches every answer it is built to provoke.
   expect(Object.keys(report.statuses).sort()).toEqual(['200', '400', '401', '404', '405', '413', '415', '422']);
   expect(report.latencyMs.p99).toBeGreaterThan(0);
+  // Unknown keys (a fresh well-formed key each request) and slow clients beside it never kept the valid key from being served.
+  expect(report.validServedPerSecond.min).toBeGreaterThan(0);
+  expect(report.slowClients.serverErrors).toBe(0);
+  expect(report.slowClients.notProblems).toBe(0);
   expect(report.rssMiB?.start).toBeGreaterThan(0);
   expect(report.rssMiB?.end).toBeGreaterThan(0);
 }
@@ -40,16 +44,33 @@ describe('npm run soak, short', () => {
 
   it('targets a running server with --url, --token and --pid', { timeout: 60_000 }, async () => {
     const database = scratchDatabase('soak-target-');
-    const server = await startServer({ databasePath: database.path, env: { RATE_LIMIT_REQUESTS: '1000000' } });
+    // Short timeouts, so the slow clients are cut within the run.
+    const server = await startServer({
+      databasePath: database.path,
+      env: {
+        RATE_LIMIT_REQUESTS: '1000000',
+        FAILED_AUTH_PER_ADDRESS: '1000000',
+        FAILED_AUTH_TOTAL: '1000000',
+        HEADERS_TIMEOUT_MS: '1000',
+        REQUEST_TIMEOUT_MS: '2000',
+      },
+    });
     try {
       const { key } = await makeKey(database.path, 'demo');
-      const { code, stdout, stderr } = await soak(['--url', server.url, '--token', key, '--pid', String(server.pid), '--duration', '2', '--connections', '2']);
+      const { code, stdout, stderr } = await soak([
+        ...['--url', server.url, '--token', key, '--pid', String(server.pid)],
+        ...['--duration', '5', '--connections', '2', '--slow-clients', '4'],
+      ]);
       expect(code, stderr).toBe(0);
       expect(stdout).toMatch(/requests\s+\d+/);
       expect(stdout).toMatch(/5xx\s+0\n/);
       expect(stdout).toMatch(/socket errors\s+0,/);
       expect(stdout).toMatch(/p99 [\d.]+ ms/);
       expect(stdout).toMatch(/server RSS\s+start [\d.]+ MiB/);
+      expect(stdout).toMatch(/valid key\s+served every second: at least [1-9]\d* answers in each of 5 s/);
+      // Each slow client met the server's cut: 408 for slow headers, slow bodies and idle connections, 400 for a GET body.
+      expect(stdout).toMatch(/slow clients\s+4 clients, \d+ connections; ended by .*400: \d+/);
+      expect(stdout).toMatch(/slow clients\s+4 clients, .*408: \d+.*; 5xx 0, not a problem 0/);
       expect(stdout).toMatch(/result\s+ok/);
       expect(server.exitStatus()).toBeUndefined();
     } finally {

@@ -18,8 +18,9 @@ function parse(args: string[]): { options?: SoakOptions; code?: number; stderr: 
 }
 
 describe('npm run soak arguments', () => {
-  it('defaults to starting its own server for 60 s with 16 connections', () => {
-    expect(parse([])).toEqual({ options: { duration: 60, connections: 16, user: 'demo' }, stderr: '' });
+  it('defaults to starting its own server for 60 s with 16 connections and 8 slow clients', () => {
+    expect(parse([])).toEqual({ options: { duration: 60, connections: 16, slowClients: 8, user: 'demo' }, stderr: '' });
+    expect(parse(['--slow-clients', '0']).options).toMatchObject({ slowClients: 0 });
   });
 
   it('targets a running server with --url, --token and --pid', () => {
@@ -29,6 +30,7 @@ describe('npm run soak arguments', () => {
       pid: 42,
       duration: 5,
       connections: 16,
+      slowClients: 8,
       user: 'demo',
       json: true,
     });
@@ -40,6 +42,8 @@ describe('npm run soak arguments', () => {
     { given: ['--pid', '1'], want: '--pid only applies with --url' },
     { given: ['--duration', '0'], want: '--duration must be a whole number of at least 1' },
     { given: ['--connections', 'many'], want: '--connections must be a whole number of at least 1' },
+    { given: ['--slow-clients', '-1'], want: '--slow-clients must be a whole number, 0 or more' },
+    { given: ['--token', '--json', '--url', 'http://127.0.0.1:1'], want: "'--token <key>' argument '--json' is invalid" },
     { given: ['--bogus'], want: "unknown option '--bogus'" },
   ])('is bad usage (exit 2): $given', ({ given, want }) => {
     const result = parse(given);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { CachedStore } from '../../src/store/cached-store.js';
+import { CachedStore, PAGE_CACHE_BYTES } from '../../src/store/cached-store.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { ChangeSignal, Store } from '../../src/store/store.js';
 
@@ -131,5 +131,31 @@ describe('the read cache over any store', () => {
     advance(600);
     await page();
     expect(reads.pages).toBe(2);
+  });
+
+  it('drops the oldest pages first when the next one would not fit, and never keeps a page larger than the whole budget', async () => {
+    let reads = 0;
+    // Each page about a tenth of the budget: 4,000 characters a title, 100 items.
+    const title = 'x'.repeat(Math.round(PAGE_CACHE_BYTES / 10 / 100 / 2));
+    const pageOf = (limit: number) => Array.from({ length: limit }, (_, index) => ({ id: `itm_${index}`, title, ownerId: 'usr_a', createdAt: at }));
+    const inner = {
+      listItems: async (_scope: string, query: { limit: number }) => {
+        reads++;
+        return pageOf(query.limit);
+      },
+    } as unknown as Store;
+    const cached = new CachedStore(inner, { changed: () => false }, () => 0);
+    const read = (page: number, limit = 100) => cached.listItems('own', { userId: 'usr_a', sort: 'asc', limit, after: { createdAt: at, id: `itm_${page}` } });
+    for (let page = 0; page < 20; page++) await read(page);
+    expect(reads).toBe(20);
+    // The newest pages are still there; the first ones were dropped to make room.
+    for (let page = 19; page >= 12; page--) await read(page);
+    expect(reads).toBe(20);
+    await read(0);
+    expect(reads).toBe(21);
+    // Eleven times larger than the budget allows: read from the store every time.
+    await read(100, 1100);
+    await read(100, 1100);
+    expect(reads).toBe(23);
   });
 });
