@@ -9,8 +9,8 @@ import { runCommand } from '../process/run-command.js';
  * `npm run lint`: the contracts of `redocly.yaml` through both linters, side by side
  * (each spends a second starting up): Redocly with `redocly.yaml` (recommended-strict
  * and this project's rules) and Spectral with `.spectral.yaml` (the OWASP API Security
- * ruleset). Each one's output is printed whole, in turn; warnings fail Redocly's run,
- * and any Spectral finding of any severity fails its.
+ * ruleset). Each one's output is printed whole, in turn. Warnings fail Redocly's run,
+ * and a Spectral finding of any severity fails Spectral's.
  */
 await runCli('lint', async () => {
   const specs = readContracts().map((contract) => relative(projectRoot, contract.spec));
