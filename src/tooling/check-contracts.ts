@@ -1,13 +1,17 @@
 /**
- * `npm run check:contracts`: the examples check and the drift check of every contract in
- * `redocly.yaml`, in one process, so `npm run check` loads the spec tooling once rather than
- * once per check (`check:examples` and `check:drift` stay, for one check at a time).
- * Exit codes: 0 both pass, 1 one failed.
+ * `npm run check:contracts`: the examples check, the drift check and the breaking-change gate of
+ * every contract in `redocly.yaml`, and the check of the specs' copies in prose and examples
+ * (`spec-copies.ts`), in one process, so `npm run check` loads the spec tooling once rather than
+ * once per check (`check:examples`, `check:drift` and `diff` stay, for one check at a time). The
+ * gate's `redocly diff` runs start first, since they take longest.
+ * Exit codes: 0 all pass, 1 one failed.
  */
 import { ExitCode, runCli } from '../cli/exit.js';
 import { readContracts } from '../contract/project.js';
+import { checkBreakingChanges } from './breaking-changes.js';
 import { checkDrift } from './drift.js';
 import { checkValueExamples } from './examples-check.js';
+import { checkSpecCopies, loadSpecs } from './spec-copies.js';
 
 await runCli('check:contracts', async () => {
   let code: ExitCode = ExitCode.ok;
@@ -18,9 +22,15 @@ await runCli('check:contracts', async () => {
       code = ExitCode.failed;
     }
   };
-  for (const { spec, types } of readContracts()) {
+  const contracts = readContracts();
+  const gates = contracts.map((contract) => checkBreakingChanges(contract));
+  // Handled at once, so a failed redocly run is no unhandled rejection while the other checks run; awaited below, it fails the command.
+  for (const gate of gates) gate.catch(() => undefined);
+  for (const { spec, types } of contracts) {
     report('examples', checkValueExamples(spec));
     report('drift', await checkDrift({ spec, types }));
   }
+  report('copies', checkSpecCopies(loadSpecs()));
+  for (const gate of gates) report('diff', await gate);
   return code;
 });

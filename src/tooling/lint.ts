@@ -1,0 +1,35 @@
+import { relative } from 'node:path';
+import { ExitCode, runCli } from '../cli/exit.js';
+import { projectRoot, readContracts } from '../contract/project.js';
+import { binCommand } from '../process/commands.js';
+import { describeExit } from '../process/launch.js';
+import { runCommand } from '../process/run-command.js';
+
+/**
+ * `npm run lint`: the contracts of `redocly.yaml` through both linters, side by side
+ * (each spends a second starting up): Redocly with `redocly.yaml` (recommended-strict
+ * and this project's rules) and Spectral with `.spectral.yaml` (the OWASP API Security
+ * ruleset). Each one's output is printed whole, in turn. Warnings fail Redocly's run,
+ * and a Spectral finding of any severity fails Spectral's.
+ */
+await runCli('lint', async () => {
+  const specs = readContracts().map((contract) => relative(projectRoot, contract.spec));
+  const env = { REDOCLY_SUPPRESS_NOTIFICATIONS: 'true', REDOCLY_TELEMETRY: 'off' };
+  const linters = [
+    { name: 'redocly lint', argv: binCommand('redocly', ['lint', '--config', 'redocly.yaml']) },
+    { name: 'spectral lint (OWASP)', argv: binCommand('spectral', ['lint', ...specs, '--ruleset', '.spectral.yaml', '--fail-severity', 'hint']) },
+  ];
+  const results = await Promise.all(linters.map((linter) => runCommand(linter.argv, { env, timeoutMs: 120_000 })));
+  let code: ExitCode = ExitCode.ok;
+  linters.forEach((linter, index) => {
+    const result = results[index];
+    if (!result) return;
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    if (result.code !== 0) {
+      console.error(`lint: ${linter.name} failed (${describeExit(result)})`);
+      code = ExitCode.failed;
+    }
+  });
+  return code;
+});
