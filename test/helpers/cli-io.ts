@@ -5,8 +5,12 @@ export function capturedIo(env: NodeJS.ProcessEnv = {}): CliIo & { stdout(): str
   let stdout = '';
   let stderr = '';
   return {
-    out: (text) => void (stdout += text),
-    err: (text) => void (stderr += text),
+    out: (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
     env,
     stdout: () => stdout,
     stderr: () => stderr,
