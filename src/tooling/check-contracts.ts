@@ -3,7 +3,10 @@
  * every contract in `redocly.yaml`, and the check of the specs' copies in prose and examples
  * (`spec-copies.ts`), in one process, so `npm run check` loads the spec tooling once rather than
  * once per check (`check:examples`, `check:drift` and `diff` stay, for one check at a time). The
- * gate's `redocly diff` runs start first, since they take longest.
+ * gate's `redocly diff` runs start first, since they take longest. When every input (the
+ * contracts, their releases and generated types, the README and changelog they are compared with,
+ * the lock file's tool versions, and `src/`, whose code does the checking) is as at the last pass,
+ * nothing runs again (`pass-cache.ts`; `CHECK_CACHE=off` runs it all).
  * Exit codes: 0 all pass, 1 one failed.
  */
 import { ExitCode, runCli } from '../cli/exit.js';
@@ -11,9 +14,15 @@ import { readContracts } from '../contract/project.js';
 import { checkBreakingChanges } from './breaking-changes.js';
 import { checkDrift } from './drift.js';
 import { checkValueExamples } from './examples-check.js';
+import { passCache } from './pass-cache.js';
 import { checkSpecCopies, loadSpecs } from './spec-copies.js';
 
 await runCli('check:contracts', async () => {
+  const cache = passCache('contracts', ['openapi', 'generated', 'redocly.yaml', 'README.md', 'CHANGELOG.md', 'package-lock.json', 'src']);
+  if (cache.unchanged) {
+    console.log('check:contracts: ok, its inputs are unchanged since its last pass (CHECK_CACHE=off runs it anyway)');
+    return ExitCode.ok;
+  }
   let code: ExitCode = ExitCode.ok;
   const report = (check: string, result: { ok: boolean; message: string }) => {
     if (result.ok) console.log(`${check}: ok, ${result.message}`);
@@ -32,5 +41,6 @@ await runCli('check:contracts', async () => {
   }
   report('copies', checkSpecCopies(loadSpecs()));
   for (const gate of gates) report('diff', await gate);
+  if (code === ExitCode.ok) cache.recordPass();
   return code;
 });
