@@ -195,12 +195,14 @@ export interface components {
         /** @description What the key is for, so its owner can tell keys apart. */
         KeyName: string;
         /**
+         * Format: int32
          * @description Days until the key expires. An expired key gets `401` from the public API, like a revoked one.
          * @default 30
          * @enum {integer}
          */
         ExpiresInDays: 7 | 30 | 60 | 90 | 365;
         /**
+         * Format: int32
          * @description Hours the old key keeps working after a roll; 0 stops it at once.
          * @default 24
          * @enum {integer}
@@ -283,7 +285,7 @@ export interface components {
             source: "web" | "cli" | "api" | "system";
             keyId: components["schemas"]["KeyId"];
             keyName: components["schemas"]["KeyName"];
-            /** @description The key's hint. */
+            /** @description The key's hint, as `ApiKey.hint`. */
             keyHint: string;
         };
         /** @description Opaque position in the event list, taken from `nextCursor`. */
@@ -295,6 +297,11 @@ export interface components {
             /** @description Cursor of the next (older) page, or `null` when this page is the last. */
             nextCursor: components["schemas"]["EventCursor"] | null;
         };
+        /**
+         * Format: int32
+         * @description A number of seconds, as `Retry-After` gives it (a day at most).
+         */
+        Seconds: number;
         /**
          * @description Identifies the kind of problem. Clients branch on `type`, never on `title`
          *     or `detail`. The public API's types, plus `forbidden`, `conflict` and
@@ -328,7 +335,10 @@ export interface components {
             type: components["schemas"]["ProblemType"];
             /** @description Short summary of the problem type; the same for every occurrence. */
             title: string;
-            /** @description The HTTP status code of this answer. */
+            /**
+             * Format: int32
+             * @description The HTTP status code of this answer.
+             */
             status: number;
             /** @description Explanation specific to this occurrence. */
             detail: string;
@@ -439,7 +449,7 @@ export interface components {
                  * @description Seconds to wait before trying again.
                  * @example 2
                  */
-                "Retry-After": number;
+                "Retry-After": components["schemas"]["Seconds"];
                 [name: string]: unknown;
             };
             content: {
@@ -486,7 +496,7 @@ export interface components {
          * @description Seconds to wait before trying again.
          * @example 42
          */
-        "Retry-After": number;
+        "Retry-After": components["schemas"]["Seconds"];
         /**
          * @description The `Cookie` challenge (draft-broyer-http-cookie-auth): where to sign in
          *     and which cookie carries the session.
@@ -559,6 +569,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -635,6 +646,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRequest"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -659,6 +671,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

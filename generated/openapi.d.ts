@@ -70,6 +70,7 @@ export interface components {
          */
         Sort: "asc" | "desc";
         /**
+         * Format: int32
          * @description Largest number of items in one page.
          * @default 20
          */
@@ -114,6 +115,16 @@ export interface components {
             nextCursor: components["schemas"]["Cursor"] | null;
         };
         /**
+         * Format: int32
+         * @description A number of requests, as the rate-limit headers count them (the server takes at most a billion per window).
+         */
+        RequestCount: number;
+        /**
+         * Format: int32
+         * @description A number of seconds, as `Retry-After` and `RateLimit-Reset` give it (a window lasts a day at most).
+         */
+        Seconds: number;
+        /**
          * @description Identifies the kind of problem. Clients branch on `type`, never on `title`
          *     or `detail`.
          * @enum {string}
@@ -145,7 +156,10 @@ export interface components {
             type: components["schemas"]["ProblemType"];
             /** @description Short summary of the problem type; the same for every occurrence. */
             title: string;
-            /** @description The HTTP status code of this answer. */
+            /**
+             * Format: int32
+             * @description The HTTP status code of this answer.
+             */
             status: number;
             /** @description Explanation specific to this occurrence. */
             detail: string;
@@ -161,6 +175,9 @@ export interface components {
         /** @description The body is not valid JSON, is empty, or is JSON but not an object. */
         BadRequest: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -180,6 +197,9 @@ export interface components {
         /** @description The request body is larger than 8 KiB. Checked before the body is parsed, also for chunked bodies. */
         ContentTooLarge: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -189,6 +209,9 @@ export interface components {
         /** @description The body is not sent as `application/json` (a `charset=utf-8` parameter is accepted). */
         UnsupportedMediaType: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -203,6 +226,9 @@ export interface components {
          */
         UnprocessableContent: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -224,7 +250,7 @@ export interface components {
                  * @description Requests left for this key in the current window; 0 on this answer.
                  * @example 0
                  */
-                "RateLimit-Remaining": number;
+                "RateLimit-Remaining": components["schemas"]["RequestCount"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 [name: string]: unknown;
             };
@@ -251,7 +277,7 @@ export interface components {
                  * @description Seconds to wait before trying again.
                  * @example 2
                  */
-                "Retry-After": number;
+                "Retry-After": components["schemas"]["Seconds"];
                 [name: string]: unknown;
             };
             content: {
@@ -276,35 +302,28 @@ export interface components {
          */
         CursorQuery: components["schemas"]["Cursor"];
     };
-    requestBodies: {
-        /** @description List options as a JSON object. All fields are optional; `{}` asks for the first page in ascending order. */
-        ListRequest: {
-            content: {
-                "application/json": components["schemas"]["ListRequest"];
-            };
-        };
-    };
+    requestBodies: never;
     headers: {
         /**
          * @description Requests allowed per key in each window.
          * @example 600
          */
-        "RateLimit-Limit": number;
+        "RateLimit-Limit": components["schemas"]["RequestCount"];
         /**
          * @description Requests left for this key in the current window.
          * @example 599
          */
-        "RateLimit-Remaining": number;
+        "RateLimit-Remaining": components["schemas"]["RequestCount"];
         /**
          * @description Seconds until the current window ends and the quota is restored.
          * @example 42
          */
-        "RateLimit-Reset": number;
+        "RateLimit-Reset": components["schemas"]["Seconds"];
         /**
          * @description Seconds to wait before sending another request with this key.
          * @example 42
          */
-        "Retry-After": number;
+        "Retry-After": components["schemas"]["Seconds"];
         /**
          * @description The service's identifier of this request, sent on every answer (a problem repeats it as
          *     `requestId`). Quote it when reporting a problem; it is also the key to the service's log line.
@@ -332,7 +351,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ListRequest"];
+        /** @description List options as a JSON object. All fields are optional; `{}` asks for the first page in ascending order. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
         responses: {
             /** @description One page of the caller's own items. */
             200: {
@@ -409,7 +433,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ListRequest"];
+        /** @description List options as a JSON object. All fields are optional; `{}` asks for the first page in ascending order. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListRequest"];
+            };
+        };
         responses: {
             /** @description One page of the items shared with the caller. */
             200: {

@@ -19,7 +19,7 @@ const program = new Command('seed')
   .showHelpAfterError('(run with --help for usage)')
   .configureOutput({ writeErr: (text) => process.stderr.write(text) })
   .action(async () => {
-    const seeded = await withStore(async (store) => {
+    const seeded = await withStore(process.env, async (store) => {
       for (const name of DEMO_USERS)
         if (await store.findUserByName(name)) throw new CommandFailed(`a user named "${name}" already exists; the demo data is added only once`);
       return seedDemo(store, Date.now());

@@ -8,9 +8,9 @@ import { UnsafeLocationError } from '../store/private-files.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { CommandFailed, UsageError } from './exit.js';
 
-/** Opens the configured store (DATABASE_URL, else DATABASE_PATH), runs `work`, and closes it. */
-export async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(readStoreConfig());
+/** Opens the store `env` configures (DATABASE_URL, else DATABASE_PATH), runs `work`, and closes it. */
+export async function withStore<T>(env: NodeJS.ProcessEnv, work: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(readStoreConfig(env));
   try {
     return await work(store);
   } finally {

@@ -23,10 +23,12 @@ export interface ContractPaths {
 /** One contract of the project: its name in `redocly.yaml` (`main`, `account`) and where its files are. */
 export interface Contract extends ContractPaths {
   name: string;
+  /** The copy of its last release, which `npm run diff` compares the spec with (`x-released`; ADR 0012). */
+  released: string;
 }
 
 interface RedoclyConfig {
-  apis?: Record<string, { root?: string; 'x-openapi-ts'?: { output?: string } }>;
+  apis?: Record<string, { root?: string; 'x-openapi-ts'?: { output?: string }; 'x-released'?: string }>;
 }
 
 /**
@@ -40,8 +42,10 @@ export function readContracts(root: string = projectRoot): Contract[] {
   const contracts = Object.entries(config.apis ?? {}).map(([name, api]) => {
     const spec = api.root;
     const types = api['x-openapi-ts']?.output;
-    if (!spec || !types) throw new Error(`${configFile} must declare apis.${name}.root and apis.${name}.x-openapi-ts.output`);
-    return { name, spec: resolve(root, spec), types: resolve(root, types) };
+    const released = api['x-released'];
+    if (!spec || !types || !released)
+      throw new Error(`${configFile} must declare apis.${name}.root, apis.${name}.x-openapi-ts.output and apis.${name}.x-released`);
+    return { name, spec: resolve(root, spec), types: resolve(root, types), released: resolve(root, released) };
   });
   if (contracts.length === 0) throw new Error(`${configFile} declares no apis`);
   return contracts;

@@ -22,7 +22,10 @@ interface RedoclyReport {
   }>;
 }
 
-/** `npm run lint` (Redocly with `redocly.yaml`), read from its JSON report. Warnings fail it too, as in `npm run lint`. */
+/**
+ * Redocly's half of `npm run lint` (`redocly.yaml`), read from its JSON report; warnings fail it too. Spectral's OWASP
+ * half is left to `npm run lint` and `check`: it takes seconds, too long for a lint on every save.
+ */
 export async function lintSpec(root: string): Promise<LintResult> {
   const output = await runCommand(resolve(root, 'node_modules', '.bin', 'redocly'), ['lint', '--config', 'redocly.yaml', '--format', 'json'], root);
   let reports: RedoclyReport[];

@@ -11,12 +11,15 @@
  *   method not allowed, ...) and its `{"error":{"code":"invalid_json"}}` 400 become
  *   the contract's problem for that status, a 405 with its `Allow` header;
  * - every answer carries `X-Request-Id`, as the server's do (a served example's
- *   `requestId` when it has one, so the header and the body agree).
+ *   `requestId` when it has one, so the header and the body agree);
+ * - a problem the edge writes for an operation carries the headers the spec declares
+ *   on that answer, with their examples, as Prism sends them with the answers it takes
+ *   from the spec (the `RateLimit-*` of a 400, say).
  */
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { Violation } from '../contract/types.js';
-import { isObject, type OpenApiDocument } from '../contract/spec.js';
+import { deref, HTTP_METHODS, isObject, type OpenApiDocument } from '../contract/spec.js';
 import { scrubKeys } from '../keys/api-key.js';
 import { PROBLEM_TYPES, type ProblemBody, type ProblemType } from '../server/problems.js';
 import { clip, compileRequestContract, toRoutePath, type ProblemBounds } from '../server/request-contract.js';
@@ -39,6 +42,8 @@ export interface AnsweredRequest {
   path: string;
   /** The methods the spec has for the matched path, when the path matched one. */
   allow?: readonly string[];
+  /** The example of each header the spec declares on this operation's answer with a status; none when no operation matched. */
+  declaredHeaders?: (status: number) => Readonly<Record<string, string>>;
 }
 
 /** What the edge knows of the contract: its problem types by status, and the bounds of a problem's fields. */
@@ -64,7 +69,8 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
   };
   const app = new Hono();
 
-  const forward = async (c: Context, allow: readonly string[] | undefined): Promise<Response> => {
+  const examples = headerExamples(options.spec);
+  const forward = async (c: Context, allow: readonly string[] | undefined, specPath?: string): Promise<Response> => {
     const url = new URL(c.req.url);
     const headers = new Headers(c.req.raw.headers);
     headers.delete('host');
@@ -75,16 +81,39 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
       redirect: 'manual',
       ...(body && { body }),
     });
-    return translateAnswer(answer, { method: c.req.method, path: c.req.path, ...(allow && { allow }) }, facts);
+    const declaredHeaders = specPath === undefined ? undefined : (status: number) => examples.get(`${c.req.method} ${specPath} ${status}`) ?? {};
+    return translateAnswer(answer, { method: c.req.method, path: c.req.path, ...(allow && { allow }), ...(declaredHeaders && { declaredHeaders }) }, facts);
   };
 
   for (const [specPath, methods] of contract.methodsByPath) {
     const route = toRoutePath(specPath);
     const paths = route !== '/' ? [basePath + route] : basePath ? [basePath, `${basePath}/`] : ['/'];
-    for (const path of paths) app.all(path, (c) => forward(c, methods));
+    for (const path of paths) app.all(path, (c) => forward(c, methods, specPath));
   }
   app.all('*', (c) => forward(c, undefined));
   return app;
+}
+
+/** The example of every header each operation's answers declare, by `METHOD path status`. */
+export function headerExamples(spec: OpenApiDocument): Map<string, Record<string, string>> {
+  const examples = new Map<string, Record<string, string>>();
+  for (const [path, rawItem] of Object.entries(spec.paths)) {
+    const item = deref(spec, rawItem);
+    for (const method of HTTP_METHODS) {
+      if (!isObject(item[method])) continue;
+      const responses = deref(spec, item[method])['responses'];
+      for (const [status, rawResponse] of Object.entries(isObject(responses) ? responses : {})) {
+        const declared = deref(spec, rawResponse)['headers'];
+        const values: Record<string, string> = {};
+        for (const [name, rawHeader] of Object.entries(isObject(declared) ? declared : {})) {
+          const example = deref(spec, rawHeader)['example'];
+          if (example !== undefined && example !== null) values[name.toLowerCase()] = String(example);
+        }
+        examples.set(`${method.toUpperCase()} ${path} ${status}`, values);
+      }
+    }
+  }
+  return examples;
 }
 
 /** The contract's problem type for each status that has exactly one (`422` is `validation-failed`, ...). */
@@ -118,6 +147,7 @@ export async function translateAnswer(answer: Response, request: AnsweredRequest
   const text = await answer.text();
   const problem = contractProblem(answer.status, headers, text, request, facts);
   if (problem) {
+    for (const [name, value] of Object.entries(request.declaredHeaders?.(answer.status) ?? {})) if (!headers.has(name)) headers.set(name, value);
     headers.set('content-type', 'application/problem+json');
     headers.set('x-request-id', problem.requestId ?? randomUUID());
     if (answer.status === 405 && request.allow) headers.set('allow', request.allow.join(', '));

@@ -2,13 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tsxCommand } from '../../src/process/commands.js';
-import { runCommand } from '../../src/process/run-command.js';
+import { runKeys } from '../../src/cli/keys-command.js';
+import { capturedIo } from '../helpers/cli-io.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'keys-cli-test-'));
 const databasePath = join(scratch, 'api.sqlite');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-const keys = (args: string[]) => runCommand(tsxCommand('src/cli/keys.ts', args), { env: { DATABASE_PATH: databasePath } });
+/** The keys CLI in-process (`test/server/process.test.ts` runs it as a real process beside a server). */
+async function keys(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const io = capturedIo({ DATABASE_PATH: databasePath });
+  const code = await runKeys(args, io);
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
+}
 
 describe('npm run keys, with the fields of the account settings page', () => {
   it('creates a named key with an expiry from the presets, lists it with its state, and shows its events', async () => {
@@ -53,5 +58,21 @@ describe('npm run keys, with the fields of the account settings page', () => {
     expect(result.stderr).toMatch(want);
     // Refused before anything is written: no key was printed.
     expect(result.stdout).not.toMatch(/tka_/);
+  });
+});
+
+describe('npm run keys, bad usage and failures', { concurrent: true }, () => {
+  it.each([
+    { given: 'no command', args: [], code: 2 },
+    { given: 'an unknown command', args: ['rotate'], code: 2 },
+    { given: 'create without --user', args: ['create'], code: 2 },
+    { given: 'a user name with spaces', args: ['create', '--user', 'a b'], code: 2 },
+    { given: 'list for an unknown user', args: ['list', '--user', 'nobody'], code: 1 },
+    { given: 'revoke an unknown key', args: ['revoke', 'key_doesnotexist00'], code: 1 },
+    { given: '--help', args: ['--help'], code: 0 },
+  ])('exits $code on $given with a clear message', async ({ args, code }) => {
+    const result = await keys(args);
+    expect(result.code).toBe(code);
+    expect(code === 0 ? result.stdout : result.stderr).not.toBe('');
   });
 });

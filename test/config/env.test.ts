@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, describeDatabase, readServerConfig, readStoreConfig } from '../../src/config/env.js';
+import { loadSpec } from '../../src/contract/spec.js';
 import { resolveLimits } from '../../src/config/limits.js';
 import { requestContract } from '../helpers/contract.js';
 
@@ -134,5 +135,28 @@ describe('configuration from the environment', () => {
       /cannot be longer than the request timeout \(30000 ms/,
     );
     expect(resolveLimits(requestContract, readServerConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '2000' })).headersTimeoutMs).toBe(2000);
+  });
+});
+
+describe('limits the environment may set, against the headers that announce them', () => {
+  // RATE_LIMIT_* and FAILED_AUTH_* end up in RateLimit-* and Retry-After, whose schemas the spec bounds:
+  // a value the headers cannot carry would make every answer break the contract.
+  const schemas = loadSpec().components['schemas'] as Record<string, { maximum?: number }>;
+  const most = (name: string) => {
+    const maximum = schemas[name]?.maximum;
+    if (maximum === undefined) throw new Error(`openapi/openapi.yaml has no components.schemas.${name}.maximum; update this test`);
+    return maximum;
+  };
+  it.each([
+    { variable: 'RATE_LIMIT_REQUESTS', schema: 'RequestCount' },
+    { variable: 'FAILED_AUTH_PER_ADDRESS', schema: 'RequestCount' },
+    { variable: 'FAILED_AUTH_TOTAL', schema: 'RequestCount' },
+    { variable: 'RATE_LIMIT_WINDOW_SECONDS', schema: 'Seconds' },
+  ])('$variable goes up to the spec maximum of $schema and no further', ({ variable, schema }) => {
+    const maximum = most(schema);
+    expect(() => readServerConfig({ [variable]: String(maximum) }), `update src/config/env.ts: ${variable} must allow ${maximum}`).not.toThrow();
+    expect(() => readServerConfig({ [variable]: String(maximum + 1) }), `update src/config/env.ts: ${variable} must stop at ${maximum}`).toThrow(
+      new RegExp(`${variable} must be a whole number from \\d+ to ${maximum}`),
+    );
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, inject, it } from 'vitest';
+import { exitCodeFor } from '../../src/cli/exit.js';
+import { parseContractArgs } from '../../src/contract-suite/cli-options.js';
 import type { SuiteReport } from '../../src/contract-suite/run.js';
 import { tsxCommand } from '../../src/process/commands.js';
 import { freePort } from '../../src/process/free-port.js';
@@ -63,7 +65,10 @@ describe('npm run contract', { concurrent: true }, () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/Could not reach http:\/\/127\.0\.0\.1:\d+: no answer: .*ECONNREFUSED/);
   });
+});
 
+// The usage of the command, in-process: the cases above run it as a process.
+describe('npm run contract, bad usage', () => {
   it.each([
     { given: ['--token', 'x'], want: "required option '--base-url <url>' not specified" },
     { given: ['--base-url', 'http://127.0.0.1:1'], want: "required option '--token <key>' not specified" },
@@ -75,9 +80,18 @@ describe('npm run contract', { concurrent: true }, () => {
     { given: ['--base-url', 'http://127.0.0.1:1', '--token', ''], want: 'must be a non-empty API key' },
     { given: ['--base-url', 'http://127.0.0.1:1', '--token', 'x', '--max-pages', '0'], want: 'must be a positive integer' },
     { given: ['--base-url', 'http://127.0.0.1:1', '--token', 'x', '--frobnicate'], want: "unknown option '--frobnicate'" },
-  ])('exits 2 on bad usage: $given', async ({ given, want }) => {
-    const result = await contract(given);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(want);
+  ])('exits 2 on bad usage: $given', ({ given, want }) => {
+    let written = '';
+    const writeErr = (text: string) => {
+      written += text;
+    };
+    let code = 0;
+    try {
+      parseContractArgs(given, writeErr);
+    } catch (error) {
+      code = exitCodeFor('contract', error, writeErr);
+    }
+    expect(code).toBe(2);
+    expect(written).toContain(want);
   });
 });

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/contract/project.js';
 
-/** What a copy needs to lint, generate, typecheck and serve: the contract, its config, the code and its types. */
-const COPIED = ['redocly.yaml', 'package.json', 'tsconfig.json', 'openapi', 'generated', 'src'];
+/** What a copy needs to lint, generate, diff, typecheck and serve: the contract, its config and release notes, the code and its types. */
+const COPIED = ['redocly.yaml', 'package.json', 'tsconfig.json', 'CHANGELOG.md', 'openapi', 'generated', 'src'];
 
 /**
  * A throwaway copy of the project (dependencies linked, not copied), for tests that

@@ -6,7 +6,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { readContractPaths } from '../../src/contract/project.js';
 import { loadSpec } from '../../src/contract/spec.js';
-import { type ContractFacts, problemTypesByStatus, translateAnswer } from '../../src/mock/edge.js';
+import { type ContractFacts, headerExamples, problemTypesByStatus, translateAnswer } from '../../src/mock/edge.js';
 import { compileRequestContract } from '../../src/server/request-contract.js';
 
 const spec = loadSpec(readContractPaths().spec);
@@ -68,9 +68,13 @@ describe('translateAnswer', () => {
       status: 400,
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
-    const answer = await translateAnswer(prism, { method: 'POST', path: '/' }, facts);
+    const declared = headerExamples(spec).get('POST / 400') ?? {};
+    const answer = await translateAnswer(prism, { method: 'POST', path: '/', declaredHeaders: () => declared }, facts);
     expect(answer.headers.get('content-type')).toBe('application/problem+json');
     expect(await answer.json()).toMatchObject({ type: 'urn:problem-type:malformed-request', status: 400, detail: 'The request body is not valid JSON.' });
+    // The spec declares the quota's headers on this 400, as the server sends them; Prism would send their examples.
+    expect(Object.keys(declared)).toContain('ratelimit-limit');
+    for (const [name, value] of Object.entries(declared)) expect(answer.headers.get(name), name).toBe(value);
   });
 
   it("passes the spec's own answers through, with X-Request-Id as the example's requestId", async () => {

@@ -84,18 +84,4 @@ describe('npm run keys', { concurrent: true }, () => {
     expect(refused.status).toBe(401);
     expect((await server.stop()).code).toBe(0);
   });
-
-  it.each([
-    { given: 'no command', args: [], code: 2 },
-    { given: 'an unknown command', args: ['rotate'], code: 2 },
-    { given: 'create without --user', args: ['create'], code: 2 },
-    { given: 'a user name with spaces', args: ['create', '--user', 'a b'], code: 2 },
-    { given: 'list for an unknown user', args: ['list', '--user', 'nobody'], code: 1 },
-    { given: 'revoke an unknown key', args: ['revoke', 'key_doesnotexist00'], code: 1 },
-    { given: '--help', args: ['--help'], code: 0 },
-  ])('exits $code on $given with a clear message', async ({ args, code }) => {
-    const result = await keys(args);
-    expect(result.code).toBe(code);
-    expect(code === 0 ? result.stdout : result.stderr).not.toBe('');
-  });
 });

@@ -26,7 +26,14 @@ const KNOWN_KEYWORDS = new Set([
   'items',
   'minItems',
   'maxItems',
+  'format',
 ]);
+
+/** The integer formats OpenAPI defines, as the range each allows; any other format fails loudly. */
+const INTEGER_FORMATS: Record<string, { min: number; max: number }> = {
+  int32: { min: -(2 ** 31), max: 2 ** 31 - 1 },
+  int64: { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER },
+};
 
 /** Follows `#/components/...` refs until a schema object remains. */
 export function resolveSchema(spec: OpenApiDocument, schema: Json | undefined): JsonObject {
@@ -42,6 +49,11 @@ export function resolveSchema(spec: OpenApiDocument, schema: Json | undefined): 
     if (!KNOWN_KEYWORDS.has(keyword))
       throw new Error(`the fuzzer does not know the schema keyword ${keyword}; teach test/robustness/helpers/schema-arbitrary.ts`);
   }
+  const format = current['format'];
+  if (format !== undefined && !(current['type'] === 'integer' && typeof format === 'string' && format in INTEGER_FORMATS))
+    throw new Error(
+      `the fuzzer does not know the format ${JSON.stringify(format)} of ${JSON.stringify(current['type'])}; teach test/robustness/helpers/schema-arbitrary.ts`,
+    );
   return current;
 }
 
@@ -81,8 +93,10 @@ export function validValue(spec: OpenApiDocument, raw: Json | undefined): fc.Arb
           : fc.string({ minLength: min, maxLength: Math.min(max, min + 64) });
       return base.filter((text) => text.length >= min && text.length <= max);
     }
-    case 'integer':
-      return fc.integer({ min: num(schema['minimum'], -1e9), max: num(schema['maximum'], 1e9) });
+    case 'integer': {
+      const range = INTEGER_FORMATS[String(schema['format'])] ?? { min: -1e9, max: 1e9 };
+      return fc.integer({ min: Math.max(num(schema['minimum'], -1e9), range.min), max: Math.min(num(schema['maximum'], 1e9), range.max) });
+    }
     case 'object': {
       const properties = isObject(schema['properties']) ? schema['properties'] : {};
       const required = Array.isArray(schema['required']) ? (schema['required'] as string[]) : [];
