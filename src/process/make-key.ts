@@ -1,6 +1,4 @@
-import { tsxCommand } from './commands.js';
-import { describeExit } from './launch.js';
-import { runCommand } from './run-command.js';
+import { runKeys } from '../cli/keys-command.js';
 
 /** What `keys create --json` prints. */
 export interface CreatedKey {
@@ -13,16 +11,27 @@ export interface CreatedKey {
 
 /**
  * Makes an API key for `user` (created if new) in the database at `databasePath` (or at `env`'s
- * `DATABASE_URL`, which takes precedence as it does for the server), by running
- * the keys CLI (`src/cli/keys.ts create --json`) as an operator would; a running server on that
- * database accepts it at once.
+ * `DATABASE_URL`, which takes precedence as it does for the server) with the keys CLI's own code
+ * (`keys create --json`), run in this process rather than as one of its own: the harnesses make many
+ * keys, and a process each cost a second of CPU. A running server on that database accepts the key
+ * at once. `test/server/process.test.ts` runs the CLI as a real process.
  */
 export async function makeKey(databasePath: string, user: string, env: Record<string, string> = {}): Promise<CreatedKey> {
-  const result = await runCommand(tsxCommand('src/cli/keys.ts', ['create', '--user', user, '--json']), { env: { ...env, DATABASE_PATH: databasePath } });
-  if (result.code !== 0) throw new Error(`keys create --user ${user} failed (${describeExit(result)}): ${result.stderr.trim()}`);
-  const created = JSON.parse(result.stdout) as Partial<CreatedKey>;
+  let stdout = '';
+  let stderr = '';
+  const code = await runKeys(['create', '--user', user, '--json'], {
+    out: (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
+    env: { ...env, DATABASE_PATH: databasePath },
+  });
+  if (code !== 0) throw new Error(`keys create --user ${user} failed (exit ${code}): ${stderr.trim()}`);
+  const created = JSON.parse(stdout) as Partial<CreatedKey>;
   if (typeof created.key !== 'string' || typeof created.id !== 'string' || typeof created.userId !== 'string') {
-    throw new Error(`keys create --json printed no key, id and userId: ${result.stdout}`);
+    throw new Error(`keys create --json printed no key, id and userId: ${stdout}`);
   }
   return created as CreatedKey;
 }
