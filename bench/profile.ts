@@ -4,21 +4,24 @@
  * and modules that took the most self time.
  * The .cpuprofile is kept (open it in Chrome DevTools or speedscope) under bench/results/.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { exitCodeFor, parseOrExit } from '../src/cli/exit.js';
+import { DEFAULT_LOG_LEVEL } from '../src/config/env.js';
 import { projectRoot } from '../src/contract/project.js';
+import { typescriptCommand } from '../src/process/commands.js';
 import { freePort } from '../src/process/free-port.js';
 import { describeExit, launch } from '../src/process/launch.js';
 import { waitForHttp } from '../src/process/ready.js';
-import { summariseProfile, type SelfTime } from './lib/cpuprofile.js';
+import { type SelfTime, summariseProfile } from './lib/cpuprofile.js';
 import { REQUEST_BODY, requestHeaders } from './lib/fixture.js';
 import { runLoad } from './lib/load.js';
 import { pinLoadGenerator } from './lib/pin.js';
-import { prepareProjectDatabase } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
+import { prepareProjectDatabase } from './lib/project.js';
 import { SERVERS, type ServerId } from './lib/servers.js';
 
 // Prism ends on SIGTERM without writing a profile, so it is left out.
@@ -35,10 +38,11 @@ const program = new Command('bench:profile')
   .option('--duration <seconds>', 'profiled load', number, 15)
   .option('--connections <n>', 'concurrent connections', number, 50)
   .option('--top <n>', 'functions to list', number, 25)
-  .option('--log-level <level>', 'LOG_LEVEL of the server', 'warn')
+  .option('--log-level <level>', "LOG_LEVEL of the server (default: the server's own, one line per request)", DEFAULT_LOG_LEVEL)
+  .option('--tsx', 'run the server under the tsx loader rather than compiled, as `npm run bench` does (tsx adds a __name() call to each closure)', false)
   .exitOverride();
 const options = parseOrExit('bench:profile', () =>
-  program.parse().opts<{ server: ServerId; duration: number; connections: number; top: number; logLevel: string }>(),
+  program.parse().opts<{ server: ServerId; duration: number; connections: number; top: number; logLevel: string; tsx: boolean }>(),
 );
 
 const HOST = '127.0.0.1';
@@ -51,11 +55,16 @@ const profileDirectory = join(
   `profile-${new Date()
     .toISOString()
     .replaceAll(':', '-')
-    .replace(/\.\d+Z$/, 'Z')}`,
+    .replace(/\.\d+Z$/, 'Z')}-${process.pid}`,
 );
 mkdirSync(profileDirectory, { recursive: true });
 
 try {
+  if (!options.tsx) {
+    progress('profile: compiling the TypeScript servers (npm run build)');
+    const build = await launch(typescriptCommand(['-p', 'tsconfig.build.json']), { output: 'inherit' }).exited;
+    if (build.code !== 0) throw new Error(`npm run build failed (${describeExit(build)})`);
+  }
   progress('profile: preparing a database with ten items and a key (the peers take the same key)');
   const { key, databasePath, userId } = await prepareProjectDatabase(work);
   const port = await freePort(HOST);
@@ -67,7 +76,7 @@ try {
     databasePath,
     mockSpec: '',
     logLevel: options.logLevel,
-    compiled: false,
+    compiled: !options.tsx,
   });
   const [node = process.execPath, ...rest] = command.argv;
   const argv = [node, '--cpu-prof', '--cpu-prof-dir', profileDirectory, ...rest];
@@ -100,6 +109,12 @@ try {
     `CPU per request: ${cpuPerRequestUs.toFixed(1)} µs (busy ${(summary.busyMs / 1000).toFixed(2)} s of ${(summary.totalMs / 1000).toFixed(2)} s sampled under load); a cost that idle time on a shared machine does not blur`,
   );
   console.log(`profile: ${relative(process.cwd(), join(profileDirectory, file))}\n`);
+  const answered = result.ok + result.non2xx;
+  console.log('where each microsecond of a request goes (busy time by stage, per request):');
+  for (const stage of summary.stages) {
+    console.log(`${((stage.selfMs * 1000) / answered).toFixed(1).padStart(7)} µs  ${(stage.share * 100).toFixed(1).padStart(5)}%  ${stage.name}`);
+  }
+  console.log(`${cpuPerRequestUs.toFixed(1).padStart(7)} µs  100.0%  in all\n`);
   console.log(table('self time by module', summary.modules.slice(0, 15)));
   console.log('');
   console.log(table('self time by function', summary.functions.slice(0, options.top)));

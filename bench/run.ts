@@ -4,38 +4,45 @@
  * source's sample request with the same ten items. Prints a table, checks the issue's
  * targets (a report: a miss does not fail the run) and writes the same as JSON.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { CONCURRENT_HASHES, QUEUED_HASHES } from '../src/account/passwords.js';
+import { ExitCode, exitCodeFor, parseOrExit } from '../src/cli/exit.js';
 import { type LocalPostgres, postgresBinDir, startLocalPostgres } from '../src/cluster/local-postgres.js';
+import { DEFAULT_LOG_LEVEL } from '../src/config/env.js';
 import { projectRoot } from '../src/contract/project.js';
 import { generateApiKey } from '../src/keys/api-key.js';
 import { typescriptCommand } from '../src/process/commands.js';
 import { freePort } from '../src/process/free-port.js';
-import { describeExit, launch, type LaunchedProcess } from '../src/process/launch.js';
+import { describeExit, type LaunchedProcess, launch } from '../src/process/launch.js';
 import { waitForHttp } from '../src/process/ready.js';
 import { FALLBACK_KEY, FALLBACK_OWNER_ID, fixtureItems, REQUEST_BODY, requestHeaders } from './lib/fixture.js';
-import { runLoad, type LoadResult } from './lib/load.js';
+import { type LoadResult, runLoad } from './lib/load.js';
 import { pinLoadGenerator } from './lib/pin.js';
 import { writeMockSpec } from './lib/prism.js';
 import { probe } from './lib/probe.js';
-import { preparePostgresDatabase, prepareProjectDatabase, projectServerMissing } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
+import { preparePostgresDatabase, prepareProjectDatabase, projectServerMissing } from './lib/project.js';
 import {
+  type BenchReport,
   checkTargets,
   comparePostgres,
   formatCpuComparison,
   formatPostgres,
+  formatSignIn,
   formatTable,
   formatTargets,
-  summarise,
-  type BenchReport,
   type ServerRun,
   type Settings,
+  type SignInReport,
+  summarise,
 } from './lib/report.js';
 import { POSTGRES_SERVER_IDS, SERVER_IDS, SERVERS, type ServerId } from './lib/servers.js';
+import { cpuPerSignInMs, FLOOD_CLIENTS, signUp, startSignInFlood } from './lib/sign-in.js';
+import { median } from './lib/stats.js';
 
 const HOST = '127.0.0.1';
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -74,7 +81,9 @@ const program = new Command('bench')
       return SERVER_IDS.filter((id) => ids.includes(id));
     }),
   )
-  .addOption(new Option('--log-level <level>', "this project's LOG_LEVEL (peers do not log)").default('warn'))
+  .addOption(
+    new Option('--log-level <level>', "this project's LOG_LEVEL (peers do not log); the server's default logs one line per request").default(DEFAULT_LOG_LEVEL),
+  )
   .option('--no-pin', 'do not pin the servers and the load generator to separate cores')
   .option('--tsx', 'run the TypeScript servers under the tsx loader instead of compiling them first (as npm start does; about 30 MiB more RSS each)', false)
   .option('--out <file>', 'where to write the JSON (default bench/results/bench-<time>.json)')
@@ -127,6 +136,7 @@ process.exit();
 async function main(): Promise<number> {
   const runs = new Map<ServerId, ServerRun>(options.only.map((id) => [id, { id, label: SERVERS[id].label, problems: [], rounds: [] }]));
   const urls = new Map<ServerId, string[]>();
+  let projectWebUrl: string | undefined;
 
   let key = FALLBACK_KEY;
   let ownerId = FALLBACK_OWNER_ID;
@@ -183,7 +193,10 @@ async function main(): Promise<number> {
         try {
           for (let instance = 0; instance < (SERVERS[run.id].instances ?? 1); instance++) {
             const port = await freePort(HOST);
+            const webPort = run.id === 'project' ? await freePort(HOST) : undefined;
+            if (webPort !== undefined) projectWebUrl = `http://${HOST}:${webPort}/`;
             const command = SERVERS[run.id].launch({
+              ...(webPort !== undefined && { webPort }),
               port,
               host: HOST,
               key,
@@ -253,16 +266,21 @@ async function main(): Promise<number> {
       }
     }
   }
+  const projectPid = processes.get('project')?.[0]?.pid;
+  const signIn =
+    runs.get('project')?.failure === undefined && projectWebUrl && projectPid !== undefined
+      ? await measureSignIn(projectWebUrl, projectPid, urls.get('project') ?? [], headers)
+      : undefined;
   endProgress();
 
   const servers = summarise([...runs.values()]);
-  const targets = checkTargets(servers);
+  const targets = checkTargets(servers, signIn);
   const postgresComparison = comparePostgres(servers);
   notes.push(
     `load: POST / with ${REQUEST_BODY}, Authorization: Bearer <key>, Content-Type: application/json; ${settings.connections} connections, pipelining 1`,
     `${settings.rounds} round(s) of ${settings.durationSeconds} s per server, alternating servers each round, after ${settings.warmupSeconds} s warm-up each`,
     "req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds' percentiles; RSS = peak VmRSS of the server process while loaded; CPU us/req = its user+system CPU time per answer (all threads); gen CPU = how much of its core the load generator used (near 100%, the generator set the pace)",
-    `this project runs with its real key check, validation, SQLite store and rate limiter (limit raised so it never trips), LOG_LEVEL=${settings.projectLogLevel}`,
+    `this project runs with its real key check, validation, SQLite store and rate limiter (limit raised so it never trips), NODE_ENV=production, LOG_LEVEL=${settings.projectLogLevel}${settings.projectLogLevel === DEFAULT_LOG_LEVEL ? " (the server's default: one JSON line per request, written to a file)" : " (not the server's default)"}`,
     'PostgreSQL rows: the same server with DATABASE_URL on a PostgreSQL the harness starts (default durability settings; on the servers\' core when pinned): caches behind LISTEN/NOTIFY, the shared rate limiter leasing blocks of 100 (2% of the raised limit, capped); "2 x" runs two instances, the connections split between them; DB us/req = CPU of every PostgreSQL process per answer',
     options.tsx
       ? 'the TypeScript servers (this project and the node:http, Hono, Fastify and Express peers) run under `node --import tsx`, as `npm start` does; the loader adds about 30 MiB of RSS to each'
@@ -281,6 +299,7 @@ async function main(): Promise<number> {
     servers,
     targets,
     ...(postgresComparison.length > 0 && { postgres: postgresComparison }),
+    ...(signIn && { signIn }),
   };
   const out =
     options.out ??
@@ -305,12 +324,47 @@ async function main(): Promise<number> {
     if (server.problems.length > 0) console.log(`\n${server.label} (!) does not behave as the contract says: ${server.problems.join('; ')}`);
   }
   console.log(`\nTargets for this project's server (a report; a miss does not fail the run):\n${formatTargets(targets)}`);
+  const signInText = formatSignIn(signIn, { concurrent: CONCURRENT_HASHES, queued: QUEUED_HASHES });
+  if (signInText !== undefined) console.log(`\n${signInText}`);
   const postgresText = formatPostgres(postgresComparison);
   if (postgresText !== undefined) console.log(`\n${postgresText}`);
   const cpu = formatCpuComparison(servers);
   if (cpu !== undefined) console.log(`\n${cpu}`);
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);
   return servers.some((server) => server.failure !== undefined) ? ExitCode.failed : ExitCode.ok;
+}
+
+/**
+ * The sign-in measurements on this project's SQLite server, after the main rounds: the CPU one sign-in costs,
+ * then the public API's req/s with and without a flood of sign-ins, in alternating rounds.
+ */
+async function measureSignIn(webUrl: string, pid: number, apiUrls: string[], headers: Record<string, string>): Promise<SignInReport> {
+  progress('bench: sign-in: its CPU cost, then the public API with and without a flood of sign-ins');
+  await signUp(webUrl);
+  const cpu = await cpuPerSignInMs(webUrl, pid, settings.quick ? 3 : 20);
+  const ratios: number[] = [];
+  const tally = { signedIn: 0, refused: 0, other: 0, seconds: 0 };
+  const load = () => runLoad({ url: apiUrls, headers, body: REQUEST_BODY, connections: settings.connections, durationSeconds: settings.durationSeconds, pid });
+  for (let round = 1; round <= settings.rounds; round++) {
+    progress(`bench: sign-in: round ${round}/${settings.rounds} ${elapsed()}`);
+    const quiet = await load();
+    const flood = startSignInFlood(webUrl);
+    const flooded = await load();
+    const counts = await flood.stop();
+    if (quiet.requestsPerSecond > 0) ratios.push(flooded.requestsPerSecond / quiet.requestsPerSecond);
+    tally.signedIn += counts.signedIn;
+    tally.refused += counts.refused;
+    tally.other += counts.other;
+    tally.seconds += settings.durationSeconds;
+  }
+  return {
+    cpuPerSignInMs: cpu,
+    throughputRatio: median(ratios),
+    floodClients: FLOOD_CLIENTS,
+    signedInPerSecond: tally.signedIn / tally.seconds,
+    refusedPerSecond: tally.refused / tally.seconds,
+    otherPerSecond: tally.other / tally.seconds,
+  };
 }
 
 function elapsed(): string {

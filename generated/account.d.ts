@@ -439,7 +439,8 @@ export interface components {
             };
         };
         /**
-         * @description The service cannot reach its database for the moment (a restart, a failover, a network cut).
+         * @description The service cannot answer for the moment: it cannot reach its database (a restart, a failover, a
+         *     network cut), or, for a sign-up or a sign-in, too many passwords are being checked at once.
          *     Nothing was changed. Send the same request again after `Retry-After` seconds.
          */
         ServiceUnavailable: {

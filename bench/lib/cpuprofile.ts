@@ -36,7 +36,41 @@ export interface ProfileSummary {
    * starts. An async function's part after its first `await` is counted where it resumes.
    */
   inclusive: SelfTime[];
+  /** Busy time by stage of a request (see `STAGES`), largest first; `selfMs` holds the stage's time. */
+  stages: SelfTime[];
 }
+
+/**
+ * The stages of a request, each recognised by the frames that do its work. A sample belongs to the stage of
+ * the nearest frame, from the leaf up, that one of these matches (so a hash under the key check is the key
+ * check's, a socket write under the response is the response's); samples no frame matches are `other`.
+ */
+export const STAGES: ReadonlyArray<{ stage: string; url?: RegExp; name?: RegExp }> = [
+  { stage: 'GC', name: /^\(garbage collector\)$/ },
+  { stage: 'V8 and native, unattributed', name: /^\((program|anonymous)\)$/ },
+  { stage: 'request log (pino, the line, its writes)', url: /\/(pino|sonic-boom|@pinojs)\/|src\/server\/request-log\.[jt]s/ },
+  { stage: 'key check (parse, digest, cache, change check)', url: /src\/keys\/|src\/server\/authenticate\.[jt]s|sqlite-store\.[jt]s/ },
+  { stage: 'key check (parse, digest, cache, change check)', name: /^(findKeyByDigest|peekKeyByDigest|#checkForChanges|#peek|admit)$/ },
+  { stage: 'quota and failure budgets', url: /src\/server\/rate-limit\.[jt]s|shared-rate-limit\.[jt]s/ },
+  {
+    stage: 'body read and validation (Ajv)',
+    url: /src\/server\/(read-input|json-body|text-values|request-contract)\.[jt]s|\/ajv\//,
+  },
+  {
+    stage: 'body read and validation (Ajv)',
+    name: /^(toArrayBuffer|readBodyWithFastPath|readBodyDirect|validateDirectReadMethod|consumeBodyDirectOnce|decodeUTF8)$/,
+  },
+  { stage: 'handler, cursor, page cache', url: /src\/server\/(operations|cursor)\.[jt]s|src\/store\// },
+  { stage: 'answer: headers and JSON', url: /src\/server\/response-headers\.[jt]s/ },
+  { stage: 'answer: headers and JSON', name: /^(answer|write|json)$/, url: /src\/server\/app\.[jt]s|hono\/dist\/context\.js/ },
+  { stage: 'response write (adapter, Node, socket)', url: /@hono\/node-server|node:_http_outgoing|node:net|stream_base_commons/ },
+  { stage: 'response write (adapter, Node, socket)', name: /^(writev|writeBuffer|writeUtf8String|writeLatin1String)$/ },
+  { stage: 'request parse (Node)', url: /node:_http_(server|common|incoming)/ },
+  { stage: 'request parse (Node)', name: /^(parserOnHeadersComplete|parserOnBody|parserOnMessageComplete|execute)$/ },
+  { stage: 'router, context, compose (Hono)', url: /\/hono\/dist\// },
+  { stage: 'seam and app glue', url: /src\/server\/(app|bind-operations|main)\.[jt]s|bench\/servers\// },
+  { stage: 'promise and tick queues', name: /^(runMicrotasks|processTicksAndRejections|processPromiseRejections)$/ },
+];
 
 /**
  * Self time of every function and of every module (a package, a project folder, Node's
@@ -78,7 +112,35 @@ export function summariseProfile(file: string, lastMs = Number.POSITIVE_INFINITY
   const top = (table: Map<string, SelfTime>) => [...table.values()].sort((a, b) => b.selfMs - a.selfMs);
   const busyUs = totalUs - idleUs;
   const inclusive = inclusiveTimes(profile, byId, selfUs, busyUs, (url) => /\/src\/|hono\/dist\/middleware\//.test(url));
-  return { totalMs: totalUs / 1000, busyMs: busyUs / 1000, functions: top(functions), modules: top(modules), inclusive: top(inclusive) };
+  const stages = stageTimes(profile, byId, selfUs, busyUs);
+  return { totalMs: totalUs / 1000, busyMs: busyUs / 1000, functions: top(functions), modules: top(modules), inclusive: top(inclusive), stages: top(stages) };
+}
+
+/** Busy time by `STAGES`, each sample given to the nearest frame above it that a stage claims. */
+function stageTimes(profile: CpuProfile, byId: Map<number, ProfileNode>, selfUs: Map<number, number>, busyUs: number): Map<string, SelfTime> {
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const stageOf = (id: number): string | undefined => {
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+      const frame = byId.get(at)?.callFrame;
+      if (!frame) continue;
+      const name = frame.functionName || '(anonymous)';
+      const url = shortUrl(frame.url);
+      const rule = STAGES.find((rule) => (!rule.url || rule.url.test(url)) && (!rule.name || rule.name.test(name)) && (rule.url || rule.name));
+      if (rule) return rule.stage;
+    }
+    return undefined;
+  };
+  const totals = new Map<string, SelfTime>();
+  for (const [id, us] of selfUs) {
+    if (byId.get(id)?.callFrame.functionName === '(idle)') continue;
+    const stage = stageOf(id) ?? 'other (Node internals, events, streams)';
+    const entry = totals.get(stage) ?? { name: stage, where: '', selfMs: 0, share: 0 };
+    entry.selfMs += us / 1000;
+    entry.share = (entry.selfMs * 1000) / busyUs;
+    totals.set(stage, entry);
+  }
+  return totals;
 }
 
 /** Total time under each matching function, counted once where a function calls itself further down. */
@@ -113,9 +175,10 @@ function inclusiveTimes(
   return totals;
 }
 
+/** The file relative to the project, and the build's `dist/src/...` read as `src/...`, so a compiled profile reads like a source one. */
 function shortUrl(url: string): string {
   const path = url.replace(/^file:\/\//, '');
-  return path.startsWith(projectRoot) ? relative(projectRoot, path) : path;
+  return path.startsWith(projectRoot) ? relative(projectRoot, path).replace(/^dist\/(?=src\/|bench\/)/, '') : path;
 }
 
 /** `node_modules/<package>`, the project folder (`src/server`), `node:internal`, or V8's own entries such as (garbage collector). */

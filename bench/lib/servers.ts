@@ -22,6 +22,8 @@ export interface LaunchContext {
   logLevel: string;
   /** Run the TypeScript servers from the build in dist/ (as `npm run start:prod` does) rather than under tsx. */
   compiled: boolean;
+  /** The web application's port for this project's server (the sign-in measurements); a free one when unset. */
+  webPort?: number;
 }
 
 export interface ServerDefinition {
@@ -44,8 +46,8 @@ function projectLaunch(context: LaunchContext, database: 'sqlite' | 'postgres') 
     argv: nodeArgv(SERVER_ENTRY, context.compiled),
     env: {
       PORT: String(context.port),
-      // The web application's listener is not measured; a free port keeps several instances of this row apart.
-      WEB_PORT: '0',
+      // A free port keeps several instances of this row apart; the SQLite row's is given, for the sign-in measurements.
+      WEB_PORT: String(context.webPort ?? 0),
       HOST: context.host,
       DATABASE_PATH: context.databasePath ?? '',
       ...(database === 'postgres' && { DATABASE_URL: context.databaseUrl ?? '' }),

@@ -3,12 +3,12 @@ import { type Context, Hono } from 'hono';
 import { scrubKeys } from '../keys/api-key.js';
 import type { PageAssets } from '../pages/assets.js';
 import { pageResponse } from '../pages/serve.js';
-import type { AppLogger } from '../server/app.js';
 import { bindOperations, type HandlerResult } from '../server/bind-operations.js';
 import { ApiError, type ProblemBody } from '../server/problems.js';
 import { FixedWindowRateLimiter } from '../server/rate-limit.js';
 import { type CompiledOperation, clip, type Limits, type RequestContract } from '../server/request-contract.js';
-import { clientRequestId, newRequestId, responseHeaders } from '../server/response-headers.js';
+import { type AppLogger, requestLog } from '../server/request-log.js';
+import { responseHeaders } from '../server/response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from '../server/response-validation.js';
 import { storeUnavailableProblems } from '../server/unavailable.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
@@ -99,24 +99,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   }
 
   const app = new Hono<WebEnv>();
-  const logRequests = logger.isLevelEnabled?.('info') ?? true;
-  app.use(async (c, next) => {
-    const started = performance.now();
-    c.set('requestId', newRequestId());
-    await next();
-    if (!logRequests) return;
-    const clientId = clientRequestId(c.req.header('x-request-id'), bounds.requestId);
-    // Never a cookie, a body or a query string: passwords, tokens and keys travel there.
-    logger.info({
-      requestId: c.get('requestId'),
-      ...(clientId !== undefined && { clientRequestId: clientId }),
-      listener: 'web',
-      method: c.req.method,
-      path: scrubKeys(c.req.path),
-      status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-    });
-  });
+  app.use(requestLog(logger, { requestIdMaxLength: bounds.requestId, listener: 'web' }));
 
   const validator = createResponseValidator(contract.spec, options.responseValidation ?? 'strict', {
     handlerName: (operationId) =>

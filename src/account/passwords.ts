@@ -1,4 +1,7 @@
-import { type Algorithm, hash, type Options, verify } from '@node-rs/argon2';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { Algorithm, Options } from '@node-rs/argon2';
+import { ApiError } from '../server/problems.js';
 
 /**
  * Argon2id with OWASP's minimum parameters (Password Storage Cheat Sheet):
@@ -14,9 +17,123 @@ export const ARGON2_OPTIONS: Readonly<Options> = {
   parallelism: 1,
 };
 
+/**
+ * Password hashes computed at once, on their own low-priority thread (never on the event loop): one core's
+ * worth at most, and only what the public API leaves, so a flood of sign-ins cannot starve it; 19 MiB each.
+ */
+export const CONCURRENT_HASHES = 1;
+/** Sign-ups and sign-ins waiting for their hash at most (under a second at about 40 ms each); more are refused with 503. */
+export const QUEUED_HASHES = 16;
+
+/**
+ * Runs password hashes through a bounded queue: `concurrent` at a time, `queued` more waiting, and past
+ * that a 503 with `Retry-After` at once rather than a queue that grows with the flood. (A plain
+ * concurrency limiter queues without bound; refusing is the point here.)
+ */
+export class HashQueue {
+  readonly #concurrent: number;
+  readonly #queued: number;
+  #running = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(options: { concurrent: number; queued: number }) {
+    this.#concurrent = options.concurrent;
+    this.#queued = options.queued;
+  }
+
+  /** Runs `work` when a slot is free; throws the 503 when the queue is full. */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#running >= this.#concurrent) {
+      if (this.#waiting.length >= this.#queued) {
+        throw new ApiError('urn:problem-type:service-unavailable', 'Too many sign-ins are being checked at this moment. Try again in a second.', {
+          headers: { 'Retry-After': '1' },
+        });
+      }
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    } else {
+      this.#running++;
+    }
+    try {
+      return await work();
+    } finally {
+      // The slot passes to the next in line, or is freed.
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#running--;
+    }
+  }
+}
+
+/**
+ * The hashing thread's code, as text: a worker made from a string loads the same under tsx, vitest and the
+ * build in `dist/`, where a worker file would need a different path in each. It lowers its own scheduling
+ * priority (on Linux a nice value belongs to a thread), so a hash takes only CPU the event loop leaves free:
+ * on a core shared with the public API, a flood of sign-ins slows sign-in, not the API.
+ */
+const HASHING_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { hashSync, verifySync } = require(workerData.argon2);
+if (process.platform === 'linux') {
+  try { require('node:os').setPriority(19); } catch {}
+}
+parentPort.on('message', ({ id, kind, password, hash, options }) => {
+  try {
+    parentPort.postMessage({ id, value: kind === 'hash' ? hashSync(password, options) : verifySync(hash, password) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String((error && error.message) || error) });
+  }
+});
+`;
+
+type HashJob = { kind: 'hash'; password: string; options: Options } | { kind: 'verify'; hash: string; password: string };
+
+/** One worker thread that hashes and verifies passwords, started on first use and not keeping the process alive. */
+class HashingThread {
+  #worker: Worker | undefined;
+  #next = 0;
+  readonly #pending = new Map<number, { resolve: (value: string | boolean) => void; reject: (error: Error) => void }>();
+
+  run(job: { kind: 'hash'; password: string; options: Options }): Promise<string>;
+  run(job: { kind: 'verify'; hash: string; password: string }): Promise<boolean>;
+  run(job: HashJob): Promise<string | boolean> {
+    const worker = this.#start();
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      worker.postMessage({ id, ...job });
+    });
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(HASHING_THREAD, { eval: true, workerData: { argon2: createRequire(import.meta.url).resolve('@node-rs/argon2') } });
+    worker.unref();
+    worker.on('message', ({ id, value, error }: { id: number; value?: string | boolean; error?: string }) => {
+      const pending = this.#pending.get(id);
+      this.#pending.delete(id);
+      if (error !== undefined) pending?.reject(new Error(error));
+      else if (value !== undefined) pending?.resolve(value);
+    });
+    // A thread that fails or ends fails what it held; the next job starts a new one.
+    const fail = (error: Error) => {
+      if (this.#worker === worker) this.#worker = undefined;
+      for (const pending of this.#pending.values()) pending.reject(error);
+      this.#pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the password hashing thread ended (exit code ${code})`)));
+    this.#worker = worker;
+    return worker;
+  }
+}
+
+/** The process's one queue and thread: the CPU they protect is the process's. */
+const hashes = new HashQueue({ concurrent: CONCURRENT_HASHES, queued: QUEUED_HASHES });
+const thread = new HashingThread();
+
 /** Hashes a password for storage (a PHC string: `$argon2id$v=19$m=19456,t=2,p=1$salt$hash`). */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
+  return hashes.run(() => thread.run({ kind: 'hash', password, options: { ...ARGON2_OPTIONS } }));
 }
 
 let decoy: Promise<string> | undefined;
@@ -28,13 +145,16 @@ let decoy: Promise<string> | undefined;
  */
 export async function verifyPassword(storedHash: string | null | undefined, password: string): Promise<boolean> {
   if (!storedHash) {
-    decoy ??= hashPassword('decoy password, never matched');
-    await verify(await decoy, password);
+    // Made once per process, outside the queue, so a full queue never leaves a failed decoy behind.
+    decoy ??= thread.run({ kind: 'hash', password: 'decoy password, never matched', options: { ...ARGON2_OPTIONS } });
+    const decoyHash = await decoy;
+    await hashes.run(() => thread.run({ kind: 'verify', hash: decoyHash, password }));
     return false;
   }
   try {
-    return await verify(storedHash, password);
-  } catch {
+    return await hashes.run(() => thread.run({ kind: 'verify', hash: storedHash, password }));
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
     return false;
   }
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError } from '../server/problems.js';
@@ -21,7 +21,7 @@ export function sessionCookieFor(secure: boolean): SessionCookie {
 }
 
 export function digestSessionToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  return hash('sha256', token, 'buffer');
 }
 
 /**

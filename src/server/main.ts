@@ -20,6 +20,7 @@ import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 import { listen as listenOn, type FetchHandler } from './listener.js';
 import { compileRequestContract } from './request-contract.js';
+import { isoTimeOncePerMillisecond } from './request-log.js';
 import { buildPages } from '../pages/assets.js';
 
 let config: ServerConfig;
@@ -52,7 +53,7 @@ logStream.on('error', (error: NodeJS.ErrnoException) => {
   }
 });
 const logger = pino(
-  { level: config.logLevel, base: null, timestamp: pino.stdTimeFunctions.isoTime, redact: ['authorization', '*.authorization', 'headers.authorization'] },
+  { level: config.logLevel, base: null, timestamp: isoTimeOncePerMillisecond, redact: ['authorization', '*.authorization', 'headers.authorization'] },
   logStream,
 );
 

@@ -1,9 +1,10 @@
+import { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { Violation } from '../contract/types.js';
-import { isJsonContentType, readJsonObject } from './json-body.js';
+import { type BodySource, isJsonContentType, readJsonObject } from './json-body.js';
 import { ApiError } from './problems.js';
+import { type CompiledOperation, clip, type InputPart, type ProblemBounds, toViolations } from './request-contract.js';
 import { coerceTexts } from './text-values.js';
-import { clip, toViolations, type CompiledOperation, type InputPart, type ProblemBounds } from './request-contract.js';
 
 /** Every part of a request the spec declares, read as objects and validated (defaults filled in). */
 export interface RequestInput {
@@ -45,7 +46,8 @@ export async function readInput(c: Context, operation: CompiledOperation, maxBod
       if (!isJsonContentType(c.req.header('content-type'), operation.bodyMediaTypes)) {
         throw new ApiError('urn:problem-type:unsupported-media-type', 'Send the body as `Content-Type: application/json`.');
       }
-      body = required ? await readJsonObject(c.req.raw, maxBodyBytes) : await readJsonObject(c.req.raw, maxBodyBytes, { optional: true });
+      const source = bodySource(c);
+      body = required ? await readJsonObject(source, maxBodyBytes) : await readJsonObject(source, maxBodyBytes, { optional: true });
     }
   }
   const { coercers } = operation;
@@ -82,6 +84,12 @@ export function locateViolation(violation: InputViolation, input: RequestInput, 
 function validationFailed(violations: Violation[], bounds: ProblemBounds): ApiError {
   const count = violations.length === 1 ? '1 place' : `${violations.length} places`;
   return new ApiError('urn:problem-type:validation-failed', `The request breaks the contract in ${count}.`, { errors: violations.slice(0, bounds.errors) });
+}
+
+/** Node's request when the adapter passes it (`c.env.incoming`, on @hono/node-server), else the web `Request`. */
+function bodySource(c: Context): BodySource {
+  const incoming: unknown = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  return incoming instanceof IncomingMessage ? incoming : c.req.raw;
 }
 
 /**

@@ -27,22 +27,17 @@ const UNKNOWN_KEY_ENTRIES = 10_000;
  * the bound was 1,000 pages. The oldest pages go first.
  */
 export const PAGE_CACHE_BYTES = 8 * 1024 * 1024;
-/** How long a change check made by a key lookup stands for the data, for a page read in the same request. */
-const CHECK_REUSE_MS = 1_000;
 
 /**
  * Serves key and session lookups and list pages from memory while the data is unchanged,
  * over any store. It forgets everything when the change signal says another
- * writer has committed, and on its own writes. Every key lookup asks the signal
- * first, so a key revoked elsewhere fails on its very next request; a page read
- * in the same request reuses that answer, so it is what the query would return
- * when the request began.
+ * writer has committed, and on its own writes. Every lookup asks the signal
+ * first, so what another writer changed is seen as soon as the signal reports it:
+ * within `SQLITE_CHANGE_CHECK_MS` on SQLite, when the notification arrives on PostgreSQL.
  */
 export class CachedStore implements Store {
   readonly #inner: Store;
   readonly #changes: ChangeSignal;
-  readonly #now: () => number;
-  #checkedAt = -Infinity;
   /** Bumped on every forget, so a read that started before it cannot refill the cache with old data. */
   #generation = 0;
   readonly #keysByDigest = new Map<string, KeyCredential>();
@@ -52,14 +47,12 @@ export class CachedStore implements Store {
   #pageBytes = 0;
   readonly #sessionsByDigest = new Map<string, SessionRecord | null>();
 
-  constructor(inner: Store, changes: ChangeSignal, now: () => number = () => performance.now()) {
+  constructor(inner: Store, changes: ChangeSignal) {
     this.#inner = inner;
     this.#changes = changes;
-    this.#now = now;
   }
 
   #checkForChanges(): void {
-    this.#checkedAt = this.#now();
     if (this.#changes.changed()) this.#forget();
   }
 
@@ -112,7 +105,7 @@ export class CachedStore implements Store {
   }
 
   async listItems(scope: ListScope, query: PageQuery): Promise<Item[]> {
-    if (this.#now() - this.#checkedAt > CHECK_REUSE_MS) this.#checkForChanges();
+    this.#checkForChanges();
     const cacheKey = `${scope} ${query.userId} ${query.sort} ${query.limit} ${query.after?.createdAt ?? ''} ${query.after?.id ?? ''}`;
     let items = this.#pages.get(cacheKey)?.items;
     if (items === undefined) {

@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
+import Database from 'better-sqlite3';
 import type { Item, Sort } from '../contract/types.js';
 import { newId } from './ids.js';
 import { MIGRATIONS } from './migrations.js';
@@ -87,8 +87,22 @@ export interface SqliteEngine {
   changes: ChangeSignal;
 }
 
+/**
+ * How long one look at SQLite's change counter stands: a key revoked (or any key, item, share or session
+ * changed) by another process, such as the keys CLI, fails here within this bound. The look costs a read
+ * transaction (file locks), so it is not taken on every request; this process's own writes are seen at once.
+ */
+export const SQLITE_CHANGE_CHECK_MS = 100;
+
+export interface SqliteOptions {
+  /** How long one look at the change counter stands (default `SQLITE_CHANGE_CHECK_MS`); 0 looks on every call. */
+  changeCheckMs?: number;
+  /** The clock for that bound, in milliseconds; a test passes a fake one. */
+  now?: () => number;
+}
+
 /** Opens (creating if needed) an SQLite database and applies pending migrations. */
-export function openSqliteStore(location: string): SqliteEngine {
+export function openSqliteStore(location: string, options: SqliteOptions = {}): SqliteEngine {
   if (location !== ':memory:') prepareDatabaseFile(location);
   const db = new Database(location);
   db.pragma('journal_mode = WAL');
@@ -97,19 +111,27 @@ export function openSqliteStore(location: string): SqliteEngine {
   // The key CLI writes while the server runs; wait for the lock instead of failing.
   db.pragma('busy_timeout = 5000');
   migrate(db);
-  return { store: new SqliteStore(db), changes: dataVersionSignal(db) };
+  return {
+    store: new SqliteStore(db),
+    changes: dataVersionSignal(db, options.changeCheckMs ?? SQLITE_CHANGE_CHECK_MS, options.now ?? (() => performance.now())),
+  };
 }
 
 /**
  * SQLite's `PRAGMA data_version` changes whenever another connection (the keys
  * CLI, a second server process) commits; this connection's own writes do not
- * change it, which is why the cache also forgets on its own writes.
+ * change it, which is why the cache also forgets on its own writes. It is read
+ * at most once per `checkMs`; in between, the last answer stands.
  */
-function dataVersionSignal(db: Database.Database): ChangeSignal {
+function dataVersionSignal(db: Database.Database, checkMs: number, now: () => number): ChangeSignal {
   const read = db.prepare<[], number>('PRAGMA data_version').pluck();
   let seen: number | undefined;
+  let checkedAt = Number.NEGATIVE_INFINITY;
   return {
     changed() {
+      const at = now();
+      if (at - checkedAt < checkMs) return false;
+      checkedAt = at;
       const version = read.get() as number;
       if (version === seen) return false;
       seen = version;

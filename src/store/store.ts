@@ -204,9 +204,9 @@ export interface Store {
 
 /**
  * Tells a cache that another writer (another process, another instance) may
- * have changed the data. Called on every key check, so it must be cheap: a
- * counter read for SQLite (`PRAGMA data_version`), a flag set by LISTEN/NOTIFY
- * for a networked engine.
+ * have changed the data. Called on every lookup, so it must be cheap: SQLite's
+ * counter (`PRAGMA data_version`) read at most every `SQLITE_CHANGE_CHECK_MS`,
+ * a flag set by LISTEN/NOTIFY for PostgreSQL.
  */
 export interface ChangeSignal {
   /** True when the data may have changed since the previous call. */

@@ -34,7 +34,9 @@ describe('the benchmark harness in --quick mode', () => {
         expect(value, server.id).toBeGreaterThan(0);
       }
     }
-    expect(report.targets).toHaveLength(4);
+    expect(report.targets).toHaveLength(7);
+    expect(report.signIn?.cpuPerSignInMs).toBeGreaterThan(0);
+    expect(report.signIn?.throughputRatio).toBeGreaterThan(0);
     // PostgreSQL mode: the database's CPU is counted, and both ratios come from the same run.
     for (const id of ['project-pg', 'project-pg-x2']) {
       expect(report.servers.find((server) => server.id === id)?.databaseCpuPerRequestUs, id).toBeGreaterThanOrEqual(0);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDatabase } from '../../src/process/scratch-database.js';
 import { startServer, type ServerProcess } from '../../src/process/server.js';
 import { launchChromium, openPage, type BrowserPage } from './browser.js';
+import { SQLITE_CHANGE_CHECK_MS } from '../../src/store/sqlite-store.js';
 
 const database = scratchDatabase('web-e2e-');
 const PASSWORD = 'correct horse battery staple';
@@ -172,6 +173,8 @@ describe('the web application in Chromium', () => {
     const raw = new Database(database.path);
     raw.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').run(new Date(Date.now() - 1000).toISOString(), adaKeyId);
     raw.close();
+    // Another connection's change reaches the server within SQLite's change bound (ADR 0018).
+    await new Promise((resolve) => setTimeout(resolve, SQLITE_CHANGE_CHECK_MS));
     expect(await publicStatuses(adaKey.key)).toEqual([401, 401, 401]);
     expect(await wwwAuthenticate(adaKey.key)).toContain('The API key was rolled; its overlap ended');
     expect(await publicStatuses(rolled)).toEqual([200, 200, 200]);

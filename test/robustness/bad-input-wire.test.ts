@@ -198,6 +198,19 @@ describe('the bad-input matrix over the wire', () => {
     expect([...response.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
   });
 
+  it('gets no answer to a body the client abandons halfway (it closes the connection), and stays up', async () => {
+    const result = await exchange(
+      server.port,
+      [
+        `POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"sort":`,
+        { pauseMs: 200 },
+      ],
+      { waitMs: 100 },
+    );
+    expect(result.responses).toEqual([]);
+    await stillServes();
+  });
+
   it('is still the same process, with nothing on stderr, after all of it', async () => {
     await stillServes();
     expect(isRunning(server.pid)).toBe(true);

@@ -1,13 +1,14 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoreConfig } from '../../src/config/env.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-migrations.js';
+import { SQLITE_CHANGE_CHECK_MS } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { freshDatabase, withClient } from '../helpers/postgres.js';
 
@@ -24,7 +25,7 @@ interface Engine {
   schemaVersion(config: StoreConfig): Promise<number>;
   setSchemaVersion(config: StoreConfig, version: number): Promise<void>;
   keyRows(config: StoreConfig): Promise<unknown[]>;
-  /** How long another store's write may take to reach this one's cache: SQLite checks on every lookup, PostgreSQL hears a NOTIFY. */
+  /** How long another store's write may take to reach this one's cache: SQLite reads its change counter every 100 ms at most, PostgreSQL hears a NOTIFY. */
   propagationMs: number;
 }
 
@@ -48,7 +49,8 @@ const sqlite: Engine = {
     raw.close();
     return rows;
   },
-  propagationMs: 0,
+  // The bound, and room for the polling steps around it.
+  propagationMs: SQLITE_CHANGE_CHECK_MS + 200,
 };
 
 const postgres: Engine = {
