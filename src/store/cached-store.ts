@@ -258,7 +258,7 @@ const STRING_OVERHEAD = 32;
 /**
  * An upper estimate of the memory a cached page keeps: two bytes per character (strings outside
  * Latin-1 take two) plus V8's overhead per item, per string field and per other field.
- * `test/store/page-cache-memory.test.ts` holds it to the heap it really keeps.
+ * `test/store/page-cache-memory.slow.test.ts` holds it to the heap it really keeps.
  */
 function pageBytes(cacheKey: string, items: readonly Item[]): number {
   let bytes = OBJECT_OVERHEAD + STRING_OVERHEAD + 2 * cacheKey.length;
