@@ -6,7 +6,7 @@
  * first 200 on the sample request.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
@@ -19,6 +19,7 @@ import { REQUEST_BODY, requestHeaders } from './lib/fixture.js';
 import { prepareProjectDatabase } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
 import { median } from './lib/stats.js';
+import { checkSteps, readScripts, runChecks } from '../src/tooling/run-checks.js';
 
 interface Step {
   name: string;
@@ -82,27 +83,17 @@ function coldCheck(): Step {
   };
 }
 
-/** The scripts `npm run check` runs (its arguments in package.json), and their command lines. */
-function checkScripts(): Array<{ name: string; command: string }> {
-  const scripts = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const names = (scripts['check'] ?? '').split(/\s+/).slice(2);
-  return names.map((name) => ({ name, command: scripts[name] ?? '' }));
-}
-
 /** Check's tools with nothing around them: each script's command, straight from a shell, one after another, warm. */
 function bareTools(): Step {
   return {
     name: "check's tools, bare, in turn",
     async time() {
+      const scripts = readScripts();
       let total = 0;
-      for (const { name, command } of checkScripts()) {
-        const started = performance.now();
-        const result = await runCommand(['sh', '-c', command], {
-          timeoutMs: 300_000,
-          env: { PATH: `${join(projectRoot, 'node_modules', '.bin')}:${process.env['PATH'] ?? ''}` },
-        });
-        total += performance.now() - started;
-        if (result.code !== 0) throw new Error(`${name}: ${describeExit(result)}`);
+      for (const name of checkSteps(scripts)) {
+        const [result] = await runChecks([name], scripts);
+        total += (result?.seconds ?? 0) * 1000;
+        if (!result?.ok) throw new Error(`${name} failed: ${result?.output.trim().split('\n').slice(-5).join('\n')}`);
       }
       return total;
     },

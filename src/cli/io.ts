@@ -10,3 +10,20 @@ export const processIo: CliIo = {
   err: (text) => void process.stderr.write(text),
   env: process.env,
 };
+
+/** A CLI's output kept in memory, with the environment it is to read (only what is given: nothing of this process's). */
+export function bufferedIo(env: NodeJS.ProcessEnv = {}): CliIo & { stdout(): string; stderr(): string } {
+  let stdout = '';
+  let stderr = '';
+  return {
+    out: (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
+    env,
+    stdout: () => stdout,
+    stderr: () => stderr,
+  };
+}

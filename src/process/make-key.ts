@@ -1,3 +1,4 @@
+import { bufferedIo } from '../cli/io.js';
 import { runKeys } from '../cli/keys-command.js';
 
 /** What `keys create --json` prints. */
@@ -17,18 +18,10 @@ export interface CreatedKey {
  * at once. `test/server/process.test.ts` runs the CLI as a real process.
  */
 export async function makeKey(databasePath: string, user: string, env: Record<string, string> = {}): Promise<CreatedKey> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runKeys(['create', '--user', user, '--json'], {
-    out: (text) => {
-      stdout += text;
-    },
-    err: (text) => {
-      stderr += text;
-    },
-    env: { ...env, DATABASE_PATH: databasePath },
-  });
-  if (code !== 0) throw new Error(`keys create --user ${user} failed (exit ${code}): ${stderr.trim()}`);
+  const io = bufferedIo({ ...env, DATABASE_PATH: databasePath });
+  const code = await runKeys(['create', '--user', user, '--json'], io);
+  const stdout = io.stdout();
+  if (code !== 0) throw new Error(`keys create --user ${user} failed (exit ${code}): ${io.stderr().trim()}`);
   const created = JSON.parse(stdout) as Partial<CreatedKey>;
   if (typeof created.key !== 'string' || typeof created.id !== 'string' || typeof created.userId !== 'string') {
     throw new Error(`keys create --json printed no key, id and userId: ${stdout}`);

@@ -6,11 +6,8 @@
  * 1 a step failed, 2 bad usage.
  */
 import { Command } from 'commander';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ExitCode, runCli, UsageError } from '../cli/exit.js';
-import { projectRoot } from '../contract/project.js';
-import { formatChecks, runChecks } from './run-checks.js';
+import { formatChecks, readScripts, runChecks } from './run-checks.js';
 
 const program = new Command('check')
   .description('Run the named npm scripts of this package at once; report each, and fail if any fails.')
@@ -19,7 +16,7 @@ const program = new Command('check')
 
 await runCli('check', async () => {
   const names = program.parse().args;
-  const scripts = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const scripts = readScripts();
   const unknown = names.filter((name) => scripts[name] === undefined);
   if (unknown.length > 0) throw new UsageError(`no npm script named ${unknown.map((name) => JSON.stringify(name)).join(', ')} in package.json`);
   const started = performance.now();

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { projectRoot } from '../contract/project.js';
 import { runCommand } from '../process/run-command.js';
@@ -7,6 +8,16 @@ export interface CheckResult {
   ok: boolean;
   seconds: number;
   output: string;
+}
+
+/** This package's npm scripts, by name. */
+export function readScripts(root = projectRoot): Record<string, string> {
+  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+}
+
+/** The scripts `npm run check` runs: the arguments of its `check.ts`. */
+export function checkSteps(scripts: Readonly<Record<string, string>> = readScripts()): string[] {
+  return (scripts['check'] ?? '').split(/\s+/).filter((word) => word !== '' && scripts[word] !== undefined);
 }
 
 /**

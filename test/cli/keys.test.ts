@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runKeys } from '../../src/cli/keys-command.js';
-import { capturedIo } from '../helpers/cli-io.js';
+import { bufferedIo } from '../../src/cli/io.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'keys-cli-test-'));
 const databasePath = join(scratch, 'api.sqlite');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** The keys CLI in-process (`test/server/process.test.ts` runs it as a real process beside a server). */
 async function keys(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const io = capturedIo({ DATABASE_PATH: databasePath });
+  const io = bufferedIo({ DATABASE_PATH: databasePath });
   const code = await runKeys(args, io);
   return { code, stdout: io.stdout(), stderr: io.stderr() };
 }
