@@ -13,10 +13,10 @@ import { ExitCode, runCli } from '../cli/exit.js';
 import { projectRoot, readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
 import { freePort } from '../process/free-port.js';
-import { launch } from '../process/launch.js';
 import { waitForHttp } from '../process/ready.js';
 import { createMockEdge } from './edge.js';
 import { MOCK_DEFAULTS, prismCommand, prismReadinessProbe, type MockOptions } from './prism.js';
+import { launchPrism } from './prism-launcher.js';
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -42,27 +42,15 @@ await runCli('mock', async () => {
   const spec = loadSpec(specFile);
   // Prism answers only the edge, on loopback; the edge listens where the developer asked.
   const prismUrl = `http://127.0.0.1:${await freePort()}`;
-  // In this process's group, so a terminal's Ctrl-C reaches Prism as it reaches npm and this launcher.
-  const prism = launch(prismCommand({ ...options, spec: specFile, host: '127.0.0.1', port: Number(new URL(prismUrl).port) }), {
-    output: 'inherit',
-    ownGroup: false,
-  });
-  let stopRequested = false;
+  const { prism, serving, stopRequested } = launchPrism(prismCommand({ ...options, spec: specFile, host: '127.0.0.1', port: Number(new URL(prismUrl).port) }));
   let server: Server | undefined;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      stopRequested = true;
-      server?.close();
-      server?.closeAllConnections();
-      prism.signal(signal);
-    });
-  }
 
   try {
     await waitForHttp(prism, prismReadinessProbe(prismUrl, options.api), { timeoutMs: 60_000, intervalMs: 100 });
     const edge = createMockEdge({ prismUrl, spec });
     const url = await new Promise<string>((resolve, reject) => {
       server = serve({ fetch: edge.fetch, port: options.port, hostname: options.host }, (info) => resolve(`http://${options.host}:${info.port}`)) as Server;
+      serving(server);
       server.once('error', reject);
     });
     const mode = options.dynamic ? 'dynamic: bodies generated from the schemas' : 'static: the named examples of the spec';
@@ -82,7 +70,7 @@ await runCli('mock', async () => {
     );
   } catch (error) {
     // Stopped while starting is still a stop on request; see below.
-    if (!stopRequested) {
+    if (!stopRequested()) {
       process.stderr.write(`mock: ${error instanceof Error ? error.message : String(error)}\n`);
       server?.close();
       await prism.stop();
@@ -92,5 +80,5 @@ await runCli('mock', async () => {
   const exit = await prism.exited;
   server?.close();
   // Stopped on request (Ctrl-C, SIGTERM) is a clean exit; Prism dying on its own is not.
-  return exit.code ?? (stopRequested ? ExitCode.ok : ExitCode.failed);
+  return exit.code ?? (stopRequested() ? ExitCode.ok : ExitCode.failed);
 });

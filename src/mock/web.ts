@@ -12,12 +12,12 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { Hono } from 'hono';
 import { buildPages } from '../pages/assets.js';
 import { pageResponse } from '../pages/serve.js';
-import { launch } from '../process/launch.js';
 import { waitForHttp } from '../process/ready.js';
 import { projectRoot, readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
 import { createMockEdge } from './edge.js';
 import { prismCommand, prismReadinessProbe } from './prism.js';
+import { launchPrism } from './prism-launcher.js';
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -53,22 +53,10 @@ try {
   process.exit(error.exitCode === 0 ? 0 : 2);
 }
 
-// In this process's group, so a terminal's Ctrl-C reaches Prism as it reaches npm and this launcher.
-const prism = launch(prismCommand({ host: options.host, port: options.mockPort, dynamic: options.dynamic, verbose: options.verbose, api: 'account' }), {
-  output: 'inherit',
-  ownGroup: false,
-});
-let stopRequested = false;
-const stopped = prism.exited.then(({ code, signal }) => code ?? (stopRequested ? 0 : signal ? 1 : 0));
-let server: Server | undefined;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    stopRequested = true;
-    server?.close();
-    server?.closeAllConnections();
-    prism.signal(signal);
-  });
-}
+const { prism, serving, stopRequested, requestStop } = launchPrism(
+  prismCommand({ host: options.host, port: options.mockPort, dynamic: options.dynamic, verbose: options.verbose, api: 'account' }),
+);
+const stopped = prism.exited.then(({ code, signal }) => code ?? (stopRequested() ? 0 : signal ? 1 : 0));
 
 const mockUrl = `http://${options.host}:${options.mockPort}`;
 try {
@@ -83,7 +71,7 @@ try {
   app.all('/api/*', (c) => edge.fetch(c.req.raw));
   app.get('*', (c) => pageResponse(pages, c.req.path, { method: c.req.method, secure: false }));
   const url = await new Promise<string>((resolve) => {
-    server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => resolve(`http://${options.host}:${info.port}`)) as Server;
+    serving(serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => resolve(`http://${options.host}:${info.port}`)) as Server);
   });
   process.stdout.write(
     [
@@ -99,7 +87,6 @@ try {
   );
 } catch (error) {
   process.stderr.write(`mock:web: ${error instanceof Error ? error.message : String(error)}\n`);
-  stopRequested = true;
-  prism.signal('SIGTERM');
+  requestStop();
 }
 process.exitCode = await stopped;
