@@ -20,11 +20,10 @@ export interface CreatedKey {
 export async function makeKey(databasePath: string, user: string, env: Record<string, string> = {}): Promise<CreatedKey> {
   const io = bufferedIo({ ...env, DATABASE_PATH: databasePath });
   const code = await runKeys(['create', '--user', user, '--json'], io);
-  const stdout = io.stdout();
   if (code !== 0) throw new Error(`keys create --user ${user} failed (exit ${code}): ${io.stderr().trim()}`);
-  const created = JSON.parse(stdout) as Partial<CreatedKey>;
-  if (typeof created.key !== 'string' || typeof created.id !== 'string' || typeof created.userId !== 'string') {
-    throw new Error(`keys create --json printed no key, id and userId: ${stdout}`);
-  }
+  const created = JSON.parse(io.stdout()) as Partial<CreatedKey>;
+  // Names what is missing, never the output itself: it may hold the key.
+  const missing = (['key', 'id', 'userId'] as const).filter((field) => typeof created[field] !== 'string');
+  if (missing.length > 0) throw new Error(`keys create --json printed no ${missing.join(', ')}`);
   return created as CreatedKey;
 }
