@@ -57,6 +57,46 @@ const logger = pino(
   logStream,
 );
 
+// Registered before anything is opened: a signal during startup (or the instant after the greeting, which is
+// what a script waiting for it sends) ends the process through shutdown, with exit code 0, not by the default action.
+let store: Store | undefined;
+let servers: Server[] = [];
+let stopping = false;
+function shutdown(signal: string): void {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+  // Close stops accepting; idle keep-alive sockets are closed now, busy ones after their response.
+  const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
+  void Promise.all(closed).then(() => {
+    clearTimeout(deadline);
+    clearInterval(sweep);
+    void (store?.close() ?? Promise.resolve()).finally(() => {
+      logger.info('stopped');
+      logger.flush(() => process.exit(0));
+    });
+  });
+  for (const server of servers) server.closeIdleConnections();
+  // close() only closes the connections idle at this moment; a busy keep-alive connection would otherwise stay open until its keep-alive timeout after its response.
+  const sweep = setInterval(() => {
+    for (const server of servers) server.closeIdleConnections();
+  }, 100);
+  sweep.unref();
+  const deadline = setTimeout(() => {
+    logger.error({ graceMs: config.shutdownGraceMs }, 'requests still running after the grace period; closing their connections');
+    for (const server of servers) server.closeAllConnections();
+  }, config.shutdownGraceMs);
+  deadline.unref();
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
+// By default SIGHUP ends the process at once, losing the buffered lines. Here it is the usual "reopen your logs":
+// stdout is not a file to reopen, so the buffer is written now, and the server goes on.
+process.on('SIGHUP', () => {
+  logger.info({ signal: 'SIGHUP' }, 'SIGHUP: logs flushed; still serving (SIGTERM or SIGINT stops the server)');
+  logger.flush();
+});
+
 const database = describeDatabase(config);
 const shared = config.databaseUrl !== undefined;
 /** How long a starting instance waits for its database (several starting with it, or a database still booting). */
@@ -87,7 +127,6 @@ async function openWithRetry(): Promise<Store> {
   }
 }
 
-let store: Store;
 try {
   store = await openWithRetry();
 } catch (error) {
@@ -137,7 +176,6 @@ function listen(
   });
 }
 
-let servers: Server[] = [];
 let publicListener: { server: Server; url: string };
 let webListener: { server: Server; url: string };
 try {
@@ -218,41 +256,6 @@ function announce(url: string, webUrl: string): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-let stopping = false;
-function shutdown(signal: string): void {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
-  // Close stops accepting; idle keep-alive sockets are closed now, busy ones after their response.
-  const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
-  void Promise.all(closed).then(() => {
-    clearTimeout(deadline);
-    clearInterval(sweep);
-    void store.close().finally(() => {
-      logger.info('stopped');
-      logger.flush(() => process.exit(0));
-    });
-  });
-  for (const server of servers) server.closeIdleConnections();
-  // close() only closes the connections idle at this moment; a busy keep-alive connection would otherwise stay open until its keep-alive timeout after its response.
-  const sweep = setInterval(() => {
-    for (const server of servers) server.closeIdleConnections();
-  }, 100);
-  sweep.unref();
-  const deadline = setTimeout(() => {
-    logger.error({ graceMs: config.shutdownGraceMs }, 'requests still running after the grace period; closing their connections');
-    for (const server of servers) server.closeAllConnections();
-  }, config.shutdownGraceMs);
-  deadline.unref();
-}
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
-// By default SIGHUP ends the process at once, losing the buffered lines. Here it is the usual "reopen your logs":
-// stdout is not a file to reopen, so the buffer is written now, and the server goes on.
-process.on('SIGHUP', () => {
-  logger.info({ signal: 'SIGHUP' }, 'SIGHUP: logs flushed; still serving (SIGTERM or SIGINT stops the server)');
-  logger.flush();
-});
 process.on('uncaughtException', (error) => {
   logger.fatal({ err: error }, 'uncaught exception');
   logger.flush(() => process.exit(1));

@@ -137,7 +137,13 @@ export function createPool(url: string, settings: PostgresSettings, applicationN
  * together queue on the lock, and each finds the work done by the first. Refuses a database from newer code.
  */
 export async function migrate(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
+  // The first contact with the database: a refused connection here is "not there yet" (startup retries), not a crash.
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw translateError(error);
+  }
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

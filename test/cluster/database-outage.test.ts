@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalPostgres, SCRATCH_SETTINGS, startLocalPostgres } from '../../src/cluster/local-postgres.js';
 import { tsxCommand } from '../../src/process/commands.js';
 import { makeKey } from '../../src/process/make-key.js';
+import { launch } from '../../src/process/launch.js';
+import { waitForOutput } from '../../src/process/ready.js';
 import { runCommand } from '../../src/process/run-command.js';
 import { type ServerProcess, startServer } from '../../src/process/server.js';
 import { expectHonoursContract } from '../helpers/contract.js';
@@ -92,5 +94,31 @@ describe('the database going away and coming back', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(status).toBe(401);
+  });
+});
+
+describe('an instance started while its database is away', () => {
+  it('waits for it, retrying without a stack; stops at once with exit 0 on SIGTERM while waiting; starts and serves once it is back', async () => {
+    postgres.kill();
+    const instance = () => launch(tsxCommand('src/server/main.ts'), { env: { ...env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: '0', WEB_PORT: '0' } });
+    const waiting = instance();
+    const patient = instance();
+    try {
+      await waitForOutput(waiting, /database unavailable at startup; retrying/, { timeoutMs: 15_000 });
+      const stopped = await waiting.stop({ graceMs: 5_000 });
+      expect(stopped, waiting.outputTail()).toEqual({ code: 0, signal: null });
+      expect(waiting.stderr()).toBe('');
+
+      await waitForOutput(patient, /database unavailable at startup; retrying/, { timeoutMs: 15_000 });
+      postgres.restart();
+      const [, url = ''] = await waitForOutput(patient, /^Listening on (\S+)$/m, { timeoutMs: 30_000 });
+      const response = await fetch(`${url}/shared?sort=asc`, { headers: { authorization: `Bearer ${key}` } });
+      // The key was revoked by the test above: an answer from the contract, from the database that came back.
+      expect(response.status).toBe(401);
+      expect(patient.stderr()).toBe('');
+      expect(await patient.stop()).toEqual({ code: 0, signal: null });
+    } finally {
+      await Promise.all([waiting.stop({ signal: 'SIGKILL' }), patient.stop({ signal: 'SIGKILL' })]);
+    }
   });
 });
