@@ -8,6 +8,7 @@ import { ApiError, type ProblemBody } from '../server/problems.js';
 import { FixedWindowRateLimiter } from '../server/rate-limit.js';
 import { type CompiledOperation, clip, type Limits, type RequestContract } from '../server/request-contract.js';
 import { type AppLogger, requestLog } from '../server/request-log.js';
+import type { RequestLines } from '../server/request-lines.js';
 import { responseHeaders } from '../server/response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from '../server/response-validation.js';
 import { storeUnavailableProblems } from '../server/unavailable.js';
@@ -25,6 +26,8 @@ export interface WebAppOptions {
   /** The account spec's own limits (`readAccountLimits`). */
   accountLimits: AccountLimits;
   logger: AppLogger;
+  /** Where the one line per request goes; by default `logger.info` (the server passes its `BatchedRequestLines`). */
+  requestLines?: RequestLines;
   /** The pages and their assets (`buildPages`). */
   pages: PageAssets;
   /** Milliseconds since the epoch; a test passes a fake clock. */
@@ -99,7 +102,7 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   }
 
   const app = new Hono<WebEnv>();
-  app.use(requestLog(logger, { requestIdMaxLength: bounds.requestId, listener: 'web' }));
+  app.use(requestLog(logger, { requestIdMaxLength: bounds.requestId, listener: 'web', ...(options.requestLines && { lines: options.requestLines }) }));
 
   const validator = createResponseValidator(contract.spec, options.responseValidation ?? 'strict', {
     handlerName: (operationId) =>

@@ -12,6 +12,7 @@ import { ApiError, type ProblemBody } from './problems.js';
 import { FixedWindowRateLimiter, type Quota, type RateLimiter } from './rate-limit.js';
 import { type CompiledOperation, clip, type Limits, type RequestContract } from './request-contract.js';
 import { type AppLogger, requestLog } from './request-log.js';
+import type { RequestLines } from './request-lines.js';
 import { responseHeaders } from './response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
 import { SharedRateLimiter } from './shared-rate-limit.js';
@@ -24,6 +25,8 @@ export interface AppOptions {
   /** The spec compiled into validators and limits (see `compileRequestContract`). */
   contract: RequestContract;
   logger: AppLogger;
+  /** Where the one line per request goes; by default `logger.info` (the server passes its `BatchedRequestLines`). */
+  requestLines?: RequestLines;
   /** Milliseconds since the epoch; a test passes a fake clock. */
   now?: () => number;
   /** Mount point of the API, e.g. `/api`; empty for the root. */
@@ -86,7 +89,7 @@ export function createApp(options: AppOptions): Hono<Env> {
 
   const app = new Hono<Env>();
 
-  app.use(requestLog(logger, { requestIdMaxLength: bounds.requestId }));
+  app.use(requestLog(logger, { requestIdMaxLength: bounds.requestId, ...(options.requestLines && { lines: options.requestLines }) }));
   const corsHeaders = options.corsOrigins?.length
     ? cors({
         origin: options.corsOrigins,

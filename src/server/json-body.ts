@@ -75,7 +75,13 @@ export async function readJsonObject(source: BodySource, maxBytes: number, optio
  */
 function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
   // Node's parser holds a body to its Content-Length, so a declared length says it all; a chunked body is counted as it comes.
-  if (Number(incoming.headers['content-length'] ?? 0) > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  const declared = incoming.headers['content-length'];
+  if (Number(declared ?? 0) > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  // The usual case: the body came with the headers, and Node's parser has buffered all the bytes the
+  // request declared (it never buffers more) by the time the app reads it. Taken in one read, with no listeners.
+  if (declared !== undefined && !incoming.readableDidRead && incoming.readableLength === Number(declared)) {
+    return Promise.resolve(incoming.readableLength === 0 ? EMPTY : (incoming.read() as Buffer));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -95,6 +101,8 @@ function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<Uint
     incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
+
+const EMPTY = new Uint8Array(0);
 
 async function readWebBody(request: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = request.headers.get('content-length');

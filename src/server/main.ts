@@ -20,7 +20,7 @@ import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 import { listen as listenOn, type FetchHandler } from './listener.js';
 import { compileRequestContract } from './request-contract.js';
-import { isoTimeOncePerMillisecond } from './request-log.js';
+import { BatchedRequestLines, isoTimeOncePerMillisecond } from './request-lines.js';
 import { buildPages } from '../pages/assets.js';
 
 let config: ServerConfig;
@@ -56,6 +56,14 @@ const logger = pino(
   { level: config.logLevel, base: null, timestamp: isoTimeOncePerMillisecond, redact: ['authorization', '*.authorization', 'headers.authorization'] },
   logStream,
 );
+// The one line per request, built and written many at a time into the same stream (request-lines.ts).
+const requestLines = new BatchedRequestLines((text) => logStream.write(text));
+/** Writes every waiting line now: the request lines first, then what pino holds. */
+function flushLogs(done?: () => void): void {
+  requestLines.drain();
+  if (done) logger.flush(done);
+  else logger.flush();
+}
 
 // Registered before anything is opened: a signal during startup (or the instant after the greeting, which is
 // what a script waiting for it sends) ends the process through shutdown, with exit code 0, not by the default action.
@@ -73,7 +81,7 @@ function shutdown(signal: string): void {
     clearInterval(sweep);
     void (store?.close() ?? Promise.resolve()).finally(() => {
       logger.info('stopped');
-      logger.flush(() => process.exit(0));
+      flushLogs(() => process.exit(0));
     });
   });
   for (const server of servers) server.closeIdleConnections();
@@ -94,7 +102,7 @@ process.on('SIGINT', () => shutdown('SIGINT'));
 // stdout is not a file to reopen, so the buffer is written now, and the server goes on.
 process.on('SIGHUP', () => {
   logger.info({ signal: 'SIGHUP' }, 'SIGHUP: logs flushed; still serving (SIGTERM or SIGINT stops the server)');
-  logger.flush();
+  flushLogs();
 });
 
 const database = describeDatabase(config);
@@ -115,13 +123,13 @@ async function openWithRetry(): Promise<Store> {
               'change listener dropped: caches bypassed until it reconnects',
             );
           // Rare and what an operator looks for during an outage: written now, not when the buffer fills.
-          logger.flush();
+          flushLogs();
         },
       });
     } catch (error) {
       if (!(error instanceof StoreUnavailable) || Date.now() + delay > deadline) throw error;
       logger.warn({ database, reason: error.message, retryInMs: delay }, 'database unavailable at startup; retrying');
-      logger.flush();
+      flushLogs();
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
@@ -136,7 +144,7 @@ try {
   }
   if (!(error instanceof StoreUnavailable)) throw error;
   logger.fatal({ database, reason: error.message }, `database unavailable for ${STARTUP_WAIT_MS / 1000} s at startup; exiting`);
-  logger.flush();
+  flushLogs();
   console.error(`cannot reach the database (${database}) after ${STARTUP_WAIT_MS / 1000} s: ${error.message}`);
   process.exit(1);
 }
@@ -145,6 +153,7 @@ const app = createApp({
   store,
   contract,
   logger,
+  requestLines,
   basePath: config.basePath,
   limits,
   corsOrigins: config.corsOrigins,
@@ -190,6 +199,7 @@ try {
     contract: accountContract,
     accountLimits: readAccountLimits(accountSpec),
     logger,
+    requestLines,
     pages: await buildPages({ publicApiUrl: config.publicApiUrl ?? url }),
     ...(config.webOrigin && { origin: config.webOrigin }),
     responseValidation: config.responseValidation,
@@ -208,7 +218,7 @@ try {
     'listening',
   );
   warnOnOpenFileLimit(servers.length);
-  logger.flush();
+  flushLogs();
   announce(url, webListener.url);
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code;
@@ -258,5 +268,5 @@ function announce(url: string, webUrl: string): void {
 
 process.on('uncaughtException', (error) => {
   logger.fatal({ err: error }, 'uncaught exception');
-  logger.flush(() => process.exit(1));
+  flushLogs(() => process.exit(1));
 });

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { scrubKeys } from '../keys/api-key.js';
+import { type RequestLines, loggedRequestLines } from './request-lines.js';
 import { clientRequestId, newRequestId } from './response-headers.js';
 
 /** The part of a pino logger the apps use, so tests can pass a recorder. */
@@ -19,6 +20,8 @@ export interface RequestLogOptions {
   requestIdMaxLength: number;
   /** Names the listener in each line, when a process has more than one. */
   listener?: string;
+  /** Where the lines go (the server's `BatchedRequestLines`); by default the logger's `info`. */
+  lines?: RequestLines;
 }
 
 /**
@@ -27,44 +30,27 @@ export interface RequestLogOptions {
  * method, the path without its query string (a key pasted into it scrubbed), the status and the duration.
  * Never a header, a cookie, a body or a query string: keys, passwords and tokens travel there.
  *
- * The line's fields are fixed and built here, so it is written by a child logger without the redaction the
- * server configures for free-form lines: matching a wildcard path against every field cost more than the
- * rest of the line together.
+ * The line's fields are fixed and safe as built here, so it goes out without the redaction the server
+ * configures for free-form lines (`request-lines.ts`).
  */
 export function requestLog(logger: AppLogger, options: RequestLogOptions): MiddlewareHandler<{ Variables: { requestId: string } }> {
   const enabled = logger.isLevelEnabled?.('info') ?? true;
-  const lines = logger.child?.({}, { redact: [] }) ?? logger;
-  const listener = options.listener !== undefined ? { listener: options.listener } : undefined;
+  const lines = options.lines ?? loggedRequestLines(logger);
+  const listener = options.listener;
   return async (c, next) => {
     const started = performance.now();
     c.set('requestId', newRequestId());
     await next();
     if (!enabled) return;
-    const clientId = clientRequestId(c.req.header('x-request-id'), options.requestIdMaxLength);
-    lines.info({
+    lines.add({
+      at: Date.now(),
       requestId: c.get('requestId'),
-      ...(clientId !== undefined && { clientRequestId: clientId }),
-      ...listener,
+      clientRequestId: clientRequestId(c.req.header('x-request-id'), options.requestIdMaxLength),
+      listener,
       method: c.req.method,
       path: scrubKeys(c.req.path),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     });
   };
-}
-
-let formattedAt = Number.NaN;
-let formatted = '';
-
-/**
- * pino's `isoTime` timestamp (`,"time":"2026-11-22T10:00:00.000Z"`), formatted once per millisecond: under load
- * many lines share a millisecond, and formatting a date was a tenth of a line's cost.
- */
-export function isoTimeOncePerMillisecond(): string {
-  const now = Date.now();
-  if (now !== formattedAt) {
-    formattedAt = now;
-    formatted = `,"time":"${new Date(now).toISOString()}"`;
-  }
-  return formatted;
 }

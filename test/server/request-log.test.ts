@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import { Hono } from 'hono';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isoTimeOncePerMillisecond, requestLog } from '../../src/server/request-log.js';
+import { BatchedRequestLines, formatRequestLine, isoTimeOncePerMillisecond, type RequestLine } from '../../src/server/request-lines.js';
+import { requestLog } from '../../src/server/request-log.js';
 
 /** A pino logger configured as the server's (redaction, the timestamp), writing into an array of parsed lines. */
 function recordingPino(): { logger: pino.Logger; lines: Array<Record<string, unknown>> } {
@@ -60,6 +61,82 @@ describe('the request log', () => {
     app.get('/', (c) => c.text('ok'));
     expect((await app.request('/')).status).toBe(200);
     expect(lines).toEqual([]);
+  });
+});
+
+describe("the server's batched request lines", () => {
+  const line: RequestLine = {
+    at: Date.UTC(2026, 10, 22, 10, 0, 0, 5),
+    requestId: '6f1c2d3e-0000-4000-8000-000000000001',
+    clientRequestId: 'trace-7',
+    listener: 'web',
+    method: 'POST',
+    path: '/shared',
+    status: 200,
+    durationMs: 0.42,
+  };
+
+  it('are the very lines pino writes for the same fields, byte for byte', () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(line.at);
+    const written: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        written.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const logger = pino({ level: 'info', base: null, timestamp: isoTimeOncePerMillisecond }, sink);
+    const { at: _at, ...fields } = line;
+    logger.info(fields);
+    const { clientRequestId: _client, listener: _listener, ...plain } = fields;
+    logger.info(plain);
+    expect(formatRequestLine(line)).toBe(written[0]);
+    expect(formatRequestLine({ ...plain, at: line.at })).toBe(written[1]);
+  });
+
+  it('quote whatever a path holds, so a line stays one JSON object', () => {
+    const path = '/"},"admin":true,"x":"\n\u2028\u0000';
+    const text = formatRequestLine({ ...line, path });
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(text.slice(0, -1)).not.toContain('\n');
+    expect(JSON.parse(text)).toMatchObject({ path, status: 200 });
+    expect(Object.keys(JSON.parse(text))).not.toContain('admin');
+  });
+
+  it('are written together once per turn of the event loop, or at once by drain()', async () => {
+    const writes: string[] = [];
+    const lines = new BatchedRequestLines((text) => writes.push(text));
+    lines.add(line);
+    lines.add({ ...line, status: 404 });
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    expect(
+      writes[0]
+        ?.split('\n')
+        .filter(Boolean)
+        .map((text) => JSON.parse(text).status),
+    ).toEqual([200, 404]);
+
+    lines.add({ ...line, status: 401 });
+    lines.drain();
+    expect(writes).toHaveLength(2);
+    expect(JSON.parse(writes[1] ?? '')).toMatchObject({ status: 401 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(2);
+  });
+
+  it("take the middleware's lines in place of the logger", async () => {
+    const { logger, lines: pinoLines } = recordingPino();
+    const writes: string[] = [];
+    const app = new Hono<{ Variables: { requestId: string } }>();
+    app.use(requestLog(logger, { requestIdMaxLength: 200, lines: new BatchedRequestLines((text) => writes.push(text)) }));
+    app.get('/', (c) => c.text(c.get('requestId')));
+    const response = await app.request('/?access_token=secret');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pinoLines).toEqual([]);
+    expect(JSON.parse(writes.join(''))).toMatchObject({ level: 30, requestId: await response.text(), method: 'GET', path: '/', status: 200 });
   });
 });
 
