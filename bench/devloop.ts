@@ -83,6 +83,27 @@ function coldCheck(): Step {
   };
 }
 
+/**
+ * `npm run check` right after an edit to the server's code, the commonest loop: a new module in
+ * `src/server/` (a new hash for `src/`, a new file for the typecheck and Biome), removed afterwards.
+ */
+function checkAfterCodeEdit(): Step {
+  const warm = npmRun('check');
+  const edit = join(projectRoot, 'src', 'server', 'devloop-edit.ts');
+  let run = 0;
+  return {
+    name: 'npm run check, after a code edit',
+    async time() {
+      writeFileSync(edit, `/** Written and removed by bench:devloop. */\nexport const devloopEdit = ${++run};\n`);
+      try {
+        return await warm.time();
+      } finally {
+        rmSync(edit, { force: true });
+      }
+    },
+  };
+}
+
 /** Check's tools with nothing around them: each script's command, straight from a shell, one after another, warm. */
 function bareTools(): Step {
   return {
@@ -135,6 +156,7 @@ async function main(): Promise<number> {
     npmRun('typecheck'),
     bareTools(),
     npmRun('check'),
+    checkAfterCodeEdit(),
     coldCheck(),
     startToFirst200('mock start to first 200', (port) => ['run', '--silent', 'mock', '--', '--port', String(port)], requestHeaders('tka_anything')),
     startToFirst200('server start to first 200', () => ['start', '--silent'], requestHeaders(project.key), {
@@ -194,6 +216,7 @@ async function main(): Promise<number> {
   console.log(`npm run check / its tools bare in turn: ${(check / bare).toFixed(2)}x (below 1: running the steps at once wins more than npm and tsx cost)`);
   for (const [label, ms] of [
     ['warm', check],
+    ['after a code edit', byName.get('npm run check, after a code edit') ?? Number.NaN],
     ['cold', byName.get('npm run check, cold') ?? Number.NaN],
   ] as const)
     console.log(
