@@ -46,6 +46,11 @@ export class CachedStore implements Store {
   readonly #pages = new Map<string, { items: Item[]; bytes: number }>();
   #pageBytes = 0;
   readonly #sessionsByDigest = new Map<string, SessionRecord | null>();
+  /**
+   * The cache key of each digest Buffer seen, while that Buffer lives: the server keeps a connection's key
+   * digest as one Buffer (authenticate.ts), so its requests are not base64-encoded again and again.
+   */
+  readonly #cacheKeys = new WeakMap<Buffer, string>();
 
   constructor(inner: Store, changes: ChangeSignal) {
     this.#inner = inner;
@@ -68,7 +73,7 @@ export class CachedStore implements Store {
 
   async findKeyByDigest(digest: Buffer): Promise<KeyCredential | undefined> {
     this.#checkForChanges();
-    const cacheKey = digest.toString('base64');
+    const cacheKey = this.#cacheKeyOf(digest);
     const known = this.#peek(cacheKey);
     if (known !== undefined) return known ?? undefined;
     const generation = this.#generation;
@@ -90,7 +95,16 @@ export class CachedStore implements Store {
   }
 
   peekKeyByDigest(digest: Buffer): KeyCredential | null | undefined {
-    return this.#peek(digest.toString('base64'));
+    return this.#peek(this.#cacheKeyOf(digest));
+  }
+
+  #cacheKeyOf(digest: Buffer): string {
+    let cacheKey = this.#cacheKeys.get(digest);
+    if (cacheKey === undefined) {
+      cacheKey = digest.toString('base64');
+      this.#cacheKeys.set(digest, cacheKey);
+    }
+    return cacheKey;
   }
 
   #peek(cacheKey: string): KeyCredential | null | undefined {
