@@ -6,7 +6,7 @@
  * first 200 on the sample request.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
@@ -104,6 +104,28 @@ function checkAfterCodeEdit(): Step {
   };
 }
 
+/**
+ * `npm run check` right after an edit to the public API's spec that changes no type: a comment
+ * appended to `openapi/openapi.yaml`, and the file put back afterwards, byte for byte.
+ */
+function checkAfterSpecEdit(): Step {
+  const warm = npmRun('check');
+  const spec = join(projectRoot, 'openapi', 'openapi.yaml');
+  let run = 0;
+  return {
+    name: 'npm run check, after a spec edit',
+    async time() {
+      const original = readFileSync(spec);
+      writeFileSync(spec, Buffer.concat([original, Buffer.from(`# bench:devloop edit ${++run}\n`)]));
+      try {
+        return await warm.time();
+      } finally {
+        writeFileSync(spec, original);
+      }
+    },
+  };
+}
+
 /** Check's tools with nothing around them: each script's command, straight from a shell, one after another, warm. */
 function bareTools(): Step {
   return {
@@ -157,6 +179,7 @@ async function main(): Promise<number> {
     bareTools(),
     npmRun('check'),
     checkAfterCodeEdit(),
+    checkAfterSpecEdit(),
     coldCheck(),
     startToFirst200('mock start to first 200', (port) => ['run', '--silent', 'mock', '--', '--port', String(port)], requestHeaders('tka_anything')),
     startToFirst200('server start to first 200', () => ['start', '--silent'], requestHeaders(project.key), {
@@ -217,6 +240,7 @@ async function main(): Promise<number> {
   for (const [label, ms] of [
     ['warm', check],
     ['after a code edit', byName.get('npm run check, after a code edit') ?? Number.NaN],
+    ['after a spec edit', byName.get('npm run check, after a spec edit') ?? Number.NaN],
     ['cold', byName.get('npm run check, cold') ?? Number.NaN],
   ] as const)
     console.log(

@@ -18,11 +18,20 @@ export interface PassCache {
   recordPass(): void;
 }
 
-/** The pass cache of check `name` over `inputs` (files or directories, relative to the project root). */
-export function passCache(name: string, inputs: readonly string[], env: NodeJS.ProcessEnv = process.env, root = projectRoot): PassCache {
+/**
+ * The pass cache of check `name` over `inputs` (files or directories, relative to the project root),
+ * leaving out what lies under `exclude` (git-ignored output such as `bench/results`).
+ */
+export function passCache(
+  name: string,
+  inputs: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  root = projectRoot,
+  exclude: readonly string[] = [],
+): PassCache {
   if (env['CHECK_CACHE'] === 'off') return { unchanged: false, recordPass: () => undefined };
   const file = join(root, 'node_modules', '.cache', 'checks', `${name}.sha256`);
-  const key = hashInputs(inputs, root);
+  const key = hashInputs(inputs, root, exclude);
   return {
     unchanged: existsSync(file) && readFileSync(file, 'utf8') === key,
     recordPass() {
@@ -32,10 +41,11 @@ export function passCache(name: string, inputs: readonly string[], env: NodeJS.P
   };
 }
 
-function hashInputs(inputs: readonly string[], root: string): string {
+function hashInputs(inputs: readonly string[], root: string, exclude: readonly string[]): string {
   const hash = createHash('sha256');
   const add = (path: string): void => {
     const label = relative(root, path);
+    if (exclude.some((excluded) => label === excluded || label.startsWith(`${excluded}/`))) return;
     if (!existsSync(path)) {
       hash.update(`missing ${label}\0`);
       return;

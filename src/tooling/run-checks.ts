@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { projectRoot } from '../contract/project.js';
 import { runCommand } from '../process/run-command.js';
+import type { PassCache } from './pass-cache.js';
 
 export interface CheckResult {
   name: string;
   ok: boolean;
   seconds: number;
   output: string;
+  /** Not run: its inputs are those of its last pass (`pass-cache.ts`). */
+  skipped?: boolean;
 }
 
 /** This package's npm scripts, by name. */
@@ -23,14 +26,23 @@ export function checkSteps(scripts: Readonly<Record<string, string>> = readScrip
 /**
  * Runs each named script's command line at once, as `npm run` would (in a shell, with
  * `node_modules/.bin` first on PATH) but without npm's start-up, and resolves with every result in
- * the order given, failed or not.
+ * the order given, failed or not. A script with a pass cache (`cacheFor`) whose inputs are those of
+ * its last pass is not run, and is reported as skipped; one that passes records its pass.
  */
-export function runChecks(names: readonly string[], scripts: Readonly<Record<string, string>>, cwd = projectRoot): Promise<CheckResult[]> {
+export async function runChecks(
+  names: readonly string[],
+  scripts: Readonly<Record<string, string>>,
+  cwd = projectRoot,
+  cacheFor: (name: string) => PassCache | undefined = () => undefined,
+): Promise<CheckResult[]> {
   const env = { PATH: [join(cwd, 'node_modules', '.bin'), process.env['PATH'] ?? ''].join(delimiter), FORCE_COLOR: '0' };
   return Promise.all(
-    names.map(async (name) => {
+    names.map(async (name): Promise<CheckResult> => {
+      const cache = cacheFor(name);
+      if (cache?.unchanged) return { name, ok: true, seconds: 0, output: '', skipped: true };
       const started = performance.now();
       const result = await runCommand(['sh', '-c', scripts[name] ?? `echo 'no script named ${name}' >&2; exit 127`], { cwd, env, timeoutMs: 300_000 });
+      if (result.code === 0) cache?.recordPass();
       return { name, ok: result.code === 0, seconds: (performance.now() - started) / 1000, output: result.stdout + result.stderr };
     }),
   );
@@ -39,7 +51,10 @@ export function runChecks(names: readonly string[], scripts: Readonly<Record<str
 /** One line per check with its time, then the output of each failed one, then the verdict. */
 export function formatChecks(results: readonly CheckResult[], totalSeconds: number): { stdout: string; stderr: string } {
   const failed = results.filter((result) => !result.ok);
-  const lines = results.map((result) => `${result.ok ? 'ok  ' : 'FAIL'}  ${result.name.padEnd(16)} ${result.seconds.toFixed(1)} s`);
+  const lines = results.map(
+    (result) =>
+      `${result.ok ? 'ok  ' : 'FAIL'}  ${result.name.padEnd(16)} ${result.skipped ? 'its inputs are unchanged since its last pass' : `${result.seconds.toFixed(1)} s`}`,
+  );
   const verdict = failed.length
     ? `check: ${failed.length} of ${results.length} failed in ${totalSeconds.toFixed(1)} s (run one alone with npm run <name>)`
     : `check: all ${results.length} passed in ${totalSeconds.toFixed(1)} s`;

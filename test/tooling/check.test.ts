@@ -25,6 +25,26 @@ describe('npm run check, its steps at once', () => {
     expect(stderr).not.toContain('seen');
   });
 
+  it('skips a step whose pass cache says its inputs are unchanged, and records the pass of one that passed, never of one that failed', async () => {
+    const recorded: string[] = [];
+    const cache = (name: string, unchanged: boolean) => ({ unchanged, recordPass: () => recorded.push(name) });
+    const scripts = { cached: 'exit 7', stale: 'echo ran', failing: 'exit 1', plain: 'echo plain' };
+    const caches: Record<string, { unchanged: boolean; recordPass(): void }> = {
+      cached: cache('cached', true),
+      stale: cache('stale', false),
+      failing: cache('failing', false),
+    };
+    const results = await runChecks(['cached', 'stale', 'failing', 'plain'], scripts, scratch, (name) => caches[name]);
+    expect(results.map(({ name, ok, skipped }) => [name, ok, skipped === true])).toEqual([
+      ['cached', true, true],
+      ['stale', true, false],
+      ['failing', false, false],
+      ['plain', true, false],
+    ]);
+    expect(recorded).toEqual(['stale']);
+    expect(formatChecks(results, 1).stdout).toMatch(/^ok {4}cached +its inputs are unchanged since its last pass\nok {4}stale +\d/);
+  });
+
   it("finds the project's own binaries first on PATH, as npm run does", async () => {
     const [result] = await runChecks(['which'], { which: 'command -v biome' });
     expect(result?.output.trim()).toMatch(/node_modules\/\.bin\/biome$/);
