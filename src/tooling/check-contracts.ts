@@ -6,62 +6,101 @@
  * gate's `redocly diff` runs start first, since they take longest. When every input (the
  * contracts, their releases and generated types, the README and changelog they are compared with,
  * the lock file's tool versions, and `src/`, whose code does the checking) is as at the last pass,
- * nothing runs again (`pass-cache.ts`; `CHECK_CACHE=off` runs it all). Each kind of check has its own
- * cache over what it reads: an edit to the server's code runs only the copies check again.
+ * nothing runs again (`pass-cache.ts`; `CHECK_CACHE=off` runs it all). Each check keeps its own cache
+ * over what it reads (`contractChecks`).
  * Exit codes: 0 all pass, 1 one failed.
  */
 import { ExitCode, runCli } from '../cli/exit.js';
-import { readContracts } from '../contract/project.js';
-import { passCache } from './pass-cache.js';
+import { dirname, relative } from 'node:path';
+import { type Contract, projectRoot, readContracts } from '../contract/project.js';
+import { type PassCache, passCache } from './pass-cache.js';
 
 /** The code these checks run: a change elsewhere in `src/` is not a reason to run the slow ones again. */
 const TOOLING = ['src/tooling', 'src/contract', 'src/process', 'package-lock.json'];
 
-await runCli('check:contracts', async () => {
-  // One pass cache per kind of check, each over what it reads, so that an edit to the server's code
-  // runs the copies check again but not `redocly diff` (about 1.8 s of CPU) or the drift check.
-  const caches = {
-    diff: passCache('contracts-diff', ['openapi', 'redocly.yaml', 'CHANGELOG.md', ...TOOLING]),
-    generated: passCache('contracts-generated', ['openapi', 'generated', 'redocly.yaml', ...TOOLING]),
-    copies: passCache('contracts-copies', ['openapi', 'generated', 'redocly.yaml', 'README.md', 'CHANGELOG.md', 'package-lock.json', 'src']),
+type Outcome = { check: string; ok: boolean; message: string };
+
+/** One check over its own inputs: run only when they changed since its last pass. */
+interface ContractCheck {
+  label: string;
+  cache: PassCache;
+  run(): Promise<Outcome[]>;
+}
+
+const relativeTo = (file: string) => relative(projectRoot, file);
+
+/**
+ * Every check, each with its pass cache: per contract, the breaking-change gate (its spec, its release
+ * and accepted changes, the changelog) and the examples and drift checks (its spec and its types); and
+ * the copies check over both specs and everything that restates them. An edit to one spec runs that
+ * contract's checks and the copies check; an edit to the server's code, the copies check alone.
+ */
+function contractChecks(contracts: readonly Contract[]): ContractCheck[] {
+  const gates = contracts.map(
+    (contract): ContractCheck => ({
+      label: `diff ${contract.name}`,
+      cache: passCache(`contracts-diff-${contract.name}`, [
+        relativeTo(contract.spec),
+        relativeTo(dirname(contract.released)),
+        'redocly.yaml',
+        'CHANGELOG.md',
+        ...TOOLING,
+      ]),
+      async run() {
+        const { checkBreakingChanges } = await import('./breaking-changes.js');
+        return [{ check: 'diff', ...(await checkBreakingChanges(contract)) }];
+      },
+    }),
+  );
+  const generated = contracts.map(
+    (contract): ContractCheck => ({
+      label: `examples and drift ${contract.name}`,
+      cache: passCache(`contracts-generated-${contract.name}`, [relativeTo(contract.spec), relativeTo(contract.types), 'redocly.yaml', ...TOOLING]),
+      async run() {
+        const [{ checkValueExamples }, { checkDrift }] = await Promise.all([import('./examples-check.js'), import('./drift.js')]);
+        return [
+          { check: 'examples', ...checkValueExamples(contract.spec) },
+          { check: 'drift', ...(await checkDrift({ spec: contract.spec, types: contract.types })) },
+        ];
+      },
+    }),
+  );
+  const copies: ContractCheck = {
+    label: 'copies',
+    cache: passCache('contracts-copies', ['openapi', 'generated', 'redocly.yaml', 'README.md', 'CHANGELOG.md', 'package-lock.json', 'src']),
+    async run() {
+      const { checkSpecCopies, loadSpecs } = await import('./spec-copies.js');
+      return [{ check: 'copies', ...checkSpecCopies(loadSpecs()) }];
+    },
   };
-  const skipped = Object.entries(caches)
-    .filter(([, cache]) => cache.unchanged)
-    .map(([name]) => name);
-  if (skipped.length === Object.keys(caches).length) {
+  // The gates first: each starts a redocly process, which then runs beside the checks made in this process.
+  return [...gates, ...generated, copies];
+}
+
+await runCli('check:contracts', async () => {
+  const checks = contractChecks(readContracts());
+  const fresh = checks.filter((check) => check.cache.unchanged);
+  if (fresh.length === checks.length) {
     console.log('check:contracts: ok, its inputs are unchanged since its last pass (CHECK_CACHE=off runs it anyway)');
     return ExitCode.ok;
   }
-  if (skipped.length > 0) console.log(`check:contracts: ${skipped.join(', ')}: ok, their inputs are unchanged since their last pass`);
-  // Loaded only when needed: openapi-typescript, TypeScript 5 and Redocly's core cost a second to load, which a skipped check need not pay.
-  const [breakingChanges, drift, examples, copies] = await Promise.all([
-    caches.diff.unchanged ? undefined : import('./breaking-changes.js'),
-    caches.generated.unchanged ? undefined : import('./drift.js'),
-    caches.generated.unchanged ? undefined : import('./examples-check.js'),
-    caches.copies.unchanged ? undefined : import('./spec-copies.js'),
-  ]);
-  const failed = new Set<keyof typeof caches>();
-  const report = (cache: keyof typeof caches, check: string, result: { ok: boolean; message: string }) => {
-    if (result.ok) console.log(`${check}: ok, ${result.message}`);
-    else {
-      console.error(`${check}: FAILED, ${result.message}`);
-      failed.add(cache);
+  if (fresh.length > 0) console.log(`check:contracts: ${fresh.map((check) => check.label).join(', ')}: ok, unchanged since the last pass`);
+  const stale = checks.filter((check) => !check.cache.unchanged);
+  // Modules load only for the checks that run: openapi-typescript, TypeScript 5 and Redocly's core cost a second.
+  const settled = await Promise.allSettled(stale.map((check) => check.run()));
+  let code: ExitCode = ExitCode.ok;
+  stale.forEach((check, index) => {
+    const outcome = settled[index];
+    const outcomes: Outcome[] =
+      outcome?.status === 'fulfilled'
+        ? outcome.value
+        : [{ check: check.label, ok: false, message: String((outcome?.reason as Error | undefined)?.message ?? outcome?.reason) }];
+    for (const { check: name, ok, message } of outcomes) {
+      if (ok) console.log(`${name}: ok, ${message}`);
+      else console.error(`${name}: FAILED, ${message}`);
     }
-  };
-  const contracts = readContracts();
-  const gates = breakingChanges ? contracts.map((contract) => breakingChanges.checkBreakingChanges(contract)) : [];
-  // Handled at once, so a failed redocly run is no unhandled rejection while the other checks run; awaited below, it fails the command.
-  for (const gate of gates) gate.catch(() => undefined);
-  if (drift && examples) {
-    for (const { spec, types } of contracts) {
-      report('generated', 'examples', examples.checkValueExamples(spec));
-      report('generated', 'drift', await drift.checkDrift({ spec, types }));
-    }
-  }
-  if (copies) report('copies', 'copies', copies.checkSpecCopies(copies.loadSpecs()));
-  for (const gate of gates) report('diff', 'diff', await gate);
-  for (const [name, cache] of Object.entries(caches) as Array<[keyof typeof caches, (typeof caches)[keyof typeof caches]]>) {
-    if (!cache.unchanged && !failed.has(name)) cache.recordPass();
-  }
-  return failed.size === 0 ? ExitCode.ok : ExitCode.failed;
+    if (outcomes.every((result) => result.ok)) check.cache.recordPass();
+    else code = ExitCode.failed;
+  });
+  return code;
 });

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { ExitCode, runCli } from '../cli/exit.js';
-import { projectRoot, readContracts } from '../contract/project.js';
+import { type Contract, projectRoot, readContracts } from '../contract/project.js';
 import { binCommand } from '../process/commands.js';
 import { describeExit } from '../process/launch.js';
 import { runCommand } from '../process/run-command.js';
@@ -11,35 +11,65 @@ import { passCache } from './pass-cache.js';
  * (each spends a second starting up): Redocly with `redocly.yaml` (recommended-strict
  * and this project's rules) and Spectral with `.spectral.yaml` (the OWASP API Security
  * ruleset). Each one's output is printed whole, in turn. Warnings fail Redocly's run,
- * and a Spectral finding of any severity fails Spectral's. A linter whose inputs (the
- * contracts' folder, its config, the lock file's tool versions) are those of its last
- * pass is not run again (`pass-cache.ts`; `CHECK_CACHE=off` runs both).
+ * and a Spectral finding of any severity fails Spectral's. Each linter keeps a pass
+ * cache per contract (`pass-cache.ts`): it lints only the contracts whose spec, its own
+ * config or the tools' versions changed since their last pass, so an edit to one spec
+ * lints that spec alone; with none changed it does not run (`CHECK_CACHE=off` lints all).
  */
 await runCli('lint', async () => {
-  const specs = readContracts().map((contract) => relative(projectRoot, contract.spec));
+  const contracts = readContracts();
   const env = { REDOCLY_SUPPRESS_NOTIFICATIONS: 'true', REDOCLY_TELEMETRY: 'off' };
   const linters = [
-    { name: 'redocly lint', argv: binCommand('redocly', ['lint', '--config', 'redocly.yaml']), config: 'redocly.yaml' },
+    {
+      name: 'redocly lint',
+      config: 'redocly.yaml',
+      // Redocly lints the named APIs of its config, each with that config's rules.
+      argv: (chosen: Contract[]) => binCommand('redocly', ['lint', ...chosen.map((contract) => contract.name), '--config', 'redocly.yaml']),
+    },
     {
       name: 'spectral lint (OWASP)',
-      argv: binCommand('spectral', ['lint', ...specs, '--ruleset', '.spectral.yaml', '--fail-severity', 'hint']),
       config: '.spectral.yaml',
+      argv: (chosen: Contract[]) =>
+        binCommand('spectral', [
+          'lint',
+          ...chosen.map((contract) => relative(projectRoot, contract.spec)),
+          '--ruleset',
+          '.spectral.yaml',
+          '--fail-severity',
+          'hint',
+        ]),
     },
-  ].map((linter) => ({ ...linter, cache: passCache(linter.name.split(' ')[0]!, ['openapi', linter.config, 'package-lock.json', 'src/tooling/lint.ts']) }));
-  const results = await Promise.all(linters.map((linter) => (linter.cache.unchanged ? undefined : runCommand(linter.argv, { env, timeoutMs: 120_000 }))));
+  ].map((linter) => {
+    const checks = contracts.map((contract) => ({
+      contract,
+      cache: passCache(`${linter.name.split(' ')[0]}-${contract.name}`, [
+        relative(projectRoot, contract.spec),
+        linter.config,
+        'package-lock.json',
+        'src/tooling/lint.ts',
+      ]),
+    }));
+    return { ...linter, stale: checks.filter((check) => !check.cache.unchanged), fresh: checks.filter((check) => check.cache.unchanged) };
+  });
+  const results = await Promise.all(
+    linters.map((linter) =>
+      linter.stale.length === 0 ? undefined : runCommand(linter.argv(linter.stale.map((check) => check.contract)), { env, timeoutMs: 120_000 }),
+    ),
+  );
   let code: ExitCode = ExitCode.ok;
   linters.forEach((linter, index) => {
     const result = results[index];
-    if (!result) {
-      console.log(`lint: ${linter.name}: ok, its inputs are unchanged since its last pass (CHECK_CACHE=off runs it anyway)`);
-      return;
+    if (linter.fresh.length > 0) {
+      const names = linter.fresh.map((check) => check.contract.name).join(', ');
+      console.log(`lint: ${linter.name}: ok for ${names}, unchanged since the last pass (CHECK_CACHE=off lints them anyway)`);
     }
+    if (!result) return;
     process.stdout.write(result.stdout);
     process.stderr.write(result.stderr);
     if (result.code !== 0) {
       console.error(`lint: ${linter.name} failed (${describeExit(result)})`);
       code = ExitCode.failed;
-    } else linter.cache.recordPass();
+    } else for (const check of linter.stale) check.cache.recordPass();
   });
   return code;
 });
