@@ -5,6 +5,7 @@ import { parse, stringify } from 'yaml';
 import { projectRoot, readContracts } from '../../src/contract/project.js';
 import { binCommand } from '../../src/process/commands.js';
 import { runCommand } from '../../src/process/run-command.js';
+import { formatFindings, lintWithSpectral, type SpectralRulesetFile } from '../../src/tooling/spectral.js';
 
 interface SpectralConfig {
   extends: unknown;
@@ -40,19 +41,36 @@ const matchesGlob = (glob: string, file: string) => new RegExp(`^${glob.replace(
 const pointerOf = (path: Array<string | number>) => path.map((segment) => `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 
 describe('the OWASP security lint (.spectral.yaml)', () => {
+  const specs = readContracts().map((contract) => relative(projectRoot, contract.spec));
   let findings: Finding[] = [];
   beforeAll(async () => {
-    // The same ruleset with every exception taken out.
-    mkdirSync(scratch, { recursive: true });
-    const ruleset = join(scratch, 'no-exceptions.spectral.yaml');
-    writeFileSync(ruleset, stringify({ extends: config.extends }));
-    const specs = readContracts().map((contract) => contract.spec);
-    const result = await runCommand(binCommand('spectral', ['lint', ...specs, '--ruleset', ruleset, '--format', 'json', '--quiet']), { timeoutMs: 120_000 });
-    findings = (JSON.parse(result.stdout) as Finding[]).map((finding) => ({ ...finding, source: relative(projectRoot, finding.source) }));
+    // The same ruleset with every exception taken out, linted as `npm run lint` lints (in process).
+    findings = (await lintWithSpectral(specs, { extends: config.extends as string[] })).map((finding) => ({ ...finding, source: finding.file }));
   }, 120_000);
 
   it('finds something without its exceptions (so the ruleset really runs)', () => {
     expect(findings.length).toBeGreaterThan(0);
+  });
+
+  it('finds what the Spectral CLI finds, so linting in process loses nothing', async () => {
+    mkdirSync(scratch, { recursive: true });
+    const ruleset = join(scratch, 'no-exceptions.spectral.yaml');
+    writeFileSync(ruleset, stringify({ extends: config.extends }));
+    const result = await runCommand(binCommand('spectral', ['lint', ...specs, '--ruleset', ruleset, '--format', 'json', '--quiet']), { timeoutMs: 120_000 });
+    const key = (finding: Finding) => `${finding.source} ${finding.code} ${pointerOf(finding.path)}`;
+    const byCli = (JSON.parse(result.stdout) as Finding[]).map((finding) => key({ ...finding, source: relative(projectRoot, finding.source) }));
+    expect(findings.map(key).sort()).toEqual(byCli.sort());
+  }, 120_000);
+
+  it('takes the exceptions into account, overrides included', async () => {
+    expect(await lintWithSpectral(specs)).toEqual([]);
+    const withoutFirstOverride = { ...config, overrides: config.overrides?.slice(1) } as SpectralRulesetFile;
+    const first = config.overrides?.[0];
+    const rule = Object.keys(first?.rules ?? {})[0];
+    const found = await lintWithSpectral(specs, withoutFirstOverride);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((finding) => finding.code === rule)).toBe(true);
+    expect(formatFindings(found, specs)).toMatch(new RegExp(`^openapi/\\S+\\.yaml:\\d+:\\d+ \\w+ ${rule}`));
   });
 
   it.each(exceptions)('still needs $rule off at $file#$pointer', ({ rule, file, pointer }) => {
