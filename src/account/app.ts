@@ -17,7 +17,7 @@ import type { AccountLimits } from './limits.js';
 import { type AccountContext, type AccountHandlers, accountHandlers } from './operations.js';
 import { checkSameOrigin } from './same-origin.js';
 import { Sessions, sessionCookieFor } from './sessions.js';
-import { FailureCounter } from './sign-in-limiter.js';
+import { FailureCounter, StoredFailureLimit } from './sign-in-limiter.js';
 
 export interface WebAppOptions {
   store: Store;
@@ -68,9 +68,11 @@ export function createWebApp(options: WebAppOptions): Hono<WebEnv> {
   const secure = options.origin?.startsWith('https://') ?? false;
   const sessions = new Sessions(store, sessionCookieFor(secure), accountLimits.session);
   const requests = new FixedWindowRateLimiter({ ...limits.rateLimit, now });
+  // In the store: every instance on one database counts an account's and a client's failed sign-ins together.
+  const { failuresPerAccount, failuresPerClient, windowSeconds } = accountLimits.signIn;
   const signInFailures = {
-    perAccount: new FailureCounter({ failures: accountLimits.signIn.failuresPerAccount, windowSeconds: accountLimits.signIn.windowSeconds, now }),
-    perClient: new FailureCounter({ failures: accountLimits.signIn.failuresPerClient, windowSeconds: accountLimits.signIn.windowSeconds, now }),
+    perAccount: new StoredFailureLimit({ store, scope: 'account', failures: failuresPerAccount, windowSeconds, now }),
+    perClient: new StoredFailureLimit({ store, scope: 'client', failures: failuresPerClient, windowSeconds, now }),
   };
   const clientAddress = options.clientAddress ?? socketAddress;
   const { perAddress, total, windowSeconds: failureWindow } = limits.failedAuthentication;

@@ -7,7 +7,7 @@ import type { KeyEvent, KeySummary, SessionRecord, Store } from '../store/store.
 import type { AccountLimits } from './limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
-import type { FailureCounter } from './sign-in-limiter.js';
+import type { FailureLimit } from './sign-in-limiter.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -22,7 +22,7 @@ export interface AccountContext {
   session: SessionRecord | undefined;
   /** The caller's address, for the sign-in limits. */
   client: string;
-  signInFailures: { perAccount: FailureCounter; perClient: FailureCounter };
+  signInFailures: { perAccount: FailureLimit; perClient: FailureLimit };
   limits: AccountLimits;
   /** The request's time, in milliseconds since the epoch. */
   now: number;
@@ -51,7 +51,8 @@ export const accountHandlers: AccountHandlers = {
   async signIn({ body }, context) {
     const { store, sessions, client, signInFailures, now } = context;
     const account = body.name.toLowerCase();
-    const wait = Math.max(signInFailures.perAccount.retryAfter(account), signInFailures.perClient.retryAfter(client));
+    const [forAccount, forClient] = await Promise.all([signInFailures.perAccount.retryAfter(account), signInFailures.perClient.retryAfter(client)]);
+    const wait = Math.max(forAccount, forClient);
     if (wait > 0) {
       throw new ApiError(
         'urn:problem-type:too-many-sign-in-attempts',
@@ -61,11 +62,10 @@ export const accountHandlers: AccountHandlers = {
     }
     const credential = await store.findUserCredential(body.name);
     if (!(await verifyPassword(credential?.passwordHash, body.password)) || !credential) {
-      signInFailures.perAccount.fail(account);
-      signInFailures.perClient.fail(client);
+      await Promise.all([signInFailures.perAccount.fail(account), signInFailures.perClient.fail(client)]);
       throw new ApiError('urn:problem-type:unauthorized', 'The user name or password is wrong.', { headers: { 'WWW-Authenticate': sessions.challenge } });
     }
-    signInFailures.perAccount.clear(account);
+    await signInFailures.perAccount.clear(account);
     // A new session on every sign-in (never a fixed one); a session the browser still had ends.
     if (context.session) await sessions.end(context.session);
     await sessions.sweep(now);

@@ -1,6 +1,7 @@
 import type { Item } from '../contract/types.js';
 import type {
   ChangeSignal,
+  FailureWindow,
   KeyCredential,
   KeyEvent,
   KeyRoll,
@@ -246,6 +247,23 @@ export class CachedStore implements Store {
 
   leaseQuota(keyId: string, request: QuotaRequest): Promise<QuotaLease> {
     return this.#inner.leaseQuota(keyId, request);
+  }
+
+  // Failure windows are counters, read and written only by the sign-in path: nothing cached depends on them.
+  recordFailure(key: string, atMs: number, windowMs: number): Promise<FailureWindow> {
+    return this.#inner.recordFailure(key, atMs, windowMs);
+  }
+
+  findFailures(key: string): Promise<FailureWindow | undefined> {
+    return this.#inner.findFailures(key);
+  }
+
+  clearFailures(key: string): Promise<void> {
+    return this.#inner.clearFailures(key);
+  }
+
+  deleteEndedFailures(beforeMs: number): Promise<number> {
+    return this.#inner.deleteEndedFailures(beforeMs);
   }
 
   secret(name: string): Promise<Buffer> {

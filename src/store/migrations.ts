@@ -81,4 +81,13 @@ export const MIGRATIONS: readonly string[] = [
     used INTEGER NOT NULL          -- requests granted in that window
   ) STRICT;
   `,
+  // 4: failed sign-ins per account and per client address, counted in the database so every process shares them.
+  `
+  CREATE TABLE failure_windows (
+    key TEXT PRIMARY KEY,          -- 'account:<name>' or 'client:<address>'
+    start_ms INTEGER NOT NULL,     -- when the window began, in milliseconds since the epoch
+    failures INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX failure_windows_by_start ON failure_windows(start_ms);
+  `,
 ];

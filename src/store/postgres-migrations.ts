@@ -140,4 +140,13 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     reset_ms := greatest((current_window + 1) * p_window_ms - now_ms, 0);
   END $$;
   `,
+  // Failed sign-ins per account and per client address, shared by every instance (SQLite's migration 4).
+  `
+  CREATE TABLE failure_windows (
+    key text PRIMARY KEY,
+    start_ms bigint NOT NULL,
+    failures integer NOT NULL
+  );
+  CREATE INDEX failure_windows_by_start ON failure_windows (start_ms);
+  `,
 ];

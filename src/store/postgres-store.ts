@@ -5,6 +5,7 @@ import type { Item, Sort } from '../contract/types.js';
 import { newId } from './ids.js';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 import {
+  type FailureWindow,
   type KeyCredential,
   type KeyEvent,
   type KeyRoll,
@@ -454,6 +455,36 @@ export class PostgresStore implements Store {
     const row = (await this.#query<QuotaLease>(LEASE_QUOTA, [keyId, request.limit, request.windowMs, request.want]))[0];
     if (!row) throw new Error('lease_quota returned no row');
     return row;
+  }
+
+  async recordFailure(key: string, atMs: number, windowMs: number): Promise<FailureWindow> {
+    // One statement under the row's lock: instances counting at once each count, and a window that ended starts again at `atMs`.
+    const rows = await this.#query<{ startMs: string; failures: number }>(
+      `INSERT INTO failure_windows AS w (key, start_ms, failures) VALUES ($1, $2, 1)
+       ON CONFLICT (key) DO UPDATE SET
+         failures = CASE WHEN $2 - w.start_ms >= $3 THEN 1 ELSE w.failures + 1 END,
+         start_ms = CASE WHEN $2 - w.start_ms >= $3 THEN $2 ELSE w.start_ms END
+       RETURNING start_ms AS "startMs", failures`,
+      [key, atMs, windowMs],
+    );
+    const row = rows[0];
+    if (!row) throw new Error('recording a failure returned no row');
+    return { startMs: Number(row.startMs), failures: row.failures };
+  }
+
+  async findFailures(key: string): Promise<FailureWindow | undefined> {
+    const row = (
+      await this.#query<{ startMs: string; failures: number }>('SELECT start_ms AS "startMs", failures FROM failure_windows WHERE key = $1', [key])
+    )[0];
+    return row && { startMs: Number(row.startMs), failures: row.failures };
+  }
+
+  async clearFailures(key: string): Promise<void> {
+    await this.#query('DELETE FROM failure_windows WHERE key = $1', [key]);
+  }
+
+  async deleteEndedFailures(beforeMs: number): Promise<number> {
+    return (await this.#query<{ key: string }>('DELETE FROM failure_windows WHERE start_ms < $1 RETURNING key', [beforeMs])).length;
   }
 
   async secret(name: string): Promise<Buffer> {

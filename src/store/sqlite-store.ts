@@ -6,6 +6,7 @@ import { MIGRATIONS } from './migrations.js';
 import { prepareDatabaseFile } from './private-files.js';
 import type {
   ChangeSignal,
+  FailureWindow,
   KeyCredential,
   KeyEvent,
   KeyRoll,
@@ -408,6 +409,31 @@ class SqliteStore implements Store {
         return { granted, used: counted + granted, resetMs: Math.max((window + 1) * request.windowMs - now, 0) };
       })
       .immediate();
+  }
+
+  async recordFailure(key: string, atMs: number, windowMs: number): Promise<FailureWindow> {
+    // One statement: concurrent writers (another process on the file) each count, and a window that ended starts again at `atMs`.
+    return this.#db
+      .prepare<{ key: string; at: number; window: number }, FailureWindow>(
+        `INSERT INTO failure_windows (key, start_ms, failures) VALUES (@key, @at, 1)
+         ON CONFLICT (key) DO UPDATE SET
+           failures = CASE WHEN @at - start_ms >= @window THEN 1 ELSE failures + 1 END,
+           start_ms = CASE WHEN @at - start_ms >= @window THEN @at ELSE start_ms END
+         RETURNING start_ms AS "startMs", failures`,
+      )
+      .get({ key, at: atMs, window: windowMs }) as FailureWindow;
+  }
+
+  async findFailures(key: string): Promise<FailureWindow | undefined> {
+    return this.#db.prepare<[string], FailureWindow>('SELECT start_ms AS "startMs", failures FROM failure_windows WHERE key = ?').get(key);
+  }
+
+  async clearFailures(key: string): Promise<void> {
+    this.#db.prepare('DELETE FROM failure_windows WHERE key = ?').run(key);
+  }
+
+  async deleteEndedFailures(beforeMs: number): Promise<number> {
+    return this.#db.prepare('DELETE FROM failure_windows WHERE start_ms < ?').run(beforeMs).changes;
   }
 
   async secret(name: string): Promise<Buffer> {

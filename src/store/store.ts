@@ -116,6 +116,13 @@ export interface QuotaLease {
   resetMs: number;
 }
 
+/** Failed attempts counted for one key (an account, a client address) in a window that began with the first of them. */
+export interface FailureWindow {
+  /** When the window began (milliseconds since the epoch). */
+  startMs: number;
+  failures: number;
+}
+
 /**
  * The store cannot be reached or cannot answer in time (the database is down,
  * restarting, out of connections, or timed out). The server answers `503` with
@@ -196,6 +203,19 @@ export interface Store {
    * process on this database: the shared rate limiter leases quota in small blocks (docs/adr/0010).
    */
   leaseQuota(keyId: string, request: QuotaRequest): Promise<QuotaLease>;
+
+  /**
+   * Counts a failed sign-in for `key` at `atMs`: in its open window, or in a new one from `atMs` when it has
+   * none or its window began `windowMs` or more before. Shared by every process on this database, so the
+   * sign-in limits hold across instances (N instances allow what one does).
+   */
+  recordFailure(key: string, atMs: number, windowMs: number): Promise<FailureWindow>;
+  /** The key's last window, ended or not; undefined when it has none. */
+  findFailures(key: string): Promise<FailureWindow | undefined>;
+  /** Forgets the key's failures (a successful sign-in). */
+  clearFailures(key: string): Promise<void>;
+  /** Deletes the windows that began before `beforeMs`; returns how many. */
+  deleteEndedFailures(beforeMs: number): Promise<number>;
 
   /** A named secret that lives as long as the database (e.g. the cursor signing key). */
   secret(name: string): Promise<Buffer>;

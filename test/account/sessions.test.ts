@@ -141,6 +141,31 @@ describe('failed sign-ins', () => {
     expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(200);
   });
 
+  it('are counted in the database: failures on one instance count on another, so N instances allow what one does', async () => {
+    const databasePath = join(mkdtempSync(join(tmpdir(), 'sign-in-shared-')), 'api.sqlite');
+    const [one, two] = [await createTestWebApp({ databasePath }), await createTestWebApp({ databasePath })];
+    await one.signUp('ada');
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const instance = attempt % 2 === 0 ? one : two;
+      expect((await instance.send('POST', '/api/session', { body: { name: 'ada', password: `wrong guess number ${attempt}` } })).status).toBe(401);
+    }
+    for (const instance of [one, two]) {
+      const limited = await instance.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // A sign-in that succeeds (after the window) clears the account's count for every instance.
+    one.clock.now += 15 * MINUTE;
+    two.clock.now += 15 * MINUTE;
+    expect((await one.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(200);
+    const raw = new Database(databasePath, { readonly: true });
+    const rows = raw.prepare<[], { key: string; failures: number }>('SELECT key, failures FROM failure_windows').all();
+    raw.close();
+    // The account's count is gone; the client's stays; neither holds the name or the address in clear.
+    expect(rows.map((row) => row.key.split(':')[0])).toEqual(['client']);
+    expect(JSON.stringify(rows)).not.toMatch(/ada|127\.0\.0\.1|in-process/);
+  });
+
   it('are limited per client: 20 failures over many names block that client, not others', async () => {
     let client = '10.0.0.1';
     const t = await createTestWebApp({ clientAddress: () => client });
@@ -181,6 +206,8 @@ describe('the secrets', () => {
       const t = await createTestWebApp({ databasePath });
       const { cookie } = await t.signUp('ada');
       const created = await t.send('POST', '/api/keys', { cookie, body: { name: 'CI' } });
+      // A password typed into the name field is counted as a failed sign-in under that "name": not in clear either.
+      expect((await t.send('POST', '/api/session', { body: { name: PASSWORD, password: 'not it at all' } })).status).toBe(401);
       await t.store.close();
       const raw = new Database(databasePath, { readonly: true });
       const tables = raw.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all();
@@ -191,7 +218,7 @@ describe('the secrets', () => {
         .join('\n');
       raw.close();
       expect(tables.map(({ name }) => name)).toEqual(expect.arrayContaining(['users', 'api_keys', 'sessions', 'key_events']));
-      for (const secret of [PASSWORD, cookie.split('=')[1] ?? '', created.json.secret]) expect(everything).not.toContain(secret);
+      for (const secret of [PASSWORD, PASSWORD.toLowerCase(), cookie.split('=')[1] ?? '', created.json.secret]) expect(everything).not.toContain(secret);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

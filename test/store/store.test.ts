@@ -232,6 +232,33 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     await new Promise((resolve) => setTimeout(resolve, spent.resetMs + 20));
     expect((await two.leaseQuota(key.id, tiny)).granted).toBe(3);
   });
+  it('counts failures per key in windows shared by every store on the database; an ended window starts again', async () => {
+    const config = await engine.fresh();
+    const [one, two] = [await open(config), await open(config)];
+    const windowMs = 60_000;
+    const counts = [];
+    for (const [store, atMs] of [
+      [one, 1_000],
+      [two, 2_000],
+      [one, 3_000],
+    ] as const)
+      counts.push(await store.recordFailure('account:x', atMs, windowMs));
+    expect(counts).toEqual([
+      { startMs: 1_000, failures: 1 },
+      { startMs: 1_000, failures: 2 },
+      { startMs: 1_000, failures: 3 },
+    ]);
+    expect(await two.findFailures('account:x')).toEqual({ startMs: 1_000, failures: 3 });
+    expect(await two.findFailures('account:y')).toBeUndefined();
+    // 60 s after the window began, a failure opens a new one.
+    expect(await two.recordFailure('account:x', 61_000, windowMs)).toEqual({ startMs: 61_000, failures: 1 });
+    await one.recordFailure('client:z', 5_000, windowMs);
+    await one.clearFailures('account:x');
+    expect(await two.findFailures('account:x')).toBeUndefined();
+    expect(await two.deleteEndedFailures(6_000)).toBe(1);
+    expect(await one.findFailures('client:z')).toBeUndefined();
+  });
+
   it('keeps named, expiring keys with an audit trail: created, first used (once), revoked by its owner only', async () => {
     const store = await open(await engine.fresh());
     const [ann, bob] = [await store.createUser('ann', at, '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA'), await store.createUser('bob', at)];
