@@ -69,6 +69,15 @@ const accountLimit = (pointer: string) => (specs: Specs) => number(specs.account
 const kib = (bytes: number) => bytes / 1024;
 const expiries = (specs: Specs) => list(specs.account, '#/components/schemas/ExpiresInDays/enum') as number[];
 
+/** A contract's body limit as its 413 problem and examples say it: in KiB in the title-like wording, in bytes in the detail. */
+function bodyLimitCopies(file: string, name: string, maxBodyBytes: (specs: Specs) => number): ProseCopy[] {
+  const of = `x-limits.maxBodyBytes of ${name}`;
+  return [
+    { files: [file], of, find: /(?:The request body is larger than|summary: Body over) (\d+) KiB/g, want: (specs) => [kib(maxBodyBytes(specs))] },
+    { files: [file], of, find: /The request body exceeds (\d+) bytes/g, want: (specs) => [maxBodyBytes(specs)] },
+  ];
+}
+
 const PROSE_COPIES: ProseCopy[] = [
   // The public API: its "specified vs decided" table (in the spec and, copied, in the README), its description, examples.
   {
@@ -124,18 +133,7 @@ const PROSE_COPIES: ProseCopy[] = [
     find: /request headers\s+over (\d+) KiB/g,
     want: () => [kib(maxHeaderSize)],
   },
-  {
-    files: [MAIN],
-    of: 'x-limits.maxBodyBytes of openapi.yaml',
-    find: /(?:The request body is larger than|summary: Body over) (\d+) KiB/g,
-    want: (specs) => [kib(limit('maxBodyBytes')(specs))],
-  },
-  {
-    files: [MAIN],
-    of: 'x-limits.maxBodyBytes of openapi.yaml',
-    find: /The request body exceeds (\d+) bytes/g,
-    want: (specs) => [limit('maxBodyBytes')(specs)],
-  },
+  ...bodyLimitCopies(MAIN, 'openapi.yaml', limit('maxBodyBytes')),
   {
     files: [MAIN],
     of: 'x-limits.rateLimit of openapi.yaml',
@@ -149,18 +147,7 @@ const PROSE_COPIES: ProseCopy[] = [
     want: ({ main }) => [list(main, '#/components/schemas/Sort/enum').join(', ')],
   },
   // The account API's description and examples.
-  {
-    files: [ACCOUNT],
-    of: 'x-limits.maxBodyBytes of account.yaml',
-    find: /(?:The request body is larger than|summary: Body over) (\d+) KiB/g,
-    want: (specs) => [kib(accountLimit('maxBodyBytes')(specs))],
-  },
-  {
-    files: [ACCOUNT],
-    of: 'x-limits.maxBodyBytes of account.yaml',
-    find: /The request body exceeds (\d+) bytes/g,
-    want: (specs) => [accountLimit('maxBodyBytes')(specs)],
-  },
+  ...bodyLimitCopies(ACCOUNT, 'account.yaml', accountLimit('maxBodyBytes')),
   {
     files: [ACCOUNT],
     of: 'x-limits.rateLimit of account.yaml',
