@@ -10,8 +10,25 @@ import { ExitCode, runCli, UsageError } from '../cli/exit.js';
 import { passCache } from './pass-cache.js';
 import { formatChecks, readScripts, runChecks } from './run-checks.js';
 
-/** What Biome and the typecheck read (the code, the generated types, their configs and the lock file's tool versions). */
-const CODE = ['src', 'test', 'bench', 'generated', 'vitest.config.ts', 'package.json', 'package-lock.json', 'biome.jsonc', 'tsconfig.json'];
+/**
+ * What Biome and the typecheck read: the code, the generated types, every file at the root that Biome
+ * checks (`*.ts`, `*.json`, `*.jsonc`), the `.gitignore` that tells Biome what to leave out, and the lock
+ * file's tool versions.
+ */
+const CODE = [
+  'src',
+  'test',
+  'bench',
+  'generated',
+  'vitest.config.ts',
+  'package.json',
+  'package-lock.json',
+  'biome.jsonc',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'tsconfig.client.json',
+  '.gitignore',
+];
 /**
  * The steps whose tools keep no pass cache of their own, and their inputs: after an edit to a spec
  * alone, neither runs again. (`lint` and `check:contracts` keep their own, finer ones.) `npm run
