@@ -66,7 +66,7 @@ export interface FailureLimit {
   clear(key: string): Promise<void>;
 }
 
-/** Windows older than this many of their own length are deleted, at most once per this many failures counted here. */
+/** Ended windows are deleted from the store once every this many failures a process counts. */
 const PRUNE_EVERY_FAILURES = 1_000;
 
 /**
