@@ -2,8 +2,8 @@
  * `npm run bench:devloop`: how long the everyday commands take. Median (min-max) of
  * several runs of `npm run lint`, `generate`, `typecheck` and `check` (warm: the specs unchanged
  * since the last pass; and cold: without the typecheck's incremental state or the pass cache), of check's own tools run bare one after another (the
- * baseline its ratio is taken against), and of `npm run mock` and `npm start` from spawn to their
- * first 200 on the sample request.
+ * baseline its ratio is taken against), of `npm run dev` from a spec save to the new types on disk, and of
+ * `npm run mock` and `npm start` from spawn to their first 200 on the sample request.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,19 +12,22 @@ import { join, relative } from 'node:path';
 import { exitCodeFor, ExitCode, parseOrExit } from '../src/cli/exit.js';
 import { projectRoot } from '../src/contract/project.js';
 import { freePort } from '../src/process/free-port.js';
-import { describeExit, launch } from '../src/process/launch.js';
-import { waitForHttp } from '../src/process/ready.js';
+import { describeExit, launch, type LaunchedProcess } from '../src/process/launch.js';
+import { waitForHttp, waitForOutput } from '../src/process/ready.js';
 import { runCommand } from '../src/process/run-command.js';
 import { REQUEST_BODY, requestHeaders } from './lib/fixture.js';
 import { prepareProjectDatabase } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
 import { median } from './lib/stats.js';
+import { copyProject } from '../src/tooling/project-copy.js';
 import { checkSteps, readScripts, runChecks } from '../src/tooling/run-checks.js';
 
 interface Step {
   name: string;
   /** One timed run, in milliseconds; throws when the command fails. */
   time(): Promise<number>;
+  /** Ends what the step started for its runs (a process it keeps between them). */
+  close?(): Promise<void>;
 }
 
 interface StepResult {
@@ -145,6 +148,59 @@ function bareTools(): Step {
 
 /** The issue's target for `npm run check` on a quiet machine. */
 const CHECK_TARGET_MS = 3_000;
+/** The issue's target for `npm run dev`: the types regenerated within this of a spec save. */
+const DEV_TYPES_TARGET_MS = 1_000;
+
+const DEV_TYPES_STEP = 'npm run dev, spec save to types on disk';
+
+/**
+ * `npm run dev` from a save of the spec to the regenerated types on disk, which is what an editor waits
+ * for. It runs in a throwaway copy of the project (the loop rewrites `generated/`), started once and kept
+ * between runs; each run saves a new summary of an operation (the types carry it as a comment), times the
+ * change of `generated/openapi.d.ts`, then waits for the loop to finish the run (lint, typecheck, restart).
+ */
+function devTypesAfterSave(): Step {
+  const summary = 'summary: List your own items';
+  let loop: { copy: ReturnType<typeof copyProject>; dev: LaunchedProcess; original: string } | undefined;
+  let run = 0;
+  return {
+    name: DEV_TYPES_STEP,
+    async time() {
+      if (!loop) {
+        const copy = copyProject('devloop-dev-');
+        const original = readFileSync(join(copy.root, 'openapi', 'openapi.yaml'), 'utf8');
+        const dev = launch([npm, 'run', '--silent', 'dev'], {
+          cwd: copy.root,
+          env: { PORT: '0', WEB_PORT: '0', HOST, DATABASE_PATH: ':memory:', LOG_LEVEL: 'warn' },
+        });
+        loop = { copy, dev, original };
+        if (!original.includes(summary)) throw new Error(`bench:devloop edits "${summary}" in openapi/openapi.yaml, which no longer has it`);
+        await waitForOutput(dev, /ready: waiting for saves/, { timeoutMs: 120_000 });
+      }
+      const { copy, dev, original } = loop;
+      const types = join(copy.root, 'generated', 'openapi.d.ts');
+      const before = readFileSync(types, 'utf8');
+      const mark = dev.stdout().length;
+      const saved = performance.now();
+      writeFileSync(join(copy.root, 'openapi', 'openapi.yaml'), original.replace(summary, `${summary} (bench:devloop save ${++run})`));
+      while (readFileSync(types, 'utf8') === before) await pause(saved, 30_000, 'the types did not change', dev);
+      const ms = performance.now() - saved;
+      // The next save only once this run is over, as a developer reads the verdict before saving again.
+      while (!/all checks pass|not restarted/.test(dev.stdout().slice(mark))) await pause(saved, 90_000, 'the loop did not finish its run', dev);
+      return ms;
+    },
+    async close() {
+      await loop?.dev.stop({ signal: 'SIGINT', graceMs: 5_000 });
+      loop?.copy.remove();
+    },
+  };
+}
+
+/** Waits a moment; throws, with the end of the process's output, once `timeoutMs` has passed since `since`. */
+async function pause(since: number, timeoutMs: number, what: string, launched: LaunchedProcess): Promise<void> {
+  if (performance.now() - since > timeoutMs) throw new Error(`${what} within ${timeoutMs / 1000} s of the save:\n${launched.outputTail(10)}`);
+  await new Promise((resolve) => setTimeout(resolve, 2));
+}
 
 /** From spawning `npm <args>` to the first 200 on the sample request, then stopped. */
 function startToFirst200(name: string, args: (port: number) => string[], headers: Record<string, string>, env: Record<string, string> = {}): Step {
@@ -181,6 +237,7 @@ async function main(): Promise<number> {
     checkAfterCodeEdit(),
     checkAfterSpecEdit(),
     coldCheck(),
+    devTypesAfterSave(),
     startToFirst200('mock start to first 200', (port) => ['run', '--silent', 'mock', '--', '--port', String(port)], requestHeaders('tka_anything')),
     startToFirst200('server start to first 200', () => ['start', '--silent'], requestHeaders(project.key), {
       DATABASE_PATH: project.databasePath,
@@ -200,6 +257,7 @@ async function main(): Promise<number> {
         failure = (error as Error).message;
       }
     }
+    await step.close?.();
     const result: StepResult = { name: step.name, runsMs, medianMs: median(runsMs), minMs: Math.min(...runsMs), maxMs: Math.max(...runsMs) };
     if (failure !== undefined) result.failure = failure;
     results.push(result);
@@ -246,6 +304,10 @@ async function main(): Promise<number> {
     console.log(
       `target: npm run check (${label}) <= ${CHECK_TARGET_MS / 1000} s on a quiet machine: ${(ms / 1000).toFixed(2)} s  ${ms <= CHECK_TARGET_MS ? 'PASS' : 'MISS'}`,
     );
+  const devTypes = byName.get(DEV_TYPES_STEP) ?? Number.NaN;
+  console.log(
+    `target: npm run dev, spec save to types on disk <= ${DEV_TYPES_TARGET_MS / 1000} s: ${(devTypes / 1000).toFixed(2)} s  ${devTypes <= DEV_TYPES_TARGET_MS ? 'PASS' : 'MISS'}`,
+  );
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);
   return results.some((result) => result.failure !== undefined) ? ExitCode.failed : ExitCode.ok;
 }

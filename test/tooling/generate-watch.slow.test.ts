@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyProject } from '../helpers/project-copy.js';
+import { copyProject } from '../../src/tooling/project-copy.js';
 import { editSpec } from '../helpers/spec-edits.js';
 
 const FIXTURE = fileURLToPath(import.meta.url);

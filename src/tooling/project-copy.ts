@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectRoot } from '../../src/contract/project.js';
+import { projectRoot } from '../contract/project.js';
 
 /** What a copy needs to lint, generate, diff, typecheck and serve: the contract, its config and release notes, the code and its types. */
 const COPIED = ['redocly.yaml', 'package.json', 'tsconfig.json', 'CHANGELOG.md', 'openapi', 'generated', 'src'];

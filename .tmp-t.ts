@@ -1,0 +1,16 @@
+const t0 = performance.now();
+const { checkDrift } = await import('/work/main/src/tooling/drift.ts');
+const t1 = performance.now();
+await checkDrift({ spec: '/work/main/openapi/openapi.yaml', types: '/work/main/generated/openapi.d.ts' });
+const t2 = performance.now();
+await checkDrift({ spec: '/work/main/openapi/openapi.yaml', types: '/work/main/generated/openapi.d.ts' });
+const t3 = performance.now();
+const { checkValueExamples } = await import('/work/main/src/tooling/examples-check.ts');
+const t4 = performance.now();
+checkValueExamples('/work/main/openapi/openapi.yaml');
+const t5 = performance.now();
+const { checkSpecCopies, loadSpecs } = await import('/work/main/src/tooling/spec-copies.ts');
+const t6 = performance.now();
+checkSpecCopies(loadSpecs());
+const t7 = performance.now();
+console.log({ importDrift: t1 - t0, drift1: t2 - t1, drift2: t3 - t2, importEx: t4 - t3, ex: t5 - t4, importCopies: t6 - t5, copies: t7 - t6 });
