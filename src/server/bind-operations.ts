@@ -66,7 +66,8 @@ export function bindOperations<Operations extends { [Id in keyof Operations]: Op
     if (typeof handler !== 'function') throw new Error(`the spec declares ${operation.operationId}, which has no handler`);
     const route = async (c: Context<E>): Promise<Response> => {
       const context = await options.prepare(c, operation);
-      const input = await readInput(c, operation, options.maxBodyBytes, bounds);
+      const read = readInput(c, operation, options.maxBodyBytes, bounds);
+      const input = read instanceof Promise ? await read : read;
       let result: HandlerResult;
       try {
         result = await handler(input, context);

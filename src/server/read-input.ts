@@ -1,7 +1,7 @@
 import { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { Violation } from '../contract/types.js';
-import { type BodySource, isJsonContentType, readJsonObject } from './json-body.js';
+import { type BodySource, isJsonContentType, parseJsonObject, readBody } from './json-body.js';
 import { ApiError } from './problems.js';
 import { type CompiledOperation, clip, type InputPart, type ProblemBounds, toViolations } from './request-contract.js';
 import { coerceTexts } from './text-values.js';
@@ -36,20 +36,22 @@ export class InputViolation extends Error {
  * Reads, parses and validates every part of the request against the operation's
  * contract, in the order the contract documents: the media type (415), the size
  * (413) and syntax (400) of the body, then every schema at once (422, one entry
- * per violation, each naming its part).
+ * per violation, each naming its part). A promise only when the body has still to
+ * arrive (`readBody`): the usual request is read without one.
  */
-export async function readInput(c: Context, operation: CompiledOperation, maxBodyBytes: number, bounds: ProblemBounds): Promise<RequestInput> {
-  let body: Record<string, unknown> | undefined;
-  if (operation.validateBody) {
-    const required = operation.requestBody?.required === true;
-    if (required || mayHaveBody(c.req.raw)) {
-      if (!isJsonContentType(c.req.header('content-type'), operation.bodyMediaTypes)) {
-        throw new ApiError('urn:problem-type:unsupported-media-type', 'Send the body as `Content-Type: application/json`.');
-      }
-      const source = bodySource(c);
-      body = required ? await readJsonObject(source, maxBodyBytes) : await readJsonObject(source, maxBodyBytes, { optional: true });
-    }
+export function readInput(c: Context, operation: CompiledOperation, maxBodyBytes: number, bounds: ProblemBounds): RequestInput | Promise<RequestInput> {
+  const required = operation.requestBody?.required === true;
+  if (!operation.validateBody || !(required || mayHaveBody(c.req.raw))) return validatedInput(c, operation, undefined, bounds);
+  if (!isJsonContentType(c.req.header('content-type'), operation.bodyMediaTypes)) {
+    throw new ApiError('urn:problem-type:unsupported-media-type', 'Send the body as `Content-Type: application/json`.');
   }
+  const withBody = (bytes: Uint8Array) => validatedInput(c, operation, parseJsonObject(bytes, { optional: !required }), bounds);
+  const bytes = readBody(bodySource(c), maxBodyBytes);
+  return bytes instanceof Promise ? bytes.then(withBody) : withBody(bytes);
+}
+
+/** Every part of the request, the body already parsed, checked against its schema; a 422 listing every violation. */
+function validatedInput(c: Context, operation: CompiledOperation, body: Record<string, unknown> | undefined, bounds: ProblemBounds): RequestInput {
   const { coercers } = operation;
   const input: RequestInput = {
     path: operation.validatePath ? coerceTexts(c.req.param(), coercers.path) : {},
