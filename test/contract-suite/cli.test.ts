@@ -1,22 +1,31 @@
 import { describe, expect, inject, it } from 'vitest';
 import { exitCodeFor } from '../../src/cli/exit.js';
+import { bufferedIo } from '../../src/cli/io.js';
 import { parseContractArgs } from '../../src/contract-suite/cli-options.js';
+import { runContract } from '../../src/contract-suite/command.js';
 import type { SuiteReport } from '../../src/contract-suite/run.js';
 import { tsxCommand } from '../../src/process/commands.js';
 import { freePort } from '../../src/process/free-port.js';
 import { makeKey } from '../../src/process/make-key.js';
 import { runCommand } from '../../src/process/run-command.js';
 
-/** `npm run contract -- ...` without npm in between; API_KEY only when the test sets it. */
-function contract(args: string[], env: Record<string, string> = {}) {
+/** `npm run contract -- ...` as a process, without npm in between; API_KEY only when the test sets it. */
+function contractProcess(args: string[], env: Record<string, string> = {}) {
   return runCommand(tsxCommand('src/contract-suite/main.ts', args), { env: { API_KEY: undefined, ...env }, timeoutMs: 120_000 });
+}
+
+/** The same command in this process (what `main.ts` runs), its output kept: a process costs a second of CPU to start. */
+async function contract(args: string[]) {
+  const io = bufferedIo();
+  const code = await runContract(args, io);
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
 }
 
 // Started once for the run by test/global-setup.ts.
 const mock = inject('mock');
 const server = inject('server');
 
-// Each case is its own process against the shared mock and server (with its own key where it needs one), so they run side by side.
+// Against the shared mock and server (with its own key where it needs one), side by side; one case runs the command as a process.
 describe('npm run contract', { concurrent: true }, () => {
   it('exits 0 against the implementation, with a report per operation and a progress line on stderr', async () => {
     const { key } = await makeKey(server.databasePath, 'demo');
@@ -52,9 +61,10 @@ describe('npm run contract', { concurrent: true }, () => {
     expect(result.stdout).toMatch(/FAILED: \d+ checks found a contract violation\.\n$/);
   });
 
-  it('prints the report as JSON with --json, taking the key from API_KEY', async () => {
-    const result = await contract(['--base-url', mock.url, '--target', 'prism', '--json'], { API_KEY: 'anything' });
+  it('prints the report as JSON with --json, taking the key from API_KEY, as a process', async () => {
+    const result = await contractProcess(['--base-url', mock.url, '--target', 'prism', '--json'], { API_KEY: 'anything' });
     expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/^\[ *1\/\d+\] listOwnItems: /m);
     const report = JSON.parse(result.stdout) as SuiteReport;
     expect(report).toMatchObject({ target: 'prism', summary: { failed: 0 } });
     expect(report.results[0]).toMatchObject({ operationId: 'listOwnItems', outcome: 'pass', request: { headers: { Authorization: 'Bearer $API_KEY' } } });
