@@ -1,7 +1,7 @@
-import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import { readOperations, type OperationContract } from './operations.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from './schemas.js';
-import type { OpenApiDocument } from './spec.js';
+import type { Json, OpenApiDocument } from './spec.js';
 
 /** What a response looked like on the wire. */
 export interface ObservedResponse {
@@ -15,25 +15,31 @@ export interface ObservedResponse {
  * Checks responses against the spec the way Schemathesis does: the status is
  * documented for the operation, the content type is documented, the body
  * validates against the schema for that status, and the required headers are
- * present and valid. Every validator is compiled once, up front.
+ * present and valid.
+ *
+ * Each validator is compiled the first time an answer needs it, then kept. Compiling every
+ * response schema of a spec up front took about half a second of every server start in strict
+ * mode (the tests start a dozen servers, `npm run dev` one per save), mostly for answers a
+ * process never sends. A schema Ajv cannot compile still fails early: `npm run check` compiles
+ * every schema that has an example, and the contract suite provokes every documented answer.
  */
 export class ResponseChecker {
   readonly operations: OperationContract[];
-  readonly #bodies = new Map<string, ValidateFunction>();
-  readonly #headers = new Map<string, ValidateFunction>();
+  readonly #bodies: LazyValidators;
+  readonly #headers: LazyValidators;
 
   constructor(spec: OpenApiDocument) {
     // Headers arrive as strings; coercion lets `integer` header schemas apply.
-    const ajv = createSpecAjv(spec);
-    const headerAjv = createSpecAjv(spec, { coerceTypes: true });
+    this.#bodies = new LazyValidators(createSpecAjv(spec));
+    this.#headers = new LazyValidators(createSpecAjv(spec, { coerceTypes: true }));
     this.operations = readOperations(spec);
     for (const operation of this.operations) {
       for (const [status, response] of Object.entries(operation.responses)) {
         for (const [mediaType, media] of Object.entries(response.content)) {
-          this.#bodies.set(`${operation.operationId} ${status} ${mediaType}`, compileSpecSchema(ajv, media.schema));
+          this.#bodies.define(`${operation.operationId} ${status} ${mediaType}`, media.schema);
         }
         for (const [name, header] of Object.entries(response.headers)) {
-          this.#headers.set(`${operation.operationId} ${status} ${name.toLowerCase()}`, compileSpecSchema(headerAjv, header.schema));
+          this.#headers.define(`${operation.operationId} ${status} ${name.toLowerCase()}`, header.schema);
         }
       }
     }
@@ -99,5 +105,31 @@ export class ResponseChecker {
       }
     }
     return violations;
+  }
+}
+
+/** Schemas by name, each compiled on its first use with one Ajv instance and kept. */
+class LazyValidators {
+  readonly #ajv: Ajv2020;
+  readonly #schemas = new Map<string, Json>();
+  readonly #compiled = new Map<string, ValidateFunction>();
+
+  constructor(ajv: Ajv2020) {
+    this.#ajv = ajv;
+  }
+
+  define(name: string, schema: Json): void {
+    this.#schemas.set(name, schema);
+  }
+
+  get(name: string): ValidateFunction | undefined {
+    let validate = this.#compiled.get(name);
+    if (validate === undefined) {
+      const schema = this.#schemas.get(name);
+      if (schema === undefined) return undefined;
+      validate = compileSpecSchema(this.#ajv, schema);
+      this.#compiled.set(name, validate);
+    }
+    return validate;
   }
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readOperations, type OperationContract } from '../../src/contract/operations.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../../src/contract/schemas.js';
+import { readContracts } from '../../src/contract/project.js';
 import { deref, isObject, loadSpec, type Json } from '../../src/contract/spec.js';
 import { findInvalidValueExamples, listValueExamples } from '../../src/tooling/value-examples.js';
 import { binCommand } from '../../src/process/commands.js';
@@ -62,6 +63,30 @@ describe('the OpenAPI document', () => {
         `fix components.schemas.${name} in ${SPEC_FILE}: Ajv cannot compile it`,
       ).not.toThrow();
     }
+  });
+});
+
+describe('every response schema of every contract', () => {
+  // The server compiles a response validator when an answer first needs it (response-checker.ts): this is
+  // where a schema Ajv cannot compile still fails before anything runs.
+  it.each(readContracts().map((contract) => [contract.name, contract.spec] as const))('compiles under strict JSON Schema 2020-12: %s', (_name, file) => {
+    const contractSpec = loadSpec(file);
+    const bodies = createSpecAjv(contractSpec);
+    const headers = createSpecAjv(contractSpec, { coerceTypes: true });
+    let compiled = 0;
+    for (const operation of readOperations(contractSpec)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        for (const [mediaType, media] of Object.entries(response.content)) {
+          expect(() => compileSpecSchema(bodies, media.schema), `fix the ${status} ${mediaType} schema of ${operation.operationId} in ${file}`).not.toThrow();
+          compiled++;
+        }
+        for (const [name, header] of Object.entries(response.headers)) {
+          expect(() => compileSpecSchema(headers, header.schema), `fix header ${name} of the ${status} of ${operation.operationId} in ${file}`).not.toThrow();
+          compiled++;
+        }
+      }
+    }
+    expect(compiled).toBeGreaterThan(0);
   });
 });
 
