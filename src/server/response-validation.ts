@@ -24,8 +24,9 @@ export interface ResponseValidator {
 }
 
 /**
- * Builds the check once at startup from the same `ResponseChecker` the tests
- * and the contract suite use, so the server holds itself to exactly their rules.
+ * Builds the check from the same `ResponseChecker` the tests and the contract suite
+ * use, so the server holds itself to exactly their rules. Each response schema is
+ * compiled the first time an answer needs it (see `ResponseChecker`).
  */
 export function createResponseValidator(
   spec: OpenApiDocument,
@@ -46,7 +47,7 @@ export function createResponseValidator(
   };
 }
 
-/** Compiling every response schema takes a while; apps built from one spec (tests build many) share one checker. */
+/** A checker keeps what it compiled; apps built from one spec (tests build many) share one. */
 const checkers = new WeakMap<OpenApiDocument, ResponseChecker>();
 function checkerFor(spec: OpenApiDocument): ResponseChecker {
   const known = checkers.get(spec);
