@@ -1,8 +1,8 @@
 import type { AccountOperations, AccountSchemas, ApiKeyView, KeyEventView } from '../contract/account-types.js';
+import type { HandlerMap } from '../http/bind-operations.js';
+import { ApiError } from '../http/problems.js';
+import { InputViolation } from '../http/read-input.js';
 import { generateApiKey } from '../keys/api-key.js';
-import type { HandlerMap } from '../server/bind-operations.js';
-import { ApiError } from '../server/problems.js';
-import { InputViolation } from '../server/read-input.js';
 import type { KeyEvent, KeySummary, SessionRecord, Store } from '../store/store.js';
 import type { AccountLimits } from './limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Algorithm, Options } from '@node-rs/argon2';
-import { ApiError } from '../server/problems.js';
+import { ApiError } from '../http/problems.js';
 
 /**
  * Argon2id with OWASP's minimum parameters (Password Storage Cheat Sheet):

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { ApiError } from '../server/problems.js';
+import { ApiError } from '../http/problems.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const LOOPBACK_HOSTS = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;

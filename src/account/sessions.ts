@@ -1,7 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { ApiError } from '../server/problems.js';
+import { ApiError } from '../http/problems.js';
 import type { SessionRecord, Store } from '../store/store.js';
 import type { AccountLimits } from './limits.js';
 

@@ -17,13 +17,11 @@
  *   from the spec (the `RateLimit-*` of a 400, say).
  */
 import { randomUUID } from 'node:crypto';
-import { Hono, type Context } from 'hono';
-import type { Violation } from '../contract/types.js';
-import { deref, HTTP_METHODS, isObject, type OpenApiDocument } from '../contract/spec.js';
-import { scrubKeys } from '../keys/api-key.js';
-import { PROBLEM_TYPES, type ProblemBody, type ProblemType } from '../server/problems.js';
-import { clip, compileRequestContract, toRoutePath, type ProblemBounds } from '../server/request-contract.js';
+import { type Context, Hono } from 'hono';
 import type { OperationContract } from '../contract/operations.js';
+import { deref, HTTP_METHODS, isObject, type OpenApiDocument } from '../contract/spec.js';
+import { PROBLEM_TYPES, type ProblemBody, type ProblemType, problemBody } from '../http/problems.js';
+import { compileRequestContract, type ProblemBounds, toRoutePath } from '../http/request-contract.js';
 import { type ParameterName, readPrismViolations, toContractViolations } from './violations.js';
 
 export interface MockEdgeOptions {
@@ -162,34 +160,19 @@ function contractProblem(status: number, headers: Headers, text: string, request
   const type = facts.problemTypes.get(status);
   if (!type) return undefined;
   const { bounds } = facts;
-  const instance = clip(scrubKeys(request.path), bounds.instance);
-  const requestId = randomUUID();
-  const problem = (detail: string, errors?: Violation[]): ProblemBody => ({
-    type,
-    title: PROBLEM_TYPES[type].title,
-    status,
-    detail,
-    instance,
-    requestId,
-    ...(errors && { errors }),
-  });
+  const place = { instance: request.path, requestId: randomUUID() };
   if (status === 422) {
     const violations = toContractViolations(readPrismViolations(headers.get('sl-violations')), facts.parameterName);
     if (violations.length === 0) return undefined;
-    const errors: Violation[] = violations.slice(0, bounds.errors).map((violation) => ({
-      ...violation,
-      pointer: clip(scrubKeys(violation.pointer), bounds.pointer),
-      detail: clip(violation.detail, bounds.violationDetail),
-    }));
     const places = violations.length === 1 ? '1 place' : `${violations.length} places`;
-    return problem(`The request breaks the contract in ${places}.`, errors);
+    return problemBody(type, `The request breaks the contract in ${places}.`, place, bounds, violations);
   }
   const isJson = /json/i.test(headers.get('content-type') ?? '');
   const prismOwn = isJson && prismProblemType(text)?.startsWith(PRISM_PROBLEM);
   // Prism parses the body before it consults the spec, and refuses bad JSON with its own `{"error":{"code":"invalid_json"}}`.
   const prismBadJson = status === 400 && !/problem\+json/i.test(headers.get('content-type') ?? '');
   if (!prismOwn && !prismBadJson) return undefined;
-  return problem(clip(OWN_DETAILS[status]?.(request) ?? `${PROBLEM_TYPES[type].title}.`, bounds.detail));
+  return problemBody(type, OWN_DETAILS[status]?.(request) ?? `${PROBLEM_TYPES[type].title}.`, place, bounds);
 }
 
 /** The server's wording for the problems Prism writes itself. */

@@ -1,6 +1,6 @@
+import { ApiError } from '../http/problems.js';
 import { digestApiKey, isWellFormedApiKey } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';
-import { ApiError } from './problems.js';
 
 export interface Caller {
   userId: string;

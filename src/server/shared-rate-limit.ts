@@ -1,5 +1,5 @@
+import type { Quota, RateLimiter } from '../http/rate-limit.js';
 import type { Store } from '../store/store.js';
-import type { Quota, RateLimiter } from './rate-limit.js';
 
 /**
  * How many requests an instance takes from the shared quota at a time: 2% of

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONCURRENT_HASHES, HashQueue, QUEUED_HASHES } from '../../src/account/passwords.js';
-import { ApiError } from '../../src/server/problems.js';
+import { ApiError } from '../../src/http/problems.js';
 import { accountChecker, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
 
 /** A piece of work the test finishes by hand. */

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { ResponseChecker } from '../../src/contract/response-checker.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../../src/contract/schemas.js';
 import { loadSpec } from '../../src/contract/spec.js';
-import { compileRequestContract, type RequestContract } from '../../src/server/request-contract.js';
+import { compileRequestContract, type RequestContract } from '../../src/http/request-contract.js';
 
 /** The spec, compiled once per test file. */
 export const spec = loadSpec();

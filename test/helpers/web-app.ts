@@ -4,9 +4,9 @@ import { readAccountLimits } from '../../src/account/limits.js';
 import { readContractPaths } from '../../src/contract/project.js';
 import { ResponseChecker } from '../../src/contract/response-checker.js';
 import { loadSpec } from '../../src/contract/spec.js';
+import { compileRequestContract } from '../../src/http/request-contract.js';
 import { buildPages, type PageAssets } from '../../src/pages/assets.js';
 import { createApp } from '../../src/server/app.js';
-import { compileRequestContract } from '../../src/server/request-contract.js';
 import { openStore } from '../../src/store/open-store.js';
 import { requestContract } from './contract.js';
 

@@ -6,8 +6,8 @@
 import { describe, expect, inject, it } from 'vitest';
 import { readContractPaths } from '../../src/contract/project.js';
 import { loadSpec } from '../../src/contract/spec.js';
+import { compileRequestContract } from '../../src/http/request-contract.js';
 import { type ContractFacts, headerExamples, problemTypesByStatus, translateAnswer } from '../../src/mock/edge.js';
-import { compileRequestContract } from '../../src/server/request-contract.js';
 
 const spec = loadSpec(readContractPaths().spec);
 const contractTypes = new Set((spec.components['schemas'] as { ProblemType: { enum: string[] } }).ProblemType.enum);

@@ -7,9 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ProblemType } from '../../src/contract/types.js';
+import type { Limits } from '../../src/http/request-contract.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { operationHandlers } from '../../src/server/operations.js';
-import type { Limits } from '../../src/server/request-contract.js';
 import { createTestApp, START } from '../helpers/app.js';
 import { requestContract } from '../helpers/contract.js';
 import { allowFor, assumeSpecMethods } from '../helpers/spec-fixture.js';

@@ -12,11 +12,11 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readOperations, type OperationContract } from '../../src/contract/operations.js';
+import { type OperationContract, readOperations } from '../../src/contract/operations.js';
 import { compileSpecSchema, createSpecAjv } from '../../src/contract/schemas.js';
 import { isObject, type Json } from '../../src/contract/spec.js';
+import { PROBLEM_TYPES } from '../../src/http/problems.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { PROBLEM_TYPES } from '../../src/server/problems.js';
 import { createTestApp, START, type TestResponse } from '../helpers/app.js';
 import { requestContract, spec } from '../helpers/contract.js';
 import { invalidValue, resolveSchema, validValue } from './helpers/schema-arbitrary.js';

@@ -11,7 +11,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
-import { SECURITY_HEADERS } from '../../src/server/response-headers.js';
+import { SECURITY_HEADERS } from '../../src/http/response-headers.js';
 import { expectHonoursContract } from '../helpers/contract.js';
 import { chunkedBody, exchange } from './helpers/raw-http.js';
 

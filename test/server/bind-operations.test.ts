@@ -7,10 +7,10 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { OpenApiDocument } from '../../src/contract/spec.js';
-import { bindOperations, type HandlerMap, type HandlerResult } from '../../src/server/bind-operations.js';
-import { ApiError } from '../../src/server/problems.js';
-import { InputViolation } from '../../src/server/read-input.js';
-import { compileRequestContract } from '../../src/server/request-contract.js';
+import { bindOperations, type HandlerMap, type HandlerResult } from '../../src/http/bind-operations.js';
+import { ApiError } from '../../src/http/problems.js';
+import { InputViolation } from '../../src/http/read-input.js';
+import { compileRequestContract } from '../../src/http/request-contract.js';
 
 const spec = parse(`
 openapi: 3.1.0

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
-import { loadSpec, type JsonObject, type OpenApiDocument } from '../../src/contract/spec.js';
+import { type JsonObject, loadSpec, type OpenApiDocument } from '../../src/contract/spec.js';
+import { corsAllowedRequestHeaders, corsExposedResponseHeaders } from '../../src/http/cors-headers.js';
+import { compileRequestContract } from '../../src/http/request-contract.js';
 import { createApp } from '../../src/server/app.js';
-import { corsAllowedRequestHeaders, corsExposedResponseHeaders } from '../../src/server/cors-headers.js';
-import { compileRequestContract } from '../../src/server/request-contract.js';
 import { openStore } from '../../src/store/open-store.js';
 
 const ORIGIN = 'https://app.example';

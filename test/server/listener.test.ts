@@ -5,9 +5,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createListener, type FetchHandler, type ListenerLogger } from '../../src/server/listener.js';
-import { exchange, httpRequest } from '../robustness/helpers/raw-http.js';
+import { createListener, type FetchHandler, type ListenerLogger } from '../../src/http/listener.js';
 import { requestContract } from '../helpers/contract.js';
+import { exchange, httpRequest } from '../robustness/helpers/raw-http.js';
 
 const lines: Array<Record<string, unknown>> = [];
 const logger: ListenerLogger = {

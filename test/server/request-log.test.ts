@@ -2,8 +2,8 @@ import { Writable } from 'node:stream';
 import { Hono } from 'hono';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BatchedRequestLines, formatRequestLine, isoTimeOncePerMillisecond, type RequestLine } from '../../src/server/request-lines.js';
-import { requestLog } from '../../src/server/request-log.js';
+import { BatchedRequestLines, formatRequestLine, isoTimeOncePerMillisecond, type RequestLine } from '../../src/http/request-lines.js';
+import { requestLog } from '../../src/http/request-log.js';
 
 /** A pino logger configured as the server's (redaction, the timestamp), writing into an array of parsed lines. */
 function recordingPino(): { logger: pino.Logger; lines: Array<Record<string, unknown>> } {

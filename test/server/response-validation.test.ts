@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResponseValidationMode } from '../../src/config/env.js';
-import { operationHandlers, type OperationHandlers } from '../../src/server/operations.js';
+import { type OperationHandlers, operationHandlers } from '../../src/server/operations.js';
 import { createTestApp } from '../helpers/app.js';
 
 /** A handler that answers POST / with `title` renamed to `name`, as code that missed a spec change would. */
@@ -51,7 +51,7 @@ describe('the server checks its own answers against the spec', () => {
       handlers: {
         ...operationHandlers,
         listSharedItemsByQuery: async () => {
-          const { ApiError } = await import('../../src/server/problems.js');
+          const { ApiError } = await import('../../src/http/problems.js');
           throw new ApiError('urn:problem-type:content-too-large', 'GET /shared documents no 413');
         },
       },

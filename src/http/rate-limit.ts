@@ -49,20 +49,6 @@ export class FixedWindowRateLimiter implements RateLimiter {
     };
   }
 
-  /** The key's quota as it stands, without counting a request. */
-  peek(key: string): Quota {
-    const now = this.#now();
-    const window = this.#windows.get(key);
-    const count = !window || now - window.start >= this.#windowMs ? 0 : window.count;
-    const start = !window || now - window.start >= this.#windowMs ? now : window.start;
-    return {
-      allowed: count < this.#limit,
-      limit: this.#limit,
-      remaining: this.#limit - count,
-      resetSeconds: Math.max(0, Math.ceil((start + this.#windowMs - now) / 1000)),
-    };
-  }
-
   /** Drops finished windows once per window length, so memory follows the keys in use. */
   #sweep(now: number): void {
     if (now - this.#lastSweep < this.#windowMs) return;

@@ -1,5 +1,7 @@
 import type { AccountProblemType } from '../contract/account-types.js';
 import type { Problem, ProblemType as PublicProblemType, Violation } from '../contract/types.js';
+import { scrubKeys } from '../keys/api-key.js';
+import { clip, type ProblemBounds } from './request-contract.js';
 
 /** Every problem type of the project's contracts: the public API's and the account API's `ProblemType` enums. */
 export type ProblemType = PublicProblemType | AccountProblemType;
@@ -54,4 +56,40 @@ export class ApiError extends Error {
     this.errors = options.errors;
     this.headers = options.headers ?? {};
   }
+}
+
+/** Where a problem was met: the request's id, and the path asked (the problem's `instance`) when there was one. */
+export interface ProblemPlace {
+  requestId: string;
+  instance?: string | undefined;
+}
+
+/**
+ * The one problem writer: every problem+json body the project sends (the apps', the listener's answers
+ * outside the apps, the mock edge's) is built here, bounded as the spec bounds a problem's fields, so it
+ * always validates; a key pasted into the path or a field name is not sent back (it may be logged or
+ * cached on the way).
+ */
+export function problemBody(type: ProblemType, detail: string, place: ProblemPlace, bounds: ProblemBounds, errors?: readonly Violation[]): ProblemBody {
+  const { status, title } = PROBLEM_TYPES[type];
+  return {
+    type,
+    title,
+    status,
+    detail: clip(detail, bounds.detail),
+    ...(place.instance !== undefined && { instance: clip(scrubKeys(place.instance), bounds.instance) }),
+    requestId: place.requestId,
+    ...(errors && {
+      errors: errors.slice(0, bounds.errors).map((violation) => ({
+        ...violation,
+        pointer: clip(scrubKeys(violation.pointer), bounds.pointer),
+        detail: clip(violation.detail, bounds.violationDetail),
+      })),
+    }),
+  };
+}
+
+/** An `ApiError` as the problem+json text it is sent as. */
+export function problemText(error: ApiError, place: ProblemPlace, bounds: ProblemBounds): string {
+  return JSON.stringify(problemBody(error.type, error.message, place, bounds, error.errors));
 }

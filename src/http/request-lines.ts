@@ -1,4 +1,4 @@
-import type { AppLogger } from './request-log.js';
+import type { AppLogger } from './app-logger.js';
 
 /** The fields of the one line written per answered request, in the order they are written. */
 export interface RequestLine {

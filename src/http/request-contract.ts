@@ -1,9 +1,8 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { readOperations, type OperationContract, type ParameterContract } from '../contract/operations.js';
+import { type OperationContract, type ParameterContract, readOperations } from '../contract/operations.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
 import { deref, isObject, type Json, type OpenApiDocument } from '../contract/spec.js';
 import type { Violation } from '../contract/types.js';
-import { scrubKeys } from '../keys/api-key.js';
 import { coercerFor, type TextCoercer } from './text-values.js';
 
 /** Where a part of a request is read from; the contract's `Violation.in`. */
@@ -118,14 +117,11 @@ function objectSchema(parameters: ParameterContract[], options: { closed: boolea
   };
 }
 
-/** Ajv's errors as the contract's violations, bounded as the Problem schema bounds them. */
+/** Ajv's errors as the contract's violations (bounded and scrubbed when the problem is written: `problemBody`). */
 export function toViolations(where: InputPart, validate: ValidateFunction, bounds: ProblemBounds): Violation[] {
-  return (
-    describeErrors(validate.errors)
-      .slice(0, bounds.errors)
-      // A field named like a key (a key pasted as a field name) is not sent back in the pointer.
-      .map((error) => ({ in: where, pointer: clip(scrubKeys(error.pointer), bounds.pointer), detail: clip(error.detail, bounds.violationDetail) }))
-  );
+  return describeErrors(validate.errors)
+    .slice(0, bounds.errors)
+    .map((error) => ({ in: where, pointer: error.pointer, detail: error.detail }));
 }
 
 export function clip(text: string, max: number): string {

@@ -1,19 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
+import type { AppLogger } from './app-logger.js';
 import { scrubKeys } from '../keys/api-key.js';
-import { type RequestLines, loggedRequestLines } from './request-lines.js';
+import { loggedRequestLines, type RequestLines } from './request-lines.js';
 import { clientRequestId, newRequestId } from './response-headers.js';
-
-/** The part of a pino logger the apps use, so tests can pass a recorder. */
-export interface AppLogger {
-  info(fields: object, message?: string): void;
-  error(fields: object, message?: string): void;
-  /** pino's level check; when `info` is off, the request line is not even assembled. */
-  isLevelEnabled?(level: string): boolean;
-  /** pino's child logger; the request line uses one without redaction (see `requestLog`). */
-  child?(bindings: object, options: { redact: string[] }): AppLogger;
-  /** Writes buffered lines now; called after the rare lines an operator waits for (the database unavailable). */
-  flush?(): void;
-}
 
 export interface RequestLogOptions {
   /** Longest caller's `X-Request-Id` that is logged (the spec's bound). */

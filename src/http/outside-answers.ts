@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scrubKeys } from '../keys/api-key.js';
-import type { AppLogger } from './app.js';
-import { PROBLEM_TYPES, type ProblemBody, type ProblemType } from './problems.js';
-import { clip, type ProblemBounds } from './request-contract.js';
+import type { AppLogger } from './app-logger.js';
+import { type ProblemType, problemBody } from './problems.js';
+import type { ProblemBounds } from './request-contract.js';
 import { newRequestId, responseHeaders } from './response-headers.js';
 
 /** Why a request was answered before the app saw it; logged as `reason`. */
@@ -46,16 +46,9 @@ export class OutsideAnswers {
 
   /** The problem, its headers and its body; `closes` adds `Connection: close`. */
   problem(type: ProblemType, detail: string, options: { instance?: string; closes?: boolean } = {}): OutsideProblem {
-    const { status, title } = PROBLEM_TYPES[type];
     const requestId = newRequestId();
-    const body: ProblemBody = {
-      type,
-      title,
-      status,
-      detail: clip(detail, this.#bounds.detail),
-      ...(options.instance !== undefined && { instance: clip(scrubKeys(options.instance), this.#bounds.instance) }),
-      requestId,
-    };
+    const body = problemBody(type, detail, { requestId, instance: options.instance }, this.#bounds);
+    const { status, title } = body;
     const headers = responseHeaders('application/problem+json', requestId, undefined, options.closes ? { connection: 'close' } : undefined);
     return { requestId, status, title, headers, body: JSON.stringify(body) };
   }

@@ -1,8 +1,8 @@
-import type { Context, Env, Hono } from 'hono';
+import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
 import type { InputOf, OperationShape, ResultOf } from '../contract/types.js';
 import { ApiError } from './problems.js';
-import { InputViolation, locateViolation, readInput, type RequestInput } from './read-input.js';
-import { toRoutePath, type CompiledOperation, type RequestContract } from './request-contract.js';
+import { InputViolation, locateViolation, type RequestInput, readInput } from './read-input.js';
+import { type CompiledOperation, type RequestContract, toRoutePath } from './request-contract.js';
 
 /** One operation's handler: the spec's input for it in, one of the spec's answers for it out. */
 export type Handler<Operation extends OperationShape, HandlerContext> = (input: InputOf<Operation>, context: HandlerContext) => Promise<ResultOf<Operation>>;
@@ -30,9 +30,11 @@ export interface BindOptions<Operations extends { [Id in keyof Operations]: Oper
   basePath: string;
   maxBodyBytes: number;
   /**
-   * Runs before the input is read: authenticates the caller, applies quotas, and
-   * builds what the handler works with. Throws an `ApiError` to refuse.
+   * The middleware an operation runs before its handler (security, quotas): Hono middleware on the
+   * operation's route, each refusing by throwing an `ApiError`.
    */
+  middleware?: (operation: CompiledOperation) => MiddlewareHandler<E>[];
+  /** Builds what the handler works with, once the middleware has let the request through. */
   prepare: (c: Context<E>, operation: CompiledOperation) => HandlerContext | Promise<HandlerContext>;
   /** Turns a handler's answer into the response (headers, serialisation, validation). */
   write: (c: Context<E>, operation: CompiledOperation, result: HandlerResult) => Response;
@@ -77,7 +79,8 @@ export function bindOperations<Operations extends { [Id in keyof Operations]: Op
       }
       return options.write(c, operation, result);
     };
-    for (const path of routePaths(basePath, operation.routePath)) app.on(operation.method, path, route);
+    const chain = options.middleware?.(operation) ?? [];
+    for (const path of routePaths(basePath, operation.routePath)) app.on(operation.method, path, ...(chain as []), route);
   }
   for (const [specPath, methods] of contract.methodsByPath) {
     const allow = methods.join(', ');

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { Violation } from '../contract/types.js';
 import { type BodySource, isJsonContentType, parseJsonObject, readBody } from './json-body.js';
 import { ApiError } from './problems.js';
-import { type CompiledOperation, clip, type InputPart, type ProblemBounds, toViolations } from './request-contract.js';
+import { type CompiledOperation, type InputPart, type ProblemBounds, toViolations } from './request-contract.js';
 import { coerceTexts } from './text-values.js';
 
 /** Every part of a request the spec declares, read as objects and validated (defaults filled in). */
@@ -80,7 +80,7 @@ export function locateViolation(violation: InputViolation, input: RequestInput, 
     return values !== undefined && Object.hasOwn(values, field);
   });
   if (!where) throw new Error(`an InputViolation names ${violation.pointer}, which is in no part of the request`);
-  return validationFailed([{ in: where, pointer: clip(violation.pointer, bounds.pointer), detail: clip(violation.message, bounds.violationDetail) }], bounds);
+  return validationFailed([{ in: where, pointer: violation.pointer, detail: violation.message }], bounds);
 }
 
 function validationFailed(violations: Violation[], bounds: ProblemBounds): ApiError {

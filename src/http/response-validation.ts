@@ -1,5 +1,5 @@
 import type { ResponseValidationMode } from '../config/env.js';
-import { ResponseChecker, type ObservedResponse } from '../contract/response-checker.js';
+import { type ObservedResponse, ResponseChecker } from '../contract/response-checker.js';
 import type { OpenApiDocument } from '../contract/spec.js';
 
 export type { ResponseValidationMode };

@@ -1,7 +1,7 @@
-import { getRequestListener } from '@hono/node-server';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { AppLogger } from './app.js';
+import { getRequestListener } from '@hono/node-server';
+import type { AppLogger } from './app-logger.js';
 import { OutsideAnswers, pathOf } from './outside-answers.js';
 import type { ProblemType } from './problems.js';
 import type { ProblemBounds } from './request-contract.js';
