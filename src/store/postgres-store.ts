@@ -4,6 +4,7 @@ import type { PostgresSettings } from '../config/env.js';
 import type { Item, Sort } from '../contract/types.js';
 import { newId } from './ids.js';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
+import { type SessionColumns, type SessionRow, selectList, toSession } from './rows.js';
 import {
   type FailureWindow,
   type KeyCredential,
@@ -71,18 +72,7 @@ const SESSION_COLUMNS = {
   userId: 'u.id',
   userName: 'u.name',
   userCreatedAt: iso('u.created_at'),
-} as const satisfies Record<Exclude<keyof SessionRecord, 'user'> | 'userId' | 'userName' | 'userCreatedAt', string>;
-type SessionRow = Omit<SessionRecord, 'user'> & { userId: string; userName: string; userCreatedAt: string };
-
-function toSession({ userId, userName, userCreatedAt, ...session }: SessionRow): SessionRecord {
-  return { ...session, user: { id: userId, name: userName, createdAt: userCreatedAt } };
-}
-
-function selectList(columns: Readonly<Record<string, string>>): string {
-  return Object.entries(columns)
-    .map(([field, column]) => `${column} AS "${field}"`)
-    .join(', ');
-}
+} as const satisfies SessionColumns;
 
 /** SQLSTATE classes and codes that mean "the database is not there right now", not "the query is wrong". */
 const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300|57014|53000|58000|58030|55P03)$/;

@@ -4,6 +4,7 @@ import type { Item, Sort } from '../contract/types.js';
 import { newId } from './ids.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareDatabaseFile } from './private-files.js';
+import { type SessionColumns, type SessionRow, selectList, toSession } from './rows.js';
 import type {
   ChangeSignal,
   FailureWindow,
@@ -68,19 +69,7 @@ const SESSION_COLUMNS = {
   userId: 'u.id',
   userName: 'u.name',
   userCreatedAt: 'u.created_at',
-} as const satisfies Record<Exclude<keyof SessionRecord, 'user'> | 'userId' | 'userName' | 'userCreatedAt', string>;
-type SessionRow = Omit<SessionRecord, 'user'> & { userId: string; userName: string; userCreatedAt: string };
-
-function toSession({ userId, userName, userCreatedAt, ...session }: SessionRow): SessionRecord {
-  return { ...session, user: { id: userId, name: userName, createdAt: userCreatedAt } };
-}
-
-/** `column AS "field", ...`: rows come back shaped as the type the columns were checked against. */
-function selectList(columns: Readonly<Record<string, string>>): string {
-  return Object.entries(columns)
-    .map(([field, column]) => `${column} AS "${field}"`)
-    .join(', ');
-}
+} as const satisfies SessionColumns;
 
 /** An opened SQLite database: the store's queries, and the signal that another connection has written. */
 export interface SqliteEngine {

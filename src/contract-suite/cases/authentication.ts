@@ -27,20 +27,12 @@ export function authentication({ spec, facts }: FamilyContext): Derived {
     // A fresh, well-formed key: 190 random bits, so it cannot belong to anyone.
     ['unknown-key', 'unknown key (well-formed)', `Bearer ${generateApiKey().key}`],
   ];
-  const cases = credentials.map(
-    ([family, title, authorization]): CaseDraft => ({
-      key: '',
-      polarity: 'negative',
-      family,
-      location: 'header',
-      title,
-      expectedStatus: UNAUTHORIZED,
-      input: facts.baseline,
-      live: facts.live,
-      overrides: { authorization },
-    }),
-  );
-  return { cases };
+  return { cases: credentials.map(([family, title, authorization]) => refusedCase(facts, family, title, { authorization })) };
+}
+
+/** A request that is valid but for its credential, expecting the documented 401. */
+function refusedCase(facts: OperationFacts, family: Family, title: string, overrides: NonNullable<CaseDraft['overrides']>): CaseDraft {
+  return { key: '', polarity: 'negative', family, location: 'header', title, expectedStatus: UNAUTHORIZED, input: facts.baseline, live: facts.live, overrides };
 }
 
 /**
@@ -57,15 +49,5 @@ function cookieCases(facts: OperationFacts, name: string): CaseDraft[] {
     ['malformed-key', `malformed ${name} cookie`, { cookie: `${name}=not-a-session` }],
     ['unknown-key', `unknown ${name} cookie (well-formed)`, { cookie: `${name}=${unknown}` }],
   ];
-  return credentials.map(([family, title, overrides]) => ({
-    key: '',
-    polarity: 'negative',
-    family,
-    location: 'header',
-    title,
-    expectedStatus: UNAUTHORIZED,
-    input: facts.baseline,
-    live: facts.live,
-    overrides,
-  }));
+  return credentials.map(([family, title, overrides]) => refusedCase(facts, family, title, overrides));
 }
