@@ -15,7 +15,6 @@ import { CursorCodec } from './cursor.js';
 import { type ApiContext, type OperationHandlers, operationHandlers } from './operations.js';
 import { SharedRateLimiter } from './shared-rate-limit.js';
 
-
 export interface AppOptions {
   store: Store;
   /** The spec compiled into validators and limits (see `compileRequestContract`). */
