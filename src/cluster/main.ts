@@ -5,7 +5,7 @@
  * HTTP balancers: the public API on `--port`, the web application on
  * `--web-port`. Prints where they are and how to get a key (never a key: this
  * output carries the instances' logs). Ctrl-C stops everything it started. The balancer is for trying things out; production puts a real
- * load balancer in front (README: "Scaling out").
+ * load balancer in front (docs/scaling-out.md).
  * Exit codes: 0 stopped by a signal, 1 something failed, 2 bad usage.
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';

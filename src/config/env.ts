@@ -22,7 +22,7 @@ export interface StoreConfig {
   cacheTtlMs?: number | undefined;
 }
 
-/** How the PostgreSQL store connects (README: "Scaling out"); defaults in `DEFAULT_POSTGRES_SETTINGS`. */
+/** How the PostgreSQL store connects (docs/scaling-out.md); defaults in `DEFAULT_POSTGRES_SETTINGS`. */
 export interface PostgresSettings {
   /** Connections each instance keeps at most (`DATABASE_POOL_SIZE`). */
   poolSize: number;
@@ -67,7 +67,7 @@ export interface ServerConfig extends StoreConfig {
 /**
  * Open connections per listener: well under the usual 1,024 open files per process for the two
  * listeners together would be too few for a busy instance, so 1,000 each, and the server warns at
- * startup when the process's open-file limit cannot hold them (README: Operations).
+ * startup when the process's open-file limit cannot hold them (docs/operations.md).
  */
 export const DEFAULT_MAX_CONNECTIONS = 1_000;
 /** One client address may hold a tenth: one client with slow requests cannot take every connection. */
@@ -120,7 +120,7 @@ export function describeDatabase(config: StoreConfig): string {
 /** `LOG_LEVEL` when unset: one JSON line per request. The bench measures the server at this level. */
 export const DEFAULT_LOG_LEVEL = 'info';
 
-/** The server's configuration, from environment variables (documented in the README). */
+/** The server's configuration, from environment variables (documented in docs/server.md, "Environment variables"). */
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const logLevel = env['LOG_LEVEL'] ?? DEFAULT_LOG_LEVEL;
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -4,7 +4,7 @@
  * (`spec-copies.ts`), in one process, so `npm run check` loads the spec tooling once rather than
  * once per check (`check:examples`, `check:drift` and `diff` stay, for one check at a time). The
  * gate's `redocly diff` runs start first, since they take longest. When every input (the
- * contracts, their releases and generated types, the README and changelog they are compared with,
+ * contracts, their releases and generated types, the README, `docs/` and changelog they are compared with,
  * the lock file's tool versions, and `src/`, whose code does the checking) is as at the last pass,
  * nothing runs again (`pass-cache.ts`; `CHECK_CACHE=off` runs it all). Each check keeps its own cache
  * over what it reads (`contractChecks`).
@@ -67,7 +67,14 @@ function contractChecks(contracts: readonly Contract[]): ContractCheck[] {
   );
   const copies: ContractCheck = {
     label: 'copies',
-    cache: passCache('contracts-copies', ['openapi', 'generated', 'redocly.yaml', 'README.md', 'CHANGELOG.md', 'package-lock.json', 'src']),
+    // `docs/`'s pages restate the specs too; the references `npm run docs` writes there are not read.
+    cache: passCache(
+      'contracts-copies',
+      ['openapi', 'generated', 'redocly.yaml', 'README.md', 'docs', 'CHANGELOG.md', 'package-lock.json', 'src'],
+      process.env,
+      projectRoot,
+      ['docs/index.html', 'docs/account.html'],
+    ),
     async run() {
       const { checkSpecCopies, loadSpecs } = await import('./spec-copies.js');
       return [{ check: 'copies', ...checkSpecCopies(loadSpecs()) }];

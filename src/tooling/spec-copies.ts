@@ -12,7 +12,7 @@ export interface Specs {
 }
 
 /**
- * A place in prose (a description, an example, the README) that restates something the spec
+ * A place in prose (a description, an example, the README or a page of `docs/`) that restates something the spec
  * says elsewhere: a limit, an enum, a bound. The text stays readable as prose, and this says
  * what each number in it must be, read from the spec, so a change to `x-limits` or a schema
  * cannot leave the copy behind.
@@ -40,6 +40,13 @@ interface ValueCopy {
 const MAIN = 'openapi/openapi.yaml';
 const ACCOUNT = 'openapi/account.yaml';
 const README = 'README.md';
+/** The pages of `docs/` that restate the specs, each named where its copies are listed. */
+const DECISIONS = 'docs/what-the-contract-decides.md';
+const EDITING = 'docs/editing-the-contract.md';
+const SERVER = 'docs/server.md';
+const SCALING = 'docs/scaling-out.md';
+const WEB_APP = 'docs/web-application.md';
+const CONTRACT_SUITE = 'docs/contract-suite.md';
 
 /** A value of a spec by JSON pointer (`$ref`s followed on the way), or undefined. */
 function at(spec: OpenApiDocument, pointer: string): Json | undefined {
@@ -79,27 +86,27 @@ function bodyLimitCopies(file: string, name: string, maxBodyBytes: (specs: Specs
 }
 
 const PROSE_COPIES: ProseCopy[] = [
-  // The public API: its "specified vs decided" table (in the spec and, copied, in the README), its description, examples.
+  // The public API: its "specified vs decided" table (in the spec and, copied, in docs/what-the-contract-decides.md), its description, examples.
   {
-    files: [MAIN, README],
+    files: [MAIN, DECISIONS],
     of: 'x-limits.maxBodyBytes of openapi.yaml',
     find: /Request bodies up to (\d+) KiB/g,
     want: (specs) => [kib(limit('maxBodyBytes')(specs))],
   },
   {
-    files: [MAIN, README],
+    files: [MAIN, DECISIONS, EDITING],
     of: 'x-limits.rateLimit of openapi.yaml',
     find: /(\d+) requests per key per (\d+) s window/g,
     want: (specs) => [limit('rateLimit/requests')(specs), limit('rateLimit/windowSeconds')(specs)],
   },
   {
-    files: [MAIN, README],
+    files: [MAIN, DECISIONS],
     of: 'components.schemas.Limit of openapi.yaml',
     find: /`limit` \((\d+) to (\d+), default (\d+)\)/g,
     want: ({ main }) => ['minimum', 'maximum', 'default'].map((keyword) => number(main, `#/components/schemas/Limit/${keyword}`)),
   },
   {
-    files: [MAIN, README],
+    files: [MAIN, DECISIONS],
     of: 'components.schemas.Sort of openapi.yaml',
     find: /Enum (`[^|]*`), optional, default `(\w+)`/g,
     want: ({ main }) => [
@@ -110,7 +117,7 @@ const PROSE_COPIES: ProseCopy[] = [
     ],
   },
   {
-    files: [MAIN, README],
+    files: [MAIN, DECISIONS],
     of: 'components.schemas.ExpiresInDays of account.yaml',
     find: /expire \((\d+) to (\d+) days\)/g,
     want: (specs) => [Math.min(...expiries(specs)), Math.max(...expiries(specs))],
@@ -161,7 +168,7 @@ const PROSE_COPIES: ProseCopy[] = [
     want: (specs) => [accountLimit('keys/activePerUser')(specs)],
   },
   {
-    files: [ACCOUNT, README],
+    files: [ACCOUNT, WEB_APP],
     of: 'components.schemas.SignUpRequest.password of account.yaml',
     find: /(?:Passwords(?:\*\*)? are|description:) (\d+) to (\d+) characters/g,
     want: ({ account }) => ['minLength', 'maxLength'].map((keyword) => number(account, `#/components/schemas/SignUpRequest/properties/password/${keyword}`)),
@@ -194,45 +201,45 @@ const PROSE_COPIES: ProseCopy[] = [
     find: /'must be one of: ([^']*)'/g,
     want: (specs) => [expiries(specs).join(', ')],
   },
-  // The README's prose about the limits.
+  // The README's and docs/'s prose about the limits: the variables (docs/server.md), scaling out, the contract suite, the web application, the scripts.
   {
-    files: [README],
+    files: [SERVER],
     of: 'x-limits.rateLimit of openapi.yaml',
     find: /the spec's `x-limits` \((\d+) per (\d+) s\)/g,
     want: (specs) => [limit('rateLimit/requests')(specs), limit('rateLimit/windowSeconds')(specs)],
   },
   {
-    files: [README],
+    files: [SERVER],
     of: 'x-limits.maxBodyBytes of openapi.yaml',
     find: /the spec's `x-limits` \((\d+)\) \| largest request body/g,
     want: (specs) => [limit('maxBodyBytes')(specs)],
   },
   {
-    files: [README],
+    files: [SERVER],
     of: 'x-limits.failedAuthentication of openapi.yaml',
     find: /the spec's `x-limits` \((\d+) and (\d+) per (\d+) s\)/g,
     want: (specs) => ['perAddress', 'total', 'windowSeconds'].map((key) => limit(`failedAuthentication/${key}`)(specs)),
   },
   {
-    files: [README],
+    files: [SERVER],
     of: 'x-limits.headersTimeoutSeconds and requestTimeoutSeconds of openapi.yaml',
     find: /the spec's `x-limits` \((\d+) s, (\d+) s\)/g,
     want: (specs) => [limit('headersTimeoutSeconds')(specs), limit('requestTimeoutSeconds')(specs)],
   },
   {
-    files: [README],
+    files: [SCALING],
     of: 'x-limits.rateLimit.requests of openapi.yaml and leaseBlock in src/server/shared-rate-limit.ts',
     find: /block = 2% of the quota: (\d+) of (\d+),/g,
     want: (specs) => [leaseBlock(limit('rateLimit/requests')(specs)), limit('rateLimit/requests')(specs)],
   },
   {
-    files: [README],
+    files: [CONTRACT_SUITE],
     of: 'x-limits.rateLimit of openapi.yaml',
     find: /well inside the quota of (\d+) requests per (\d+) s/g,
     want: (specs) => [limit('rateLimit/requests')(specs), limit('rateLimit/windowSeconds')(specs)],
   },
   {
-    files: [README],
+    files: [WEB_APP],
     of: 'x-limits.signIn of account.yaml',
     find: /limited per account \((\d+)\) and per client address \((\d+)\) per (\d+) minutes/g,
     want: (specs) => [
@@ -242,25 +249,25 @@ const PROSE_COPIES: ProseCopy[] = [
     ],
   },
   {
-    files: [README],
+    files: [WEB_APP],
     of: 'x-limits.session of account.yaml',
     find: /A session ends after (\d+) idle\s+minutes, (\d+) hours after sign-in/g,
     want: (specs) => [accountLimit('session/idleSeconds')(specs) / 60, accountLimit('session/absoluteSeconds')(specs) / 3600],
   },
   {
-    files: [README],
+    files: [WEB_APP],
     of: 'x-limits.keys.activePerUser of account.yaml',
     find: /(?:At most (\d+) active keys per user|(\d+) active keys\)\.)/g,
     want: (specs) => [accountLimit('keys/activePerUser')(specs)],
   },
   {
-    files: [README],
+    files: [WEB_APP],
     of: 'x-limits.maxBodyBytes and rateLimit of account.yaml',
     find: /\(body (\d+) KiB, (\d+) requests per client address per (\d+) s,/g,
     want: (specs) => [kib(accountLimit('maxBodyBytes')(specs)), accountLimit('rateLimit/requests')(specs), accountLimit('rateLimit/windowSeconds')(specs)],
   },
   {
-    files: [README],
+    files: [WEB_APP],
     of: 'components.schemas.ExpiresInDays of account.yaml',
     find: /expiry from\s+([\d, ]+) or (\d+) days, (\d+) by default/g,
     want: (specs) => [
@@ -315,7 +322,7 @@ const VALUE_COPIES: ValueCopy[] = [
 
 export interface CopiesResult {
   ok: boolean;
-  /** One line per stale copy: `update README.md:197: ...`. */
+  /** One line per stale copy: `update docs/what-the-contract-decides.md:16: ...`. */
   problems: string[];
   message: string;
 }

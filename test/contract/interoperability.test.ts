@@ -4,7 +4,7 @@ import { readContracts } from '../../src/contract/project.js';
 import { HTTP_METHODS, isObject, loadSpec } from '../../src/contract/spec.js';
 
 /**
- * Tools a consumer may point at the contracts (README, Interoperability). Each case is one of
+ * Tools a consumer may point at the contracts (docs/interoperability.md). Each case is one of
  * the accommodations made for a tool, so a spec change that undoes one fails here by name.
  */
 describe.each(readContracts())('$name as other tools read it', (contract) => {

@@ -19,7 +19,7 @@ const ajv = createSpecAjv(spec);
 const scratch = mkdtempSync(join(tmpdir(), 'spec-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** The three requests the source interface shows (README, "What the source specifies"); the spec may add more. */
+/** The three requests the source interface shows (docs/what-the-contract-decides.md); the spec may add more. */
 const SOURCE_INTERFACE = ['POST /', 'POST /shared', 'GET /shared'];
 
 const byId = (list: OperationContract[]) => list.map((operation) => [operation.operationId, operation] as const);
