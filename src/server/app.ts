@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type { AppLogger } from '../http/app-logger.js';
 import { type ClientAddress, socketAddress } from '../http/client-address.js';
 import { createContractApp, type KernelEnv } from '../http/contract-app.js';
 import { FailureBudget } from '../http/failure-budget.js';
@@ -6,7 +7,6 @@ import { quota } from '../http/quota.js';
 import { FixedWindowRateLimiter, type RateLimiter } from '../http/rate-limit.js';
 import type { Limits, RequestContract } from '../http/request-contract.js';
 import type { RequestLines } from '../http/request-lines.js';
-import type { AppLogger } from '../http/app-logger.js';
 import type { ResponseValidationMode } from '../http/response-validation.js';
 import type { Store } from '../store/store.js';
 import type { Caller } from './authenticate.js';

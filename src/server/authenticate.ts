@@ -14,12 +14,6 @@ export interface AuthenticateOptions {
    * client is over its failed-authentication budget).
    */
   admit?: (digest: Buffer | undefined) => void;
-  /**
-   * The connection the request came on (Node's socket). The digest of the key it last presented is kept
-   * with it, so a client that sends one key over a kept-alive connection has it parsed, checked and hashed
-   * once rather than on every request (the hash was the largest cost of the key check).
-   */
-  connection?: object | undefined;
 }
 
 /** True for the 401 this module throws; the app counts them against the failed-authentication budgets. */
@@ -32,12 +26,6 @@ const REALM = 'Bearer realm="api"';
 const TOUCH_INTERVAL_MS = 60_000;
 
 /**
- * Per connection, the `Authorization` value last read as a well-formed key and its digest. It lives as
- * long as the connection that keeps sending it; any other value is read afresh.
- */
-const lastKeyOn = new WeakMap<object, { header: string; digest: Buffer }>();
-
-/**
  * Checks the `Authorization` header: format and checksum first (no lookup for a
  * made-up key), then one lookup by SHA-256 digest; a revoked or expired key
  * (a rolled key past its overlap is expired) is refused, saying which. The store's cache asks its
@@ -48,8 +36,7 @@ const lastKeyOn = new WeakMap<object, { header: string; digest: Buffer }>();
  */
 export async function authenticate(header: string | undefined, store: Store, now: number, options: AuthenticateOptions = {}): Promise<Caller> {
   const admit = options.admit ?? (() => undefined);
-  const remembered = options.connection === undefined ? undefined : lastKeyOn.get(options.connection);
-  const digest = remembered !== undefined && remembered.header === header ? remembered.digest : readKey(header, admit, options.connection);
+  const digest = readKey(header, admit);
   admit(digest);
   const key = await store.findKeyByDigest(digest);
   if (!key) throw invalidToken('The API key is unknown.');
@@ -70,7 +57,7 @@ export async function authenticate(header: string | undefined, store: Store, now
 }
 
 /** The digest of the key the header holds, or a 401 saying what is wrong with the header (after `admit` has had its say). */
-function readKey(header: string | undefined, admit: (digest: undefined) => void, connection: object | undefined): Buffer {
+function readKey(header: string | undefined, admit: (digest: undefined) => void): Buffer {
   if (header === undefined || header.trim() === '') {
     admit(undefined);
     throw unauthorized(REALM, 'Send an API key as `Authorization: Bearer <API_KEY>`.');
@@ -85,9 +72,7 @@ function readKey(header: string | undefined, admit: (digest: undefined) => void,
     admit(undefined);
     throw invalidToken(token === '' ? 'The bearer token is empty.' : 'The bearer token is not an API key of this service.');
   }
-  const digest = digestApiKey(token);
-  if (connection) lastKeyOn.set(connection, { header, digest });
-  return digest;
+  return digestApiKey(token);
 }
 
 function invalidToken(description: string): ApiError {

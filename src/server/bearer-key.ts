@@ -25,7 +25,6 @@ export function bearerKey(options: BearerKeyOptions): Guard<{ caller: Caller }> 
     const address = clientAddress(c);
     try {
       const caller = await authenticate(c.req.header('authorization'), store, now(), {
-        connection: c.env?.incoming?.socket,
         admit(digest) {
           // A key the cache knows is served whatever the budgets say; asked first, it spares the usual request the budget reads.
           if (digest && store.peekKeyByDigest?.(digest)) return;

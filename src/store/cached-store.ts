@@ -1,4 +1,5 @@
 import type { Item } from '../contract/types.js';
+import { KeyCache } from './key-cache.js';
 import type {
   ChangeSignal,
   FailureWindow,
@@ -18,10 +19,8 @@ import type {
   UserCredential,
 } from './store.js';
 
-/** Entries the read caches may hold before they start over; bounds memory whatever callers send. */
-const KEY_CACHE_ENTRIES = 10_000;
-/** Digests known not to be keys, kept apart so a flood of made-up keys never pushes a real key out. */
-const UNKNOWN_KEY_ENTRIES = 10_000;
+/** Sessions the cache may hold before it starts over; bounds memory whatever callers send. */
+const SESSION_CACHE_ENTRIES = 10_000;
 /**
  * What the page cache may hold, by the estimate of `pageBytes`. Bounded by size, not by a number
  * of pages: one key paging through a large account with full pages pinned about 50 MiB when
@@ -41,17 +40,10 @@ export class CachedStore implements Store {
   readonly #changes: ChangeSignal;
   /** Bumped on every forget, so a read that started before it cannot refill the cache with old data. */
   #generation = 0;
-  readonly #keysByDigest = new Map<string, KeyCredential>();
-  readonly #unknownDigests = new Set<string>();
-  readonly #keysById = new Map<string, KeyCredential>();
+  readonly #keys = new KeyCache();
   readonly #pages = new Map<string, { items: Item[]; bytes: number }>();
   #pageBytes = 0;
   readonly #sessionsByDigest = new Map<string, SessionRecord | null>();
-  /**
-   * The cache key of each digest Buffer seen, while that Buffer lives: the server keeps a connection's key
-   * digest as one Buffer (authenticate.ts), so its requests are not base64-encoded again and again.
-   */
-  readonly #cacheKeys = new WeakMap<Buffer, string>();
 
   constructor(inner: Store, changes: ChangeSignal) {
     this.#inner = inner;
@@ -64,9 +56,7 @@ export class CachedStore implements Store {
 
   #forget(): void {
     this.#generation++;
-    this.#keysByDigest.clear();
-    this.#unknownDigests.clear();
-    this.#keysById.clear();
+    this.#keys.clear();
     this.#pages.clear();
     this.#pageBytes = 0;
     this.#sessionsByDigest.clear();
@@ -74,49 +64,22 @@ export class CachedStore implements Store {
 
   async findKeyByDigest(digest: Buffer): Promise<KeyCredential | undefined> {
     this.#checkForChanges();
-    const cacheKey = this.#cacheKeyOf(digest);
-    const known = this.#peek(cacheKey);
+    const known = this.#keys.get(digest);
     if (known !== undefined) return known ?? undefined;
     const generation = this.#generation;
     const key = await this.#inner.findKeyByDigest(digest);
-    if (generation === this.#generation) {
-      if (key) {
-        if (this.#keysByDigest.size >= KEY_CACHE_ENTRIES) {
-          this.#keysByDigest.clear();
-          this.#keysById.clear();
-        }
-        this.#keysByDigest.set(cacheKey, key);
-        this.#keysById.set(key.id, key);
-      } else {
-        if (this.#unknownDigests.size >= UNKNOWN_KEY_ENTRIES) this.#unknownDigests.clear();
-        this.#unknownDigests.add(cacheKey);
-      }
-    }
+    if (generation === this.#generation) this.#keys.remember(digest, key);
     return key;
   }
 
   peekKeyByDigest(digest: Buffer): KeyCredential | null | undefined {
-    return this.#peek(this.#cacheKeyOf(digest));
-  }
-
-  #cacheKeyOf(digest: Buffer): string {
-    let cacheKey = this.#cacheKeys.get(digest);
-    if (cacheKey === undefined) {
-      cacheKey = digest.toString('base64');
-      this.#cacheKeys.set(digest, cacheKey);
-    }
-    return cacheKey;
-  }
-
-  #peek(cacheKey: string): KeyCredential | null | undefined {
-    return this.#keysByDigest.get(cacheKey) ?? (this.#unknownDigests.has(cacheKey) ? null : undefined);
+    return this.#keys.get(digest);
   }
 
   async touchKey(keyId: string, at: string): Promise<void> {
     await this.#inner.touchKey(keyId, at);
     // Only the last-use time changed: keep the cached record in step rather than forget everything.
-    const cached = this.#keysById.get(keyId);
-    if (cached) cached.lastUsedAt = at;
+    this.#keys.touched(keyId, at);
   }
 
   async listItems(scope: ListScope, query: PageQuery): Promise<Item[]> {
@@ -187,7 +150,7 @@ export class CachedStore implements Store {
     const generation = this.#generation;
     const session = (await this.#inner.findSessionByDigest(digest)) ?? null;
     if (generation === this.#generation) {
-      if (this.#sessionsByDigest.size >= KEY_CACHE_ENTRIES) this.#sessionsByDigest.clear();
+      if (this.#sessionsByDigest.size >= SESSION_CACHE_ENTRIES) this.#sessionsByDigest.clear();
       this.#sessionsByDigest.set(cacheKey, session);
     }
     return session ?? undefined;

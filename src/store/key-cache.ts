@@ -1,0 +1,58 @@
+import type { KeyCredential } from './store.js';
+
+/** Keys the cache may hold before it starts over; bounds memory whatever callers send. */
+const KNOWN_KEYS = 10_000;
+/** Digests known not to be keys, kept apart so a flood of made-up keys never pushes a real key out. */
+const UNKNOWN_DIGESTS = 10_000;
+
+/**
+ * The one cache of API keys (ADR 0023): each digest looked up, with the key it belongs to or the fact
+ * that it belongs to none. It holds digests only, never a key. Its one invalidation story is
+ * `CachedStore`'s: everything is forgotten at once when the change signal reports another writer's
+ * commit or the store writes itself; a last-use time, the one field the server writes on its own,
+ * is kept in step instead.
+ */
+export class KeyCache {
+  readonly #known = new Map<string, KeyCredential>();
+  readonly #unknown = new Set<string>();
+  readonly #byId = new Map<string, KeyCredential>();
+
+  /** The cached key, `null` for a digest known to be no key, `undefined` when the cache does not know. */
+  get(digest: Buffer): KeyCredential | null | undefined {
+    const name = nameOf(digest);
+    return this.#known.get(name) ?? (this.#unknown.has(name) ? null : undefined);
+  }
+
+  /** Remembers what the store answered for the digest. */
+  remember(digest: Buffer, key: KeyCredential | undefined): void {
+    const name = nameOf(digest);
+    if (key) {
+      if (this.#known.size >= KNOWN_KEYS) {
+        this.#known.clear();
+        this.#byId.clear();
+      }
+      this.#known.set(name, key);
+      this.#byId.set(key.id, key);
+    } else {
+      if (this.#unknown.size >= UNKNOWN_DIGESTS) this.#unknown.clear();
+      this.#unknown.add(name);
+    }
+  }
+
+  /** Keeps a cached key's last use in step with the store's, rather than forgetting everything. */
+  touched(keyId: string, at: string): void {
+    const cached = this.#byId.get(keyId);
+    if (cached) cached.lastUsedAt = at;
+  }
+
+  clear(): void {
+    this.#known.clear();
+    this.#unknown.clear();
+    this.#byId.clear();
+  }
+}
+
+/** The map key of a digest: its bytes as a string, one character per byte (cheaper than base64, same identity). */
+function nameOf(digest: Buffer): string {
+  return digest.toString('latin1');
+}
