@@ -13,7 +13,7 @@ import { responseHeaders } from '../server/response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from '../server/response-validation.js';
 import { storeUnavailableProblems } from '../server/unavailable.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
-import type { AccountLimits } from './limits.js';
+import type { AccountLimits } from '../contract/limits.js';
 import { type AccountContext, type AccountHandlers, accountHandlers } from './operations.js';
 import { checkSameOrigin } from './same-origin.js';
 import { Sessions, sessionCookieFor } from './sessions.js';
