@@ -11,7 +11,7 @@ import type { ResponseValidationMode } from '../http/response-validation.js';
 import type { PageAssets } from '../pages/assets.js';
 import { pageResponse } from '../pages/serve.js';
 import type { SessionRecord, Store } from '../store/store.js';
-import type { AccountLimits } from './limits.js';
+import type { AccountLimits } from '../contract/limits.js';
 import { type AccountContext, type AccountHandlers, accountHandlers } from './operations.js';
 import { checkSameOrigin } from './same-origin.js';
 import { sessionCookie } from './session-cookie.js';

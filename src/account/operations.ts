@@ -4,7 +4,7 @@ import { ApiError } from '../http/problems.js';
 import { InputViolation } from '../http/read-input.js';
 import { generateApiKey } from '../keys/api-key.js';
 import type { KeyEvent, KeySummary, SessionRecord, Store } from '../store/store.js';
-import type { AccountLimits } from './limits.js';
+import type { AccountLimits } from '../contract/limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
 import type { FailureLimit } from './sign-in-limiter.js';

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError } from '../http/problems.js';
 import type { SessionRecord, Store } from '../store/store.js';
-import type { AccountLimits } from './limits.js';
+import type { AccountLimits } from '../contract/limits.js';
 
 /** 32 random bytes, base64url: 43 characters, 256 bits. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;

@@ -1,22 +1,13 @@
+import type { ConnectionLimits, Limits } from '../contract/limits.js';
 import { ConfigError, type ServerConfig } from './env.js';
 
 /** Every limit the server enforces, as it will run: the spec's `x-limits`, overridden where the environment says so. */
-export interface ResolvedLimits {
-  maxBodyBytes: number;
-  rateLimit: { requests: number; windowSeconds: number };
-  failedAuthentication: { perAddress: number; total: number; windowSeconds: number };
-  headersTimeoutMs: number;
-  requestTimeoutMs: number;
-}
+export type ResolvedLimits = Limits & { headersTimeoutMs: number; requestTimeoutMs: number };
 
-/** What the spec says (`compileRequestContract` reads it from `x-limits`). */
+/** What the spec says (`compileRequestContract` reads it from `x-limits`; the types are derived from its schema). */
 export interface SpecLimits {
-  limits: {
-    maxBodyBytes: number;
-    rateLimit: { requests: number; windowSeconds: number };
-    failedAuthentication: { perAddress: number; total: number; windowSeconds: number };
-  };
-  connectionLimits: { headersTimeoutSeconds: number; requestTimeoutSeconds: number };
+  limits: Limits;
+  connectionLimits: ConnectionLimits;
 }
 
 /** The one place a limit is chosen: an environment override, else the spec's value. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { readContractPaths } from './project.js';
+import { projectRoot, readContractPaths } from './project.js';
 
 /** A JSON value as parsed from the spec. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -17,7 +18,16 @@ export function loadSpec(specPath: string = readContractPaths().spec): OpenApiDo
   if (!isObject(document) || !isObject(document['paths']) || !isObject(document['components'])) {
     throw new Error(`${specPath} is not an OpenAPI document with paths and components`);
   }
+  const inProject = relative(projectRoot, resolve(specPath));
+  files.set(document, inProject.startsWith('..') ? resolve(specPath) : inProject);
   return document as OpenApiDocument;
+}
+
+const files = new WeakMap<object, string>();
+
+/** The file a spec was loaded from (relative to the project root), for messages; undefined for a spec made in memory. */
+export function specFile(spec: OpenApiDocument): string | undefined {
+  return files.get(spec);
 }
 
 export function isObject(value: unknown): value is JsonObject {

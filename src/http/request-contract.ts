@@ -1,9 +1,13 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { type OperationContract, type ParameterContract, readOperations } from '../contract/operations.js';
+import { type ConnectionLimits, type Limits, readLimits } from '../contract/limits.js';
+import { readOperations, type OperationContract, type ParameterContract } from '../contract/operations.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
-import { deref, isObject, type Json, type OpenApiDocument } from '../contract/spec.js';
+import { deref, type Json, type OpenApiDocument } from '../contract/spec.js';
 import type { Violation } from '../contract/types.js';
 import { coercerFor, type TextCoercer } from './text-values.js';
+
+// The limits' types are derived from the schema of `x-limits`; the app and the Node entry take them from here.
+export type { ConnectionLimits, Limits } from '../contract/limits.js';
 
 /** Where a part of a request is read from; the contract's `Violation.in`. */
 export type InputPart = Violation['in'];
@@ -36,19 +40,6 @@ export interface ProblemBounds {
   errors: number;
   pointer: number;
   violationDetail: number;
-}
-
-export interface Limits {
-  maxBodyBytes: number;
-  rateLimit: { requests: number; windowSeconds: number };
-  /** Budgets for requests whose credentials fail, per client address and in all. */
-  failedAuthentication: { perAddress: number; total: number; windowSeconds: number };
-}
-
-/** Limits the Node entry applies to connections, outside the app. */
-export interface ConnectionLimits {
-  headersTimeoutSeconds: number;
-  requestTimeoutSeconds: number;
 }
 
 /** Everything the server reads from the spec at startup. */
@@ -94,7 +85,15 @@ export function compileRequestContract(spec: OpenApiDocument): RequestContract {
     if (operation.method === 'GET') methods.push('HEAD');
     methodsByPath.set(operation.path, methods.sort());
   }
-  return { spec, operations, methodsByPath, limits: readLimits(spec), connectionLimits: readConnectionLimits(spec), problemBounds: readProblemBounds(spec) };
+  const { maxBodyBytes, rateLimit, failedAuthentication, headersTimeoutSeconds, requestTimeoutSeconds } = readLimits(spec);
+  return {
+    spec,
+    operations,
+    methodsByPath,
+    limits: { maxBodyBytes, rateLimit, failedAuthentication },
+    connectionLimits: { headersTimeoutSeconds, requestTimeoutSeconds },
+    problemBounds: readProblemBounds(spec),
+  };
 }
 
 /** A spec path template as Hono's router writes it: `/items/{id}` becomes `/items/:id`. */
@@ -126,35 +125,6 @@ export function toViolations(where: InputPart, validate: ValidateFunction, bound
 
 export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-function readLimits(spec: OpenApiDocument): Limits {
-  const limits = spec['x-limits'];
-  const rateLimit = isObject(limits) ? limits['rateLimit'] : undefined;
-  const maxBodyBytes = isObject(limits) ? limits['maxBodyBytes'] : undefined;
-  const requests = isObject(rateLimit) ? rateLimit['requests'] : undefined;
-  const windowSeconds = isObject(rateLimit) ? rateLimit['windowSeconds'] : undefined;
-  if (typeof maxBodyBytes !== 'number' || typeof requests !== 'number' || typeof windowSeconds !== 'number') {
-    throw new Error('the spec must declare x-limits.maxBodyBytes and x-limits.rateLimit.{requests,windowSeconds}');
-  }
-  const failed = isObject(limits) ? limits['failedAuthentication'] : undefined;
-  const perAddress = isObject(failed) ? failed['perAddress'] : undefined;
-  const total = isObject(failed) ? failed['total'] : undefined;
-  const failedWindow = isObject(failed) ? failed['windowSeconds'] : undefined;
-  if (typeof perAddress !== 'number' || typeof total !== 'number' || typeof failedWindow !== 'number') {
-    throw new Error('the spec must declare x-limits.failedAuthentication.{perAddress,total,windowSeconds}');
-  }
-  return { maxBodyBytes, rateLimit: { requests, windowSeconds }, failedAuthentication: { perAddress, total, windowSeconds: failedWindow } };
-}
-
-function readConnectionLimits(spec: OpenApiDocument): ConnectionLimits {
-  const limits = spec['x-limits'];
-  const headersTimeoutSeconds = isObject(limits) ? limits['headersTimeoutSeconds'] : undefined;
-  const requestTimeoutSeconds = isObject(limits) ? limits['requestTimeoutSeconds'] : undefined;
-  if (typeof headersTimeoutSeconds !== 'number' || typeof requestTimeoutSeconds !== 'number') {
-    throw new Error('the spec must declare x-limits.headersTimeoutSeconds and x-limits.requestTimeoutSeconds');
-  }
-  return { headersTimeoutSeconds, requestTimeoutSeconds };
 }
 
 function readProblemBounds(spec: OpenApiDocument): ProblemBounds {

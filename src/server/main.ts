@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import { createWebApp } from '../account/app.js';
-import { readAccountLimits } from '../account/limits.js';
 import { ConfigError, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
+import { readLimits } from '../contract/limits.js';
 import { readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
 import { type FetchHandler, listen as listenOn } from '../http/listener.js';
@@ -197,7 +197,7 @@ try {
   const webApp = createWebApp({
     store,
     contract: accountContract,
-    accountLimits: readAccountLimits(accountSpec),
+    accountLimits: readLimits(accountSpec, 'account'),
     logger,
     requestLines,
     pages: await buildPages({ publicApiUrl: config.publicApiUrl ?? url }),

@@ -1,12 +1,12 @@
 /**
- * `npm run check:contracts`: the examples check, the drift check and the breaking-change gate of
- * every contract in `redocly.yaml`, and the check of the specs' copies in prose and examples
- * (`spec-copies.ts`), in one process, so `npm run check` loads the spec tooling once rather than
- * once per check (`check:examples`, `check:drift` and `diff` stay, for one check at a time). The
- * gate's `redocly diff` runs start first, since they take longest. When every input (the
- * contracts, their releases and generated types, the README, `docs/` and changelog they are compared with,
- * the lock file's tool versions, and `src/`, whose code does the checking) is as at the last pass,
- * nothing runs again (`pass-cache.ts`; `CHECK_CACHE=off` runs it all). Each check keeps its own cache
+ * `npm run check:contracts`: the examples check, the drift check, the `x-limits` check and the
+ * breaking-change gate of every contract in `redocly.yaml`, and the check of the specs' copies in
+ * prose and examples (`spec-copies.ts`), in one process, so `npm run check` loads the spec tooling
+ * once rather than once per check (`check:examples`, `check:drift` and `diff` stay, for one check
+ * at a time). The gate's `redocly diff` runs start first, since they take longest. When every input
+ * (the contracts, their releases and generated types, the README, `docs/` and changelog they are compared
+ * with, the lock file's tool versions, and `src/`, whose code does the checking) is as at the last
+ * pass, nothing runs again (`pass-cache.ts`; `CHECK_CACHE=off` runs it all). Each check keeps its own cache
  * over what it reads (`contractChecks`).
  * Exit codes: 0 all pass, 1 one failed.
  */
@@ -31,7 +31,7 @@ const relativeTo = (file: string) => relative(projectRoot, file);
 
 /**
  * Every check, each with its pass cache: per contract, the breaking-change gate (its spec, its release
- * and accepted changes, the changelog) and the examples and drift checks (its spec and its types); and
+ * and accepted changes, the changelog) and the examples, drift and `x-limits` checks (its spec and its types); and
  * the copies check over both specs and everything that restates them. An edit to one spec runs that
  * contract's checks and the copies check; an edit to the server's code, the copies check alone.
  */
@@ -54,13 +54,19 @@ function contractChecks(contracts: readonly Contract[]): ContractCheck[] {
   );
   const generated = contracts.map(
     (contract): ContractCheck => ({
-      label: `examples and drift ${contract.name}`,
+      label: `examples, drift and limits ${contract.name}`,
       cache: passCache(`contracts-generated-${contract.name}`, [relativeTo(contract.spec), relativeTo(contract.types), 'redocly.yaml', ...TOOLING]),
       async run() {
-        const [{ checkValueExamples }, { checkDrift }] = await Promise.all([import('./examples-check.js'), import('./drift.js')]);
+        const [{ checkValueExamples }, { checkDrift }, { checkLimits }] = await Promise.all([
+          import('./examples-check.js'),
+          import('./drift.js'),
+          import('../contract/limits.js'),
+        ]);
         return [
           { check: 'examples', ...checkValueExamples(contract.spec) },
           { check: 'drift', ...(await checkDrift({ spec: contract.spec, types: contract.types })) },
+          // The schema of x-limits is in src/contract, one of the TOOLING inputs of this cache.
+          { check: 'limits', ...checkLimits(contract) },
         ];
       },
     }),

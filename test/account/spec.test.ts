@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readAccountLimits } from '../../src/account/limits.js';
+import { readLimits } from '../../src/contract/limits.js';
 import { readOperations } from '../../src/contract/operations.js';
 import { deref, loadSpec } from '../../src/contract/spec.js';
 import { accountSpec } from '../helpers/web-app.js';
@@ -73,7 +73,12 @@ describe('the account API contract (openapi/account.yaml)', () => {
   });
 
   it('states its limits in x-limits, which the server reads', () => {
-    expect(readAccountLimits(accountSpec)).toEqual({
+    expect(readLimits(accountSpec, 'account')).toEqual({
+      maxBodyBytes: 4096,
+      headersTimeoutSeconds: 10,
+      requestTimeoutSeconds: 30,
+      rateLimit: { requests: 300, windowSeconds: 60 },
+      failedAuthentication: { perAddress: 100, total: 2000, windowSeconds: 60 },
       signIn: { failuresPerAccount: 10, failuresPerClient: 20, windowSeconds: 900 },
       session: { idleSeconds: 1800, absoluteSeconds: 28800 },
       keys: { activePerUser: 20 },

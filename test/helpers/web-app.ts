@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { createWebApp, type WebAppOptions } from '../../src/account/app.js';
-import { readAccountLimits } from '../../src/account/limits.js';
+import { readLimits } from '../../src/contract/limits.js';
 import { readContractPaths } from '../../src/contract/project.js';
 import { ResponseChecker } from '../../src/contract/response-checker.js';
 import { loadSpec } from '../../src/contract/spec.js';
@@ -53,7 +53,7 @@ export async function createTestWebApp({
   const app = createWebApp({
     store,
     contract: accountContract,
-    accountLimits: readAccountLimits(accountSpec),
+    accountLimits: readLimits(accountSpec, 'account'),
     logger,
     pages: await pages,
     now: () => clock.now,

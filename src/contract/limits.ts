@@ -1,0 +1,201 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { FromSchema } from 'json-schema-to-ts';
+import { describeErrors } from './schemas.js';
+import type { Contract } from './project.js';
+import { loadSpec, specFile, type OpenApiDocument } from './spec.js';
+
+/** A count or a length of time: a whole number, at least 1. */
+const count = (description: string) => ({ type: 'integer', minimum: 1, description }) as const;
+
+/** The limits every contract states: the body size, the timeouts, the request rate and the budgets for failed authentication. */
+const commonProperties = {
+  maxBodyBytes: count('Largest request body the server reads, in bytes; a larger one is answered 413 before it is parsed.'),
+  headersTimeoutSeconds: count('Seconds a client has to send its request headers; a slower one is cut with 408.'),
+  requestTimeoutSeconds: count('Seconds a client has to send its whole request; a slower one is cut with 408. At least headersTimeoutSeconds.'),
+  rateLimit: {
+    type: 'object',
+    description: 'Requests one client may send per window: per API key on the public API, per client address on the account API. Over it: 429.',
+    additionalProperties: false,
+    required: ['requests', 'windowSeconds'],
+    properties: {
+      requests: count('Requests allowed per window.'),
+      windowSeconds: count('Length of the fixed window, in seconds.'),
+    },
+  },
+  failedAuthentication: {
+    type: 'object',
+    description:
+      'Requests whose credentials fail (a missing, malformed, unknown, expired or revoked key; no live session under the session cookie), ' +
+      'counted per client address and for all addresses together. Over either budget the answer is 429, not 401.',
+    additionalProperties: false,
+    required: ['perAddress', 'total', 'windowSeconds'],
+    properties: {
+      perAddress: count('Failed requests allowed from one client address per window.'),
+      total: count('Failed requests allowed from all client addresses together per window; past it only known credentials are served.'),
+      windowSeconds: count('Length of the fixed window, in seconds.'),
+    },
+  },
+} as const;
+
+/** The account API's own limits: sign-in failures, sessions and keys. */
+const accountProperties = {
+  signIn: {
+    type: 'object',
+    description:
+      'Failed sign-ins, counted per account name and per client address. Past either, sign-in answers 429 with Retry-After before checking the password.',
+    additionalProperties: false,
+    required: ['failuresPerAccount', 'failuresPerClient', 'windowSeconds'],
+    properties: {
+      failuresPerAccount: count('Failed sign-ins allowed for one account name per window.'),
+      failuresPerClient: count('Failed sign-ins allowed from one client address per window.'),
+      windowSeconds: count('Length of the fixed window, in seconds.'),
+    },
+  },
+  session: {
+    type: 'object',
+    description: 'How long a session lasts.',
+    additionalProperties: false,
+    required: ['idleSeconds', 'absoluteSeconds'],
+    properties: {
+      idleSeconds: count('A session unused for this many seconds ends.'),
+      absoluteSeconds: count('A session ends this many seconds after it started, however much it is used; also the cookie’s Max-Age.'),
+    },
+  },
+  keys: {
+    type: 'object',
+    description: 'API keys per user.',
+    additionalProperties: false,
+    required: ['activePerUser'],
+    properties: {
+      activePerUser: count('Keys that are neither revoked nor expired, per user; creating one more answers 409.'),
+    },
+  },
+} as const;
+
+const commonRequired = ['maxBodyBytes', 'headersTimeoutSeconds', 'requestTimeoutSeconds', 'rateLimit', 'failedAuthentication'] as const;
+const accountRequired = ['signIn', 'session', 'keys'] as const;
+
+const closedObject = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false } as const;
+
+/**
+ * The JSON Schema of a spec's top-level `x-limits`, the limits the server reads from the contract (ADR 0003):
+ * the common limits, and the account API's three groups, all or none. Each contract is held to its own
+ * variant ({@link LIMITS_SCHEMAS}): the public API may not have the account groups, the account API must.
+ */
+export const limitsSchema = {
+  ...closedObject,
+  title: 'x-limits',
+  description: 'The limits a contract states and the server enforces (an operator may override some: src/config/limits.ts).',
+  required: commonRequired,
+  properties: { ...commonProperties, ...accountProperties },
+  dependentRequired: { signIn: ['session', 'keys'], session: ['signIn', 'keys'], keys: ['signIn', 'session'] },
+} as const;
+
+/** Each contract's variant of {@link limitsSchema}, by its name in `redocly.yaml`. */
+export const LIMITS_SCHEMAS = {
+  main: {
+    ...closedObject,
+    title: 'x-limits of the public API',
+    description: 'The limits of the public API: the common ones alone.',
+    required: commonRequired,
+    properties: commonProperties,
+  },
+  account: {
+    ...closedObject,
+    title: 'x-limits of the account API',
+    description: 'The limits of the account API: the common ones, and its sign-in, session and key limits.',
+    required: [...commonRequired, ...accountRequired],
+    properties: { ...commonProperties, ...accountProperties },
+  },
+} as const;
+
+/** `x-limits` of either contract. */
+export type SpecLimits = FromSchema<typeof limitsSchema>;
+/** `x-limits` of the account API: the common limits and its own three groups. */
+export type AccountSpecLimits = FromSchema<(typeof LIMITS_SCHEMAS)['account']>;
+/** The limits the app enforces on each request: the body size, the request rate, failed authentication. */
+export type Limits = Pick<SpecLimits, 'maxBodyBytes' | 'rateLimit' | 'failedAuthentication'>;
+/** The limits the Node entry applies to connections, outside the app. */
+export type ConnectionLimits = Pick<SpecLimits, 'headersTimeoutSeconds' | 'requestTimeoutSeconds'>;
+/** The account API's own limits. */
+export type AccountLimits = Pick<AccountSpecLimits, (typeof accountRequired)[number]>;
+
+/** Where the schema is written, for messages. */
+const SCHEMA_FILE = 'src/contract/limits.ts';
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+const validators = new Map<object, ValidateFunction>();
+
+function validatorFor(schema: object): ValidateFunction {
+  let validate = validators.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    validators.set(schema, validate);
+  }
+  return validate;
+}
+
+/**
+ * Reads a spec's `x-limits`, checked against its schema ({@link limitsSchema}, or the variant of the
+ * contract named): the one reader of the extension, used when the server compiles a contract and by
+ * `npm run check:contracts`.
+ *
+ * @param spec the parsed spec (`loadSpec`), whose file the message names when it knows it.
+ * @param contract the contract's name in `redocly.yaml` (`main`, `account`); by default either variant is accepted.
+ * @throws Error naming each wrong field: `openapi/openapi.yaml: x-limits.rateLimit.requests must be an integer >= 1, found -5`.
+ * @example
+ * const { signIn, session, keys } = readLimits(loadSpec(accountSpecPath), 'account');
+ */
+export function readLimits(spec: OpenApiDocument, contract: 'account'): AccountSpecLimits;
+export function readLimits(spec: OpenApiDocument, contract?: string): SpecLimits;
+export function readLimits(spec: OpenApiDocument, contract?: string): SpecLimits {
+  const schema = contract !== undefined && Object.hasOwn(LIMITS_SCHEMAS, contract) ? LIMITS_SCHEMAS[contract as keyof typeof LIMITS_SCHEMAS] : limitsSchema;
+  const file = specFile(spec);
+  const where = file ? `${file}: ` : "the spec's ";
+  const value = spec['x-limits'];
+  if (value === undefined) throw new Error(`${where}x-limits is missing: the server reads its limits from it (its schema is in ${SCHEMA_FILE})`);
+  const validate = validatorFor(schema);
+  const problems = validate(value) ? crossFieldProblems(value as SpecLimits) : (validate.errors ?? []).flatMap(describe);
+  if (problems.length > 0) throw new Error(`${where}${[...new Set(problems)].join('; ')} (the schema of x-limits is in ${SCHEMA_FILE})`);
+  return value as SpecLimits;
+}
+
+/**
+ * `npm run check:contracts`'s check of one contract's `x-limits` against the contract's variant of the schema.
+ *
+ * @param contract the contract as `redocly.yaml` declares it (`readContracts`): its name and its spec.
+ */
+export function checkLimits(contract: Pick<Contract, 'name' | 'spec'>): { ok: boolean; message: string } {
+  const spec = loadSpec(contract.spec);
+  try {
+    readLimits(spec, contract.name);
+    return { ok: true, message: `x-limits of ${specFile(spec)} matches its schema` };
+  } catch (error) {
+    return { ok: false, message: `${(error as Error).message}. Fix the field in the spec, or the schema if the limit is new.` };
+  }
+}
+
+/** What JSON Schema cannot say: Node refuses a server whose headers may take longer than the whole request. */
+function crossFieldProblems(limits: SpecLimits): string[] {
+  const { headersTimeoutSeconds: headers, requestTimeoutSeconds: request } = limits;
+  return headers > request ? [`x-limits.headersTimeoutSeconds (${headers}) must be at most x-limits.requestTimeoutSeconds (${request})`] : [];
+}
+
+/** One Ajv error as `x-limits.<field> <what is wrong>`; an integer's type and bound are said together. */
+function describe(error: ErrorObject): string[] {
+  const parent = error.parentSchema as { type?: string; minimum?: number } | undefined;
+  if ((error.keyword === 'type' || error.keyword === 'minimum') && parent?.type === 'integer') {
+    return [`${field(error.instancePath)} must be an integer >= ${parent.minimum}, found ${JSON.stringify(error.data)}`];
+  }
+  if (error.keyword === 'dependentRequired') {
+    return [`${field(`/${error.params['missingProperty']}`)} is required: the account API's groups signIn, session and keys come together`];
+  }
+  if (error.keyword === 'type') return [`${field(error.instancePath)} must be an object, found ${JSON.stringify(error.data)}`];
+  return describeErrors([error]).map((violation) => `${field(violation.pointer)} ${violation.detail}`);
+}
+
+/** A JSON pointer into `x-limits` as the field's dotted name: `/rateLimit/requests` is `x-limits.rateLimit.requests`. */
+function field(pointer: string): string {
+  const segments = pointer.split('/').slice(1);
+  return ['x-limits', ...segments.map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))].join('.');
+}
