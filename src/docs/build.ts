@@ -12,8 +12,8 @@ import { join, relative, resolve } from 'node:path';
 import { readOperations } from '../contract/operations.js';
 import { projectRoot } from '../contract/project.js';
 import { isObject, loadSpec, type OpenApiDocument } from '../contract/spec.js';
-import { binCommand } from '../process/commands.js';
-import { runCommand } from '../process/run-command.js';
+import { binCommand } from '../../tools/process/commands.js';
+import { runCommand } from '../../tools/process/run-command.js';
 import { codeSamples, SAMPLE_LANGUAGES } from './code-samples.js';
 import { makeOffline } from './offline-html.js';
 

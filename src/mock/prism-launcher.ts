@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { launch, type LaunchedProcess } from '../process/launch.js';
+import { launch, type LaunchedProcess } from '../../tools/process/launch.js';
 
 /** Prism started by a mock launcher (`npm run mock`, `npm run mock:web`) that serves its own server in front of it. */
 export interface LaunchedPrism {

@@ -4,10 +4,10 @@ import { bufferedIo } from '../../src/cli/io.js';
 import { parseContractArgs } from '../../src/contract-suite/cli-options.js';
 import { runContract } from '../../src/contract-suite/command.js';
 import type { SuiteReport } from '../../src/contract-suite/run.js';
-import { tsxCommand } from '../../src/process/commands.js';
-import { freePort } from '../../src/process/free-port.js';
-import { makeKey } from '../../src/process/make-key.js';
-import { runCommand } from '../../src/process/run-command.js';
+import { tsxCommand } from '../../tools/process/commands.js';
+import { freePort } from '../../tools/process/free-port.js';
+import { makeKey } from '../../tools/process/make-key.js';
+import { runCommand } from '../../tools/process/run-command.js';
 
 /** `npm run contract -- ...` as a process, without npm in between; API_KEY only when the test sets it. */
 function contractProcess(args: string[], env: Record<string, string> = {}) {

@@ -9,15 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { launch, type LaunchedProcess } from '../../src/process/launch.js';
-import { startMock } from '../../src/process/mock.js';
-import { waitForOutput } from '../../src/process/ready.js';
-import { scratchDatabase } from '../../src/process/scratch-database.js';
+import { launch, type LaunchedProcess } from '../../tools/process/launch.js';
+import { startMock } from '../../tools/process/mock.js';
+import { waitForOutput } from '../../tools/process/ready.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
 import { openStore } from '../../src/store/open-store.js';
 import { parse, stringify } from 'yaml';
 import { projectRoot } from '../../src/contract/project.js';
-import { binCommand, typescriptCommand } from '../../src/process/commands.js';
-import { runCommand } from '../../src/process/run-command.js';
+import { binCommand, typescriptCommand } from '../../tools/process/commands.js';
+import { runCommand } from '../../tools/process/run-command.js';
 
 const copy = mkdtempSync(join(tmpdir(), 'add-operation-'));
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
@@ -120,7 +120,7 @@ describe('adding GET /items/{id} to a copy of the project', () => {
   it('passes the contract lint and regenerates the types', async () => {
     const lint = await runCommand(binCommand('redocly', ['lint', '--config', inCopy('redocly.yaml')]), { cwd: copy });
     expect(lint.code, lint.stdout + lint.stderr).toBe(0);
-    const generate = await runCommand([process.execPath, '--import', 'tsx', 'src/tooling/generate.ts'], { cwd: copy }); // the copy's own generator
+    const generate = await runCommand([process.execPath, '--import', 'tsx', 'tools/generate/generate.ts'], { cwd: copy }); // the copy's own generator
     expect(generate.code, generate.stderr).toBe(0);
     expect(readFileSync(inCopy('generated/openapi.d.ts'), 'utf8')).toContain('getItem');
   });
@@ -220,7 +220,7 @@ describe('adding GET /items/{id} to a copy of the project', () => {
       example: 'A',
     };
     writeFileSync(inCopy('openapi/openapi.yaml'), stringify(spec, { lineWidth: 0 }));
-    expect((await runCommand([process.execPath, '--import', 'tsx', 'src/tooling/generate.ts'], { cwd: copy })).code).toBe(0);
+    expect((await runCommand([process.execPath, '--import', 'tsx', 'tools/generate/generate.ts'], { cwd: copy })).code).toBe(0);
     const database = scratchDatabase('ignored-field-');
     const store = await openStore({ databasePath: database.path });
     const at = '2026-01-01T00:00:00.000Z';

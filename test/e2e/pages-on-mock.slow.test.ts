@@ -5,10 +5,10 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tsxCommand } from '../../src/process/commands.js';
-import { freePort } from '../../src/process/free-port.js';
-import { launch, type LaunchedProcess } from '../../src/process/launch.js';
-import { waitForOutput } from '../../src/process/ready.js';
+import { tsxCommand } from '../../tools/process/commands.js';
+import { freePort } from '../../tools/process/free-port.js';
+import { launch, type LaunchedProcess } from '../../tools/process/launch.js';
+import { waitForOutput } from '../../tools/process/ready.js';
 import { launchChromium, openPage } from './browser.js';
 
 let browser: Browser;

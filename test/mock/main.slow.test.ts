@@ -1,10 +1,10 @@
 /** `npm run mock` with a real Prism behind it: two Prisms at a time cost more than `npm test`'s minute allows. */
 import { describe, expect, it } from 'vitest';
-import { tsxCommand } from '../../src/process/commands.js';
-import { freePort } from '../../src/process/free-port.js';
-import { launch } from '../../src/process/launch.js';
-import { isRunning } from '../../src/process/process-group.js';
-import { waitForOutput } from '../../src/process/ready.js';
+import { tsxCommand } from '../../tools/process/commands.js';
+import { freePort } from '../../tools/process/free-port.js';
+import { launch } from '../../tools/process/launch.js';
+import { isRunning } from '../../tools/process/process-group.js';
+import { waitForOutput } from '../../tools/process/ready.js';
 
 /** `npm run mock -- <args>` without npm, leading its own process group (Prism joins it). */
 const startLauncher = (args: string[]) => launch(tsxCommand('src/mock/main.ts', args));
