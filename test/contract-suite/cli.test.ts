@@ -5,7 +5,7 @@ import { parseContractArgs } from '../../src/contract-suite/cli-options.js';
 import { runContract } from '../../src/contract-suite/command.js';
 import type { SuiteReport } from '../../src/contract-suite/run.js';
 import { tsxCommand } from '../../tools/process/commands.js';
-import { freePort } from '../../tools/process/free-port.js';
+import getPort from 'get-port';
 import { makeKey } from '../../tools/process/make-key.js';
 import { runCommand } from '../../tools/process/run-command.js';
 
@@ -71,7 +71,7 @@ describe('npm run contract', { concurrent: true }, () => {
   });
 
   it('exits 2 when nothing answers at the URL, without sending the other requests', async () => {
-    const result = await contract(['--base-url', `http://127.0.0.1:${await freePort()}`, '--token', 'anything']);
+    const result = await contract(['--base-url', `http://127.0.0.1:${await getPort()}`, '--token', 'anything']);
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/Could not reach http:\/\/127\.0\.0\.1:\d+: no answer: .*ECONNREFUSED/);
   });

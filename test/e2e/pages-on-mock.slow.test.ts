@@ -6,7 +6,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tsxCommand } from '../../tools/process/commands.js';
-import { freePort } from '../../tools/process/free-port.js';
+import getPort from 'get-port';
 import { launch, type LaunchedProcess } from '../../tools/process/launch.js';
 import { waitForOutput } from '../../tools/process/ready.js';
 import { launchChromium, openPage } from './browser.js';
@@ -16,7 +16,7 @@ let url: string;
 let pages: LaunchedProcess | undefined;
 
 beforeAll(async () => {
-  const [pagesPort, mockPort] = [await freePort(), await freePort()];
+  const [pagesPort, mockPort] = [await getPort(), await getPort()];
   pages = launch(tsxCommand('src/mock/web.ts', ['--port', String(pagesPort), '--mock-port', String(mockPort)]));
   browser = await launchChromium();
   const [, started = ''] = await waitForOutput(pages, /^Web application on (\S+)$/m, { timeoutMs: 60_000 });

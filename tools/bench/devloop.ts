@@ -11,7 +11,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { exitCodeFor, ExitCode, parseOrExit } from '../../src/cli/exit.js';
 import { projectRoot } from '../../src/contract/project.js';
-import { freePort } from '../process/free-port.js';
+import getPort from 'get-port';
 import { describeExit, launch, type LaunchedProcess } from '../process/launch.js';
 import { waitForHttp, waitForOutput } from '../process/ready.js';
 import { runCommand } from '../process/run-command.js';
@@ -208,7 +208,7 @@ function startToFirst200(name: string, args: (port: number) => string[], headers
   return {
     name,
     async time() {
-      const port = await freePort(HOST);
+      const port = await getPort({ host: HOST });
       const log = join(workDirectory, `${name.replaceAll(' ', '-')}-${++run}.log`);
       // Its own process group: stopping npm stops the shell, tsx and the server under it.
       const server = launch([npm, ...args(port)], { env: { ...env, PORT: String(port), WEB_PORT: '0', HOST }, output: { stdoutFile: log, stderrFile: log } });

@@ -13,7 +13,7 @@ import { exitCodeFor, parseOrExit } from '../../src/cli/exit.js';
 import { DEFAULT_LOG_LEVEL } from '../../src/config/env.js';
 import { projectRoot } from '../../src/contract/project.js';
 import { typescriptCommand } from '../process/commands.js';
-import { freePort } from '../process/free-port.js';
+import getPort from 'get-port';
 import { describeExit, launch } from '../process/launch.js';
 import { waitForHttp } from '../process/ready.js';
 import { type SelfTime, summariseProfile } from './lib/cpuprofile.js';
@@ -67,7 +67,7 @@ try {
   }
   progress('profile: preparing a database with ten items and a key (the peers take the same key)');
   const { key, databasePath, userId } = await prepareProjectDatabase(work);
-  const port = await freePort(HOST);
+  const port = await getPort({ host: HOST });
   const command = SERVERS[options.server].launch({
     port,
     host: HOST,

@@ -16,7 +16,7 @@ import { DEFAULT_LOG_LEVEL } from '../../src/config/env.js';
 import { projectRoot } from '../../src/contract/project.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { typescriptCommand } from '../process/commands.js';
-import { freePort } from '../process/free-port.js';
+import getPort from 'get-port';
 import { describeExit, type LaunchedProcess, launch } from '../process/launch.js';
 import { waitForHttp } from '../process/ready.js';
 import { FALLBACK_KEY, FALLBACK_OWNER_ID, fixtureItems, REQUEST_BODY, requestHeaders } from './lib/fixture.js';
@@ -192,8 +192,8 @@ async function main(): Promise<number> {
         processes.set(run.id, started);
         try {
           for (let instance = 0; instance < (SERVERS[run.id].instances ?? 1); instance++) {
-            const port = await freePort(HOST);
-            const webPort = run.id === 'project' ? await freePort(HOST) : undefined;
+            const port = await getPort({ host: HOST });
+            const webPort = run.id === 'project' ? await getPort({ host: HOST }) : undefined;
             if (webPort !== undefined) projectWebUrl = `http://${HOST}:${webPort}/`;
             const command = SERVERS[run.id].launch({
               ...(webPort !== undefined && { webPort }),

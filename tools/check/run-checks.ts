@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { projectRoot } from '../../src/contract/project.js';
 import { runCommand } from '../process/run-command.js';
 import type { PassCache } from './pass-cache.js';
@@ -25,7 +25,7 @@ export function checkSteps(scripts: Readonly<Record<string, string>> = readScrip
 
 /**
  * Runs each named script's command line at once, as `npm run` would (in a shell, with
- * `node_modules/.bin` first on PATH) but without npm's start-up, and resolves with every result in
+ * `node_modules/.bin` first on PATH: execa's `preferLocal`) but without npm's start-up, and resolves with every result in
  * the order given, failed or not. A script with a pass cache (`cacheFor`) whose inputs are those of
  * its last pass is not run, and is reported as skipped; one that passes records its pass.
  */
@@ -35,13 +35,17 @@ export async function runChecks(
   cwd = projectRoot,
   cacheFor: (name: string) => PassCache | undefined = () => undefined,
 ): Promise<CheckResult[]> {
-  const env = { PATH: [join(cwd, 'node_modules', '.bin'), process.env['PATH'] ?? ''].join(delimiter), FORCE_COLOR: '0' };
   return Promise.all(
     names.map(async (name): Promise<CheckResult> => {
       const cache = cacheFor(name);
       if (cache?.unchanged) return { name, ok: true, seconds: 0, output: '', skipped: true };
       const started = performance.now();
-      const result = await runCommand(['sh', '-c', scripts[name] ?? `echo 'no script named ${name}' >&2; exit 127`], { cwd, env, timeoutMs: 300_000 });
+      const result = await runCommand(['sh', '-c', scripts[name] ?? `echo 'no script named ${name}' >&2; exit 127`], {
+        cwd,
+        env: { FORCE_COLOR: '0' },
+        preferLocal: true,
+        timeoutMs: 300_000,
+      });
       if (result.code === 0) cache?.recordPass();
       return { name, ok: result.code === 0, seconds: (performance.now() - started) / 1000, output: result.stdout + result.stderr };
     }),

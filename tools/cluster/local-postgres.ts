@@ -1,8 +1,8 @@
-import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { execaSync } from 'execa';
+import getPort from 'get-port';
 
 /** A throwaway PostgreSQL server from the machine's own binaries (Debian's `postgresql` package): no Docker. */
 export interface LocalPostgres {
@@ -61,23 +61,8 @@ export function postgresBinDir(env: NodeJS.ProcessEnv = process.env): string | u
       .sort((a, b) => Number(b) - Number(a));
     if (versions[0] !== undefined) return join(root, versions[0], 'bin');
   }
-  try {
-    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
-    return existsSync(join(dir, 'initdb')) ? dir : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no free port'))));
-    });
-  });
+  const found = execaSync('pg_config', ['--bindir'], { reject: false });
+  return found.exitCode === 0 && existsSync(join(found.stdout, 'initdb')) ? found.stdout : undefined;
 }
 
 function idsOf(user: string): { uid: number; gid: number } | undefined {
@@ -114,13 +99,14 @@ export async function startLocalPostgres(options: LocalPostgresOptions = {}): Pr
     chownSync(dir, owner.uid, owner.gid);
     chownSync(sockets, owner.uid, owner.gid);
   }
+  // Synchronous (execa's execaSync), so the exit hook below can stop the server too.
   const run = (tool: string, args: string[], quiet = false, prefix: string[] = []): void => {
-    const argv = [...prefix, ...(asRoot ? ['runuser', '-u', RUN_AS, '--', join(bin, tool), ...args] : [join(bin, tool), ...args])];
-    const result = spawnSync(argv[0] as string, argv.slice(1), { encoding: 'utf8', cwd: dir, timeout: 60_000 });
-    if (result.status !== 0 && !quiet)
-      throw new Error(`${tool} ${args.join(' ')} failed (${result.status ?? result.signal}): ${result.stderr || result.stdout}`);
+    const [command = '', ...rest] = [...prefix, ...(asRoot ? ['runuser', '-u', RUN_AS, '--', join(bin, tool), ...args] : [join(bin, tool), ...args])];
+    const result = execaSync(command, rest, { cwd: dir, timeout: 60_000, reject: false });
+    if (result.exitCode !== 0 && !quiet)
+      throw new Error(`${tool} ${args.join(' ')} failed (${result.exitCode ?? result.signal}): ${result.stderr || result.stdout}`);
   };
-  const port = await freePort();
+  const port = await getPort({ host: '127.0.0.1' });
   const settings = { listen_addresses: '127.0.0.1', port: String(port), unix_socket_directories: sockets, max_connections: '200', ...options.settings };
   const logFile = join(dir, 'server.log');
   const start = () =>

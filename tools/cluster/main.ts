@@ -9,10 +9,10 @@
  * Exit codes: 0 stopped by a signal, 1 something failed, 2 bad usage.
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { DEFAULT_MAX_CONNECTIONS } from '../../src/config/env.js';
-import { projectRoot } from '../../src/contract/project.js';
+import { describeExit } from '../process/launch.js';
+import { type ServerProcess, startServer } from '../process/server.js';
 import { type LocalPostgres, startLocalPostgres } from './local-postgres.js';
 
 const whole = (name: string, min: number, max: number) => (value: string) => {
@@ -30,14 +30,7 @@ const program = new Command('start:cluster')
   .exitOverride()
   .showHelpAfterError('(run with --help for usage)');
 
-interface Instance {
-  index: number;
-  url: string;
-  webUrl: string;
-  child: ChildProcess;
-}
-
-const children: Instance[] = [];
+const children: ServerProcess[] = [];
 let postgres: LocalPostgres | undefined;
 const balancers: Server[] = [];
 let stopping = false;
@@ -46,36 +39,31 @@ function stopAll(code: number): void {
   if (stopping) return;
   stopping = true;
   for (const balancer of balancers) balancer.close();
-  let running = children.filter((instance) => instance.child.exitCode === null && instance.child.signalCode === null);
-  for (const instance of running) instance.child.kill('SIGTERM');
-  const finish = () => {
+  // Each instance leads its own process group: SIGTERM to it, SIGKILL after 12 s (it drains for up to 10 s).
+  void Promise.all(children.map((instance) => instance.stop({ graceMs: 12_000 }))).then(() => {
     postgres?.stop();
     process.exit(code);
-  };
-  if (running.length === 0) {
-    finish();
-    return;
-  }
-  const force = setTimeout(() => {
-    for (const instance of running) instance.child.kill('SIGKILL');
-  }, 12_000);
-  for (const instance of running) {
-    instance.child.once('exit', () => {
-      running = running.filter((other) => other !== instance);
-      if (running.length === 0) {
-        clearTimeout(force);
-        finish();
-      }
-    });
-  }
+  });
 }
 
-function startInstance(index: number, host: string, databaseUrl: string, publicApiUrl: string): Promise<Instance> {
+/** Each line of an instance's output on this terminal, after its label. */
+function labelled(index: number): (text: string, stream: 'stdout' | 'stderr') => void {
+  const label = `[instance ${index}] `;
+  const partial = { stdout: '', stderr: '' };
+  return (text, stream) => {
+    const lines = (partial[stream] + text).split('\n');
+    partial[stream] = lines.pop() ?? '';
+    for (const line of lines) (stream === 'stdout' ? process.stdout : process.stderr).write(`${label}${line}\n`);
+  };
+}
+
+async function startInstance(index: number, host: string, databaseUrl: string, publicApiUrl: string): Promise<ServerProcess> {
   // Free ports for each instance's two listeners; the pages show the balancer's URL in their curl.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: projectRoot,
+  const instance = await startServer({
     env: {
-      ...process.env,
+      // What this process has, not a harness's defaults (NODE_ENV=production, LOG_LEVEL=info).
+      NODE_ENV: process.env['NODE_ENV'],
+      LOG_LEVEL: process.env['LOG_LEVEL'],
       DATABASE_URL: databaseUrl,
       PORT: '0',
       WEB_PORT: '0',
@@ -84,33 +72,19 @@ function startInstance(index: number, host: string, databaseUrl: string, publicA
       // Behind the balancer every connection comes from its address: the per-address cap would cap the balancer.
       MAX_CONNECTIONS_PER_ADDRESS: process.env['MAX_CONNECTIONS_PER_ADDRESS'] || process.env['MAX_CONNECTIONS'] || String(DEFAULT_MAX_CONNECTIONS),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    onOutput: labelled(index),
+    // Its output is on the terminal already; a little is kept for the message if it does not start.
+    maxOutputChars: 1 << 16,
+    // The instances migrate one database at once, one after the other behind the advisory lock.
+    timeoutMs: 60_000,
   });
-  const label = `[instance ${index}] `;
-  let buffered = '';
-  let url: string | undefined;
-  return new Promise((resolve, reject) => {
-    const onLine = (line: string) => {
-      process.stdout.write(`${label}${line}\n`);
-      url ??= /^Listening on (\S+)$/.exec(line)?.[1];
-      const webUrl = /^Web application on (\S+)$/.exec(line)?.[1];
-      if (url && webUrl) resolve({ index, url, webUrl, child });
-    };
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      buffered += chunk;
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) onLine(line);
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => process.stderr.write(chunk.replace(/^/gm, label)));
-    child.once('exit', (code, signal) => {
-      reject(new Error(`instance ${index} exited (${code ?? signal}) before listening`));
-      if (!stopping) {
-        process.stderr.write(`instance ${index} exited (${code ?? signal}); stopping the cluster\n`);
-        stopAll(1);
-      }
-    });
+  children.push(instance);
+  void instance.exited.then((exit) => {
+    if (stopping) return;
+    process.stderr.write(`instance ${index} exited (${describeExit(exit)}); stopping the cluster\n`);
+    stopAll(1);
   });
+  return instance;
 }
 
 /** Round robin over the instances' URLs, one request at a time each way; enough to watch instances share keys, sessions and a quota. */
@@ -149,17 +123,17 @@ async function main(): Promise<void> {
     process.stdout.write(`PostgreSQL on ${databaseUrl}\n`);
   }
   // Started together on purpose: their migrations race, and the advisory lock sorts it out.
-  children.push(...(await Promise.all(Array.from({ length: options.instances }, (_, index) => startInstance(index + 1, options.host, databaseUrl, url)))));
+  const instances = await Promise.all(Array.from({ length: options.instances }, (_, index) => startInstance(index + 1, options.host, databaseUrl, url)));
   balancers.push(
     await startBalancer(
-      children.map((instance) => instance.url),
+      instances.map((instance) => instance.url),
       options.port,
       options.host,
     ),
   );
   balancers.push(
     await startBalancer(
-      children.map((instance) => instance.webUrl),
+      instances.map((instance) => instance.webUrl),
       options.webPort,
       options.host,
     ),
@@ -168,8 +142,8 @@ async function main(): Promise<void> {
   process.stdout.write(
     [
       '',
-      `Balancer on ${url}, round robin over ${children.map((instance) => instance.url).join(', ')}`,
-      `Web application balancer on ${webUrl}, round robin over ${children.map((instance) => instance.webUrl).join(', ')}`,
+      `Balancer on ${url}, round robin over ${instances.map((instance) => instance.url).join(', ')}`,
+      `Web application balancer on ${webUrl}, round robin over ${instances.map((instance) => instance.webUrl).join(', ')}`,
       `Database: ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
       '',
       `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`,

@@ -4,18 +4,18 @@ import { displayPath } from '../check/display-path.js';
 import { checkValueExamples } from '../check/examples-check.js';
 import { watchFolders, type FileWatch } from '../generate/watch-files.js';
 import { writeTypes } from '../generate/write-types.js';
+import { describeExit } from '../process/launch.js';
+import { type ServerProcess, ServerStartError, startServer } from '../process/server.js';
 import { explainExamples, explainLint, explainServerStart, explainTypecheck, explainTypeGeneration, formatTypecheckError, type Breakage } from './explain.js';
 import { lintSpec } from './lint-spec.js';
 import { describeBreakage, seconds } from './report.js';
-import { stopRunningCommands } from './run-command.js';
-import { ServerStartError, startDevServer, type DevServer } from './server-process.js';
 import { TypecheckThread } from './typecheck-thread.js';
 
 export interface DevLoopOptions {
   root: string;
   paths: ContractPaths;
-  /** The server's environment (PORT, LOG_LEVEL, ...). */
-  serverEnv: NodeJS.ProcessEnv;
+  /** The server's environment on top of this process's (PORT, LOG_LEVEL, ...); `undefined` removes a variable. */
+  serverEnv: Record<string, string | undefined>;
   /** Prints one line of the loop's own report. */
   say: (line: string) => void;
   /** Passes on what the server writes. */
@@ -50,13 +50,15 @@ export class DevLoop {
   readonly #specFolder: string;
   readonly #sourceFolder: string;
   #watch: FileWatch | undefined;
-  #server: { process: DevServer; startedAt: Date } | undefined;
+  #server: { process: ServerProcess; startedAt: Date } | undefined;
   #running: Promise<void> | undefined;
   #types: Promise<TypesOutcome> = Promise.resolve({ ok: true, summary: 'types unchanged' });
   /** Whether a type generation since the last run wrote a different file. */
   #typesChanged = false;
   #next: Run | undefined;
   #stopping = false;
+  /** Aborted on stop: ends the lint process of a run in flight. */
+  readonly #stopped = new AbortController();
 
   constructor(options: DevLoopOptions) {
     this.#options = options;
@@ -80,11 +82,11 @@ export class DevLoop {
   async stop(): Promise<void> {
     this.#stopping = true;
     this.#watch?.close();
-    stopRunningCommands();
+    this.#stopped.abort();
     await this.#typecheck.close();
     const server = this.#server;
     this.#server = undefined;
-    await server?.process.stop();
+    await server?.process.stop({ graceMs: 5_000 });
   }
 
   #queue(changed: string[], savedAt: number): void {
@@ -127,7 +129,7 @@ export class DevLoop {
   }
 
   async #runOnce(run: Run): Promise<void> {
-    const { say, paths, root } = this.#options;
+    const { say, paths } = this.#options;
     const initial = run.changed.length === 0;
     if (initial) await this.#startServer('started');
     else say(`${run.changed.map((file) => displayPath(file)).join(', ')} changed`);
@@ -146,7 +148,7 @@ export class DevLoop {
     if (run.cause === 'spec') {
       const lintStarted = performance.now();
       // Lint runs in its own process while the types are made here, so neither waits for the other.
-      const lint = lintSpec(root).then((result) => ({ result, ms: performance.now() - lintStarted }));
+      const lint = lintSpec(this.#stopped.signal).then((result) => ({ result, ms: performance.now() - lintStarted }));
       const types = await this.#types;
       typesChanged = this.#typesChanged;
       this.#typesChanged = false;
@@ -223,27 +225,28 @@ export class DevLoop {
 
   /** Stops the running server, if any, and starts a new one; false when it did not come up. */
   async #startServer(verb: string): Promise<boolean> {
-    const { say, root, serverEnv, forward } = this.#options;
+    const { say, serverEnv, forward } = this.#options;
     const started = performance.now();
     const previous = this.#server;
     // Forget it before stopping it, so its exit is not taken for a crash.
     this.#server = undefined;
-    await previous?.process.stop();
+    await previous?.process.stop({ graceMs: 5_000 });
     if (this.#stopping) return false;
     try {
-      const server = await startDevServer({ root, env: serverEnv, onOutput: forward });
+      // Output is passed on as it comes; the last 64 KiB are kept for the report when it does not start.
+      const server = await startServer({ env: serverEnv, onOutput: forward, maxOutputChars: 1 << 16 });
       this.#server = { process: server, startedAt: new Date() };
       say(`server ${verb} in ${seconds(performance.now() - started)} (pid ${server.pid}): ${server.url}`);
-      void server.exited.then((how) => {
+      void server.exited.then((exit) => {
         if (this.#server?.process === server && !this.#stopping) {
           this.#server = undefined;
-          say(`the server stopped by itself (${how}); it starts again on the next save that passes`);
+          say(`the server stopped by itself (${describeExit(exit)}); it starts again on the next save that passes`);
         }
       });
       return true;
     } catch (error) {
-      const output = error instanceof ServerStartError ? error.output : '';
-      for (const line of describeBreakage(explainServerStart(error instanceof Error ? error.message : String(error), output))) say(line);
+      const [reason, output] = error instanceof ServerStartError ? [error.reason, error.output] : [error instanceof Error ? error.message : String(error), ''];
+      for (const line of describeBreakage(explainServerStart(reason, output))) say(line);
       say('no server is running; it starts on the next save that passes');
       return false;
     }

@@ -1,5 +1,5 @@
-import { resolve } from 'node:path';
-import { runCommand } from './run-command.js';
+import { binCommand } from '../process/commands.js';
+import { runCommand } from '../process/run-command.js';
 
 /** One problem Redocly reports, located in the spec. */
 export interface LintProblem {
@@ -26,8 +26,11 @@ interface RedoclyReport {
  * Redocly's half of `npm run lint` (`redocly.yaml`), read from its JSON report; warnings fail it too. Spectral's OWASP
  * half is left to `npm run lint` and `check`: it takes seconds, too long for a lint on every save.
  */
-export async function lintSpec(root: string): Promise<LintResult> {
-  const output = await runCommand(resolve(root, 'node_modules', '.bin', 'redocly'), ['lint', '--config', 'redocly.yaml', '--format', 'json'], root);
+export async function lintSpec(cancelSignal?: AbortSignal): Promise<LintResult> {
+  const output = await runCommand(binCommand('redocly', ['lint', '--config', 'redocly.yaml', '--format', 'json']), {
+    timeoutMs: 120_000,
+    ...(cancelSignal && { cancelSignal }),
+  });
   let reports: RedoclyReport[];
   try {
     reports = parseReports(output.stdout);

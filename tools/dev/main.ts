@@ -17,9 +17,12 @@ new Command('dev')
 const loop = new DevLoop({
   root: projectRoot,
   paths: readContractPaths(),
+  // Every variable of this process passes on to the server; startServer's defaults for a harness
+  // (NODE_ENV=production, HOST=127.0.0.1, PORT=0) give way to what this process has, set or not.
   // The same two ports as `npm start` when neither is set (the server gives a set PORT a free web port otherwise).
   serverEnv: {
-    ...process.env,
+    NODE_ENV: process.env['NODE_ENV'],
+    HOST: process.env['HOST'],
     PORT: process.env['PORT'] ?? '3000',
     ...(process.env['PORT'] === undefined && process.env['WEB_PORT'] === undefined && { WEB_PORT: '3001' }),
     LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'info',

@@ -1,18 +1,10 @@
-import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
+import { execa, type Options } from 'execa';
 import { projectRoot } from '../../src/contract/project.js';
+import { describeExit, type Exit } from '../../src/cli/wait-for-http.js';
 import { groupGone, killGroupOnExit, release, sendSignal } from './process-group.js';
 
-/** How a process ended: its exit code, or the signal that ended it. */
-export interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-/** `exit code 1` or `signal SIGKILL`, for messages. */
-export function describeExit(exit: Exit): string {
-  return exit.signal ? `signal ${exit.signal}` : `exit code ${exit.code}`;
-}
+export { describeExit, type Exit };
 
 /**
  * Where a process's output goes: kept in memory (`capture`, for tests and error messages),
@@ -31,21 +23,25 @@ export interface LaunchOptions {
   output?: OutputMode;
   /** With `capture`: keep only about the last this many characters of each stream (a long soak logs a line per request). */
   maxOutputChars?: number;
+  /** With `capture`: also hands each piece of output to this function as it comes (the dev loop passes the server's on). */
+  onOutput?: (text: string, stream: 'stdout' | 'stderr') => void;
   /**
    * Default true: the process leads its own process group, so `stop()` also ends whatever it
    * started (npm, tsx's child, Prism's workers). False keeps it in this process's group, where a
-   * terminal's Ctrl-C reaches it too (`npm run mock` starting Prism).
+   * terminal's Ctrl-C reaches it too.
    */
   ownGroup?: boolean;
   /** Run it on this CPU core only (`taskset -c`); taskset execs the command, so `pid` is still the program's. */
   core?: number;
+  /** Put the project's `node_modules/.bin` first on its PATH, as `npm run` does (execa's `preferLocal`). */
+  preferLocal?: boolean;
 }
 
 export interface LaunchedProcess {
   readonly pid: number;
   /** The command line, for messages. */
   readonly commandLine: string;
-  /** Settles once the process has ended; never rejects. */
+  /** Settles once the process has ended and its output is read; never rejects. */
   readonly exited: Promise<Exit>;
   /** How it ended, or undefined while it runs. */
   exitStatus(): Exit | undefined;
@@ -65,8 +61,16 @@ export interface LaunchedProcess {
 }
 
 /**
- * Starts `argv` (command and arguments; no shell). The toolkit's one way to start a process:
- * the server, Prism, a CLI, a bench peer. Throws when the command cannot be started at all.
+ * Starts `argv` (command and arguments; no shell) with execa. The tools' one way to start a
+ * process: the server, Prism, a CLI, a bench peer, a check. Throws when the command cannot be
+ * started at all.
+ *
+ * What execa does here: spawning, the environment on top of this one, `preferLocal`, one promise
+ * for the end with its exit code or signal, and a process outside a group of its own is killed when
+ * this one exits (its `cleanup`). What stays here: process groups (execa signals the process only;
+ * `stop()` ends what it started too, npm's and tsx's children, and waits for them), output kept
+ * while the process runs (execa buffers until the end; the readiness checks read it before then),
+ * and files opened here and handed over as descriptors, so the output never passes through this process.
  *
  * @example
  * const prism = launch(['node', 'prism.js', 'mock', 'openapi.yaml'], { output: 'capture' });
@@ -81,39 +85,56 @@ export function launch(argv: readonly string[], options: LaunchOptions = {}): La
   const ownGroup = options.ownGroup ?? true;
 
   const files = typeof output === 'object' ? openOutputFiles(output) : undefined;
-  const stdio: StdioOptions = files
-    ? ['ignore', files.stdout, files.stderr]
+  // Descriptors go to the child as they are (execa's `{ file }` would pipe the output through this process).
+  // execa documents "a file descriptor integer" for stdout and stderr; its types list only 1 and 2.
+  const descriptor = (fd: number) => fd as unknown as Options['stdout'];
+  const stdio: Pick<Options, 'stdout' | 'stderr'> = files
+    ? { stdout: descriptor(files.stdout), stderr: descriptor(files.stderr) }
     : output === 'capture'
-      ? ['ignore', 'pipe', 'pipe']
-      : output === 'inherit'
-        ? 'inherit'
-        : 'ignore';
-  const child: ChildProcess = spawn(command, args, { cwd: options.cwd ?? projectRoot, env: { ...process.env, ...options.env }, stdio, detached: ownGroup });
+      ? { stdout: 'pipe', stderr: 'pipe' }
+      : { stdout: output as 'inherit' | 'ignore', stderr: output as 'inherit' | 'ignore' };
+  const subprocess = execa(command, args, {
+    cwd: options.cwd ?? projectRoot,
+    env: options.env ?? {},
+    stdin: 'ignore',
+    ...stdio,
+    detached: ownGroup,
+    preferLocal: options.preferLocal ?? false,
+    // Output is read from the streams as it comes (below), not buffered to the end.
+    buffer: false,
+    // A failed or killed process is an outcome to report, not an exception.
+    reject: false,
+    // stop() sends SIGKILL itself, to the group when there is one.
+    forceKillAfterDelay: false,
+  });
   // The child has its own copies of the descriptors.
   if (files) for (const fd of new Set([files.stdout, files.stderr])) closeSync(fd);
+  const pid = subprocess.pid;
+  // A command that cannot start (ENOENT, EACCES) has no pid; execa's promise then settles with the failure, which is not needed.
+  if (pid === undefined) throw new Error(`launch: could not start ${commandLine}`);
 
   let status: Exit | undefined;
-  // 'close' comes after 'exit' once the output pipes are drained: a process counts as ended when
-  // everything it wrote (the error message before exit 2) can be read.
-  const exited = new Promise<Exit>((resolve) =>
-    child.once('close', (code, signal) => {
-      status = { code, signal };
-      resolve(status);
-    }),
-  );
-  const leaderEnded = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // A command that cannot start (ENOENT, EACCES) has no pid: thrown here, so its later 'error' event is only noise.
-  child.once('error', () => {});
-  const pid = child.pid;
-  if (pid === undefined) throw new Error(`launch: could not start ${commandLine}`);
+  // execa settles once the process has exited and its output streams are drained: a process counts as
+  // ended when everything it wrote (the error message before exit 2) can be read.
+  const exited: Promise<Exit> = subprocess.then((result) => {
+    status = { code: result.exitCode ?? null, signal: (result.signal as NodeJS.Signals | undefined) ?? null };
+    return status;
+  });
+  const leaderEnded = new Promise<void>((resolve) => subprocess.once('exit', () => resolve()));
 
   let out = '';
   let err = '';
   const cap = options.maxOutputChars ?? Number.POSITIVE_INFINITY;
   // Trimmed in halves rather than on every chunk, so a chatty process does not cost a copy per line.
   const keep = (text: string) => (text.length > 2 * cap ? text.slice(-cap) : text);
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out = keep(out + chunk)));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err = keep(err + chunk)));
+  subprocess.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    out = keep(out + chunk);
+    options.onOutput?.(chunk, 'stdout');
+  });
+  subprocess.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    err = keep(err + chunk);
+    options.onOutput?.(chunk, 'stderr');
+  });
 
   if (ownGroup) {
     killGroupOnExit(pid);

@@ -1,6 +1,6 @@
 import { MOCK_DEFAULTS, prismReadinessProbe, type MockOptions } from '../../src/mock/prism.js';
+import getPort from 'get-port';
 import { tsxCommand } from './commands.js';
-import { freePort } from './free-port.js';
 import { launch, type LaunchedProcess } from './launch.js';
 import { waitForHttp } from './ready.js';
 
@@ -29,7 +29,7 @@ export function mockArguments(options: MockOptions): string[] {
  */
 export async function startMock(options: Partial<Omit<MockOptions, 'port'>> & { timeoutMs?: number } = {}): Promise<MockProcess> {
   const { timeoutMs = 60_000, ...mockOptions } = options;
-  const settings: MockOptions = { ...MOCK_DEFAULTS, ...mockOptions, port: await freePort(mockOptions.host ?? MOCK_DEFAULTS.host) };
+  const settings: MockOptions = { ...MOCK_DEFAULTS, ...mockOptions, port: await getPort({ host: mockOptions.host ?? MOCK_DEFAULTS.host }) };
   const mock = launch(tsxCommand('src/mock/main.ts', mockArguments(settings)));
   const url = `http://${settings.host}:${settings.port}`;
   try {

@@ -8,13 +8,13 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/contract/project.js';
 import { freshDatabase } from '../../helpers/postgres.js';
-import { freePort } from '../../../tools/process/free-port.js';
+import getPort from 'get-port';
 import { makeKey } from '../../../tools/process/make-key.js';
 
 describe('npm run start:cluster', () => {
   it('serves one key through a balancer over two instances and stops them all on SIGINT', async () => {
     const databaseUrl = await freshDatabase('start_cluster');
-    const [port, webPort] = [await freePort(), await freePort()];
+    const [port, webPort] = [await getPort(), await getPort()];
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', 'tools/cluster/main.ts', '--instances', '2', '--port', String(port), '--web-port', String(webPort)],

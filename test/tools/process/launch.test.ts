@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../../src/contract/project.js';
 import { launch } from '../../../tools/process/launch.js';
 import { isRunning } from '../../../tools/process/process-group.js';
 import { scratchDatabase } from '../../../tools/process/scratch-database.js';
@@ -69,6 +70,22 @@ describe('launch', () => {
     expect(readFileSync(log, 'utf8')).toBe('to stdout\nto stderr\n');
     expect(launched.stdout()).toBe('to stdout\nto stderr\n');
     expect(launched.stderr()).toBe('');
+  });
+
+  it('hands output to onOutput as it comes, and still keeps it', async () => {
+    const pieces: string[] = [];
+    const launched = launch(node("console.log('first'); setTimeout(() => console.error('second'), 50)"), {
+      onOutput: (text, stream) => pieces.push(`${stream}:${text}`),
+    });
+    await launched.exited;
+    expect(pieces).toEqual(['stdout:first\n', 'stderr:second\n']);
+    expect(launched.outputTail()).toBe('first\n\nsecond');
+  });
+
+  it("puts the project's node_modules/.bin first on PATH with preferLocal", async () => {
+    const launched = launch(['sh', '-c', 'command -v biome'], { preferLocal: true });
+    await launched.exited;
+    expect(launched.stdout().trim()).toBe(join(projectRoot, 'node_modules', '.bin', 'biome'));
   });
 
   it('throws at once for a command that cannot start, or an empty command line', () => {

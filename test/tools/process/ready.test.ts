@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../tools/process/free-port.js';
+import getPort from 'get-port';
 import { launch } from '../../../tools/process/launch.js';
 import { waitForHttp, waitForOutput } from '../../../tools/process/ready.js';
 
@@ -60,7 +60,7 @@ describe('waitForHttp', () => {
 
   it('fails as soon as the process ends, saying what the last attempt got', async () => {
     const launched = launch(node('process.exit(1)'));
-    const port = await freePort();
+    const port = await getPort();
     await expect(waitForHttp(launched, { url: `http://127.0.0.1:${port}/`, status: 200 })).rejects.toThrow(
       /ended \(exit code 1\) before http:\/\/127\.0\.0\.1:\d+\/ answered 200/,
     );
@@ -69,7 +69,7 @@ describe('waitForHttp', () => {
   it('fails after timeoutMs when nothing answers', async () => {
     const launched = launch(node('setTimeout(() => {}, 5000)'));
     try {
-      const port = await freePort();
+      const port = await getPort();
       await expect(waitForHttp(launched, { url: `http://127.0.0.1:${port}/`, status: 200 }, { timeoutMs: 100 })).rejects.toThrow(
         /did not answer 200 within 100 ms \(.*ECONNREFUSED/,
       );

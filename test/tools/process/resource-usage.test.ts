@@ -1,6 +1,4 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../../tools/process/free-port.js';
 import { readCpuMs, readRssBytes } from '../../../tools/process/resource-usage.js';
 
 describe('resource usage from /proc', () => {
@@ -17,14 +15,5 @@ describe('resource usage from /proc', () => {
   it('reads nothing for a process that does not exist', () => {
     expect(readRssBytes(2 ** 22 + 1)).toBeUndefined();
     expect(readCpuMs(2 ** 22 + 1)).toBeUndefined();
-  });
-});
-
-describe('freePort', () => {
-  it('returns a port that can be listened on', async () => {
-    const port = await freePort();
-    const server = createServer();
-    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
-    await new Promise((resolve) => server.close(resolve));
   });
 });

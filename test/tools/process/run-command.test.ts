@@ -14,6 +14,15 @@ describe('runCommand', () => {
     expect(result).toMatchObject({ code: null, signal: 'SIGKILL' });
   });
 
+  it('kills the command when its cancelSignal aborts', async () => {
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 100);
+    const started = performance.now();
+    const result = await runCommand([process.execPath, '-e', 'setTimeout(() => {}, 10_000)'], { cancelSignal: cancel.signal });
+    expect(result).toMatchObject({ code: null, signal: 'SIGKILL' });
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('runs in the project root by default', async () => {
     expect((await runCommand(['pwd'])).stdout.trim()).toBe(projectRoot);
   });
