@@ -70,8 +70,8 @@ export class DevLoop {
   /** Starts the server, watches the spec's folder and `src/`, then checks everything once. */
   async start(): Promise<void> {
     const { say } = this.#options;
+    this.#watch = await watchFolders([this.#specFolder, this.#sourceFolder], (changed, firstEventAt) => this.#queue(changed, firstEventAt));
     say(`watching ${displayPath(this.#specFolder)}/ and ${displayPath(this.#sourceFolder)}/; Ctrl-C stops`);
-    this.#watch = watchFolders([this.#specFolder, this.#sourceFolder], (changed, firstEventAt) => this.#queue(changed, firstEventAt));
     // The first run starts the server at once, then checks everything: it warms the typechecker (the slow part) and tells about anything already broken.
     this.#regenerateTypes();
     await this.#enqueue({ cause: 'spec', changed: [], savedAt: performance.now() });
@@ -81,7 +81,7 @@ export class DevLoop {
   /** Stops watching, the commands in flight and the server's process group. */
   async stop(): Promise<void> {
     this.#stopping = true;
-    this.#watch?.close();
+    await this.#watch?.close();
     this.#stopped.abort();
     await this.#typecheck.close();
     const server = this.#server;

@@ -40,13 +40,14 @@ if (!options.watch) {
   process.exitCode = ok ? 0 : 1;
 } else {
   const folders = [...new Set(contracts.map((contract) => dirname(contract.spec)))];
-  console.log(`watching ${folders.map((folder) => `${displayPath(folder)}/`).join(', ')} for changes; Ctrl-C stops`);
   // One run at a time; a save during a run is picked up by one more run after it.
   let running: Promise<unknown> = Promise.resolve();
-  const watcher = watchFolders(folders, (changed) => {
+  const watcher = await watchFolders(folders, (changed) => {
     // Editors' temp and swap files come and go beside the spec; only a YAML or JSON save is a spec change.
     if (changed.some((file) => SPEC_EXTENSIONS.has(extname(file)))) running = running.then(generate);
   });
-  process.once('SIGINT', () => watcher.close());
-  process.once('SIGTERM', () => watcher.close());
+  // Said once the watch is set up: a save from now on is seen.
+  console.log(`watching ${folders.map((folder) => `${displayPath(folder)}/`).join(', ')} for changes; Ctrl-C stops`);
+  process.once('SIGINT', () => void watcher.close());
+  process.once('SIGTERM', () => void watcher.close());
 }
