@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LaunchedProcess, launch } from '../../../tools/process/launch.js';
 import { copyProject } from '../../../tools/process/project-copy.js';
 import { editSpec } from '../../helpers/spec-edits.js';
 
@@ -12,7 +12,7 @@ const specFile = join(project.root, 'openapi', 'openapi.yaml');
 const typesFile = join(project.root, 'generated', 'openapi.d.ts');
 const originalSpec = readFileSync(specFile, 'utf8');
 
-let dev: ChildProcess;
+let dev: LaunchedProcess;
 let output = '';
 const serverPids = new Set<number>();
 
@@ -22,7 +22,7 @@ async function waitForOutput(pattern: RegExp, from: number, timeoutMs = 20_000):
   for (;;) {
     const match = pattern.exec(output.slice(from));
     if (match) return match;
-    if (Date.now() > deadline || dev.exitCode !== null) {
+    if (Date.now() > deadline || dev.exitStatus() !== undefined) {
       throw new Error(`npm run dev printed nothing matching ${pattern} within ${timeoutMs / 1000} s. Its output:\n${output.slice(from) || '(nothing)'}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -45,26 +45,20 @@ async function answers(url: string): Promise<number | string> {
 }
 
 beforeAll(async () => {
-  dev = spawn(process.execPath, ['--import', 'tsx', 'tools/dev/main.ts'], {
+  // The copy's own dev loop, from the copy: it finds the copy as its project root.
+  dev = launch([process.execPath, '--import', 'tsx', 'tools/dev/main.ts'], {
     cwd: project.root,
-    env: { ...process.env, PORT: '0', DATABASE_PATH: ':memory:', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PORT: '0', DATABASE_PATH: ':memory:', LOG_LEVEL: 'warn' },
+    onOutput: (chunk) => {
+      output += chunk;
+      for (const match of chunk.matchAll(/server (?:started|restarted) in [\d.]+ s \(pid (\d+)\)/g)) serverPids.add(Number(match[1]));
+    },
   });
-  const collect = (chunk: string) => {
-    output += chunk;
-    for (const match of chunk.matchAll(/server (?:started|restarted) in [\d.]+ s \(pid (\d+)\)/g)) serverPids.add(Number(match[1]));
-  };
-  dev.stdout?.setEncoding('utf8').on('data', collect);
-  dev.stderr?.setEncoding('utf8').on('data', collect);
   await waitForOutput(/ready: waiting for saves/, 0, 60_000);
 }, 90_000);
 
 afterAll(async () => {
-  if (dev.exitCode === null) {
-    dev.kill('SIGINT');
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    dev.kill('SIGKILL');
-  }
+  await dev.stop({ signal: 'SIGINT', graceMs: 2_000 });
   // Should the loop have failed to stop them, its servers lead their own process groups.
   for (const pid of serverPids) {
     try {
@@ -130,9 +124,8 @@ describe('npm run dev', () => {
   });
 
   it('stops the server with it on Ctrl-C', async () => {
-    const exited = new Promise<number | null>((resolve) => dev.once('exit', resolve));
-    dev.kill('SIGINT');
-    expect(await exited).toBe(0);
+    dev.signal('SIGINT');
+    expect(await dev.exited).toEqual({ code: 0, signal: null });
     expect(await answers(url)).toBe('ECONNREFUSED');
   });
 });

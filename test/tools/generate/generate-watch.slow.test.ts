@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { launch } from '../../../tools/process/launch.js';
 import { copyProject } from '../../../tools/process/project-copy.js';
 import { editSpec } from '../../helpers/spec-edits.js';
 
@@ -15,18 +15,19 @@ describe('npm run generate -- --watch', () => {
     const specFile = join(project.root, 'openapi', 'openapi.yaml');
     const typesFile = join(project.root, 'generated', 'openapi.d.ts');
     const original = readFileSync(specFile, 'utf8');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'tools/generate/generate.ts', '--watch'], {
-      cwd: project.root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // The copy's own generator, from the copy: it finds the copy as its project root.
     let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const child = launch([process.execPath, '--import', 'tsx', 'tools/generate/generate.ts', '--watch'], {
+      cwd: project.root,
+      onOutput: (text) => {
+        output += text;
+      },
+    });
     const waitFor = async (pattern: RegExp, from: number) => {
       const deadline = Date.now() + 15_000;
       while (!pattern.test(output.slice(from))) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`generate --watch printed nothing matching ${pattern}. Its output:\n${output}`);
+        if (Date.now() > deadline || child.exitStatus() !== undefined)
+          throw new Error(`generate --watch printed nothing matching ${pattern}. Its output:\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     };
@@ -47,8 +48,8 @@ describe('npm run generate -- --watch', () => {
       await waitFor(/wrote generated\/openapi\.d\.ts/, mark);
       expect(readFileSync(typesFile, 'utf8')).not.toContain('"random"');
     } finally {
-      child.kill('SIGINT');
+      child.signal('SIGINT');
     }
-    expect(await exited).toBe(0);
+    expect(await child.exited).toEqual({ code: 0, signal: null });
   });
 });
