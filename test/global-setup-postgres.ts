@@ -1,12 +1,12 @@
 /**
  * Starts one throwaway PostgreSQL for the whole test run (Debian's binaries, `initdb` into a temporary
- * directory, `pg_ctl start` on a free loopback port; see `src/cluster/local-postgres.ts`) and hands its
+ * directory, `pg_ctl start` on a free loopback port; see `tools/cluster/local-postgres.ts`) and hands its
  * URL to the tests as `inject('postgresUrl')`; each test file makes its own databases on it.
  * `TEST_DATABASE_URL` points the tests at an existing server instead (a superuser URL: tests create databases).
  * Without either, the run fails: the PostgreSQL tests are never skipped.
  */
 import type { TestProject } from 'vitest/node';
-import { SCRATCH_SETTINGS, startLocalPostgres } from '../src/cluster/local-postgres.js';
+import { SCRATCH_SETTINGS, startLocalPostgres } from '../tools/cluster/local-postgres.js';
 import { withClient } from './helpers/postgres.js';
 
 declare module 'vitest' {

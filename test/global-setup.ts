@@ -7,12 +7,12 @@
  */
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { makeKey } from '../src/process/make-key.js';
-import type { LaunchedProcess } from '../src/process/launch.js';
-import { startMock } from '../src/process/mock.js';
-import { isRunning } from '../src/process/process-group.js';
-import { scratchDatabase } from '../src/process/scratch-database.js';
-import { startServer } from '../src/process/server.js';
+import { makeKey } from '../tools/process/make-key.js';
+import type { LaunchedProcess } from '../tools/process/launch.js';
+import { startMock } from '../tools/process/mock.js';
+import { isRunning } from '../tools/process/process-group.js';
+import { scratchDatabase } from '../tools/process/scratch-database.js';
+import { startServer } from '../tools/process/server.js';
 import { DEMO_USER, seedDemoDatabase } from '../src/store/demo-data.js';
 
 /**

@@ -4,10 +4,10 @@ import { bufferedIo } from '../../src/cli/io.js';
 import { parseContractArgs } from '../../src/contract-suite/cli-options.js';
 import { runContract } from '../../src/contract-suite/command.js';
 import type { SuiteReport } from '../../src/contract-suite/run.js';
-import { tsxCommand } from '../../src/process/commands.js';
-import { freePort } from '../../src/process/free-port.js';
-import { makeKey } from '../../src/process/make-key.js';
-import { runCommand } from '../../src/process/run-command.js';
+import { tsxCommand } from '../../tools/process/commands.js';
+import getPort from 'get-port';
+import { makeKey } from '../../tools/process/make-key.js';
+import { runCommand } from '../../tools/process/run-command.js';
 
 /** `npm run contract -- ...` as a process, without npm in between; API_KEY only when the test sets it. */
 function contractProcess(args: string[], env: Record<string, string> = {}) {
@@ -71,7 +71,7 @@ describe('npm run contract', { concurrent: true }, () => {
   });
 
   it('exits 2 when nothing answers at the URL, without sending the other requests', async () => {
-    const result = await contract(['--base-url', `http://127.0.0.1:${await freePort()}`, '--token', 'anything']);
+    const result = await contract(['--base-url', `http://127.0.0.1:${await getPort()}`, '--token', 'anything']);
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/Could not reach http:\/\/127\.0\.0\.1:\d+: no answer: .*ECONNREFUSED/);
   });

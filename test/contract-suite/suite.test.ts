@@ -6,7 +6,7 @@ import { deref, loadSpec } from '../../src/contract/spec.js';
 import { KNOWN_DIFFERENCES } from '../../src/contract-suite/known-differences.js';
 import { formatReport } from '../../src/contract-suite/report.js';
 import { disagreements, runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
-import { makeKey } from '../../src/process/make-key.js';
+import { makeKey } from '../../tools/process/make-key.js';
 
 /** The report's failures, readable in an assertion message. */
 function failures(report: SuiteReport): string[] {

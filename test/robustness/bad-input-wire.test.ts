@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
-import { isRunning } from '../../src/process/process-group.js';
+import { isRunning } from '../../tools/process/process-group.js';
 import { expectHonoursContract, operationIdFor } from '../helpers/contract.js';
 import { chunkedBody, exchange, httpRequest, type RawResponse, type Step } from './helpers/raw-http.js';
 
