@@ -1,15 +1,6 @@
 import type { Context } from 'hono';
-import { type Guard, type KernelEnv, kernelOf } from './contract-app.js';
+import { type Guard, type KernelEnv, kernelOf, type Quota } from './kernel-env.js';
 import { ApiError } from './problems.js';
-
-/** The state of one key's quota, as the RateLimit-* headers report it. */
-export interface Quota {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Whole seconds until the window ends. */
-  resetSeconds: number;
-}
 
 /** Counts a request against a key's quota; synchronous when it can answer from memory. */
 export interface RateLimiter {

@@ -1,8 +1,9 @@
 import type { Hono } from 'hono';
 import type { AppLogger } from '../http/app-logger.js';
 import { type ClientAddress, socketAddress } from '../http/client-address.js';
-import { createContractApp, type KernelEnv } from '../http/contract-app.js';
+import { createContractApp } from '../http/contract-app.js';
 import { FailureBudget } from '../http/failure-budget.js';
+import type { KernelEnv } from '../http/kernel-env.js';
 import { FixedWindowRateLimiter, quota, type RateLimiter } from '../http/rate-limit.js';
 import type { Limits, RequestContract } from '../http/request-contract.js';
 import type { RequestLines } from '../http/request-lines.js';

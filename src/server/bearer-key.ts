@@ -1,6 +1,6 @@
 import type { ClientAddress } from '../http/client-address.js';
-import type { Guard } from '../http/contract-app.js';
 import type { FailureBudget } from '../http/failure-budget.js';
+import type { Guard } from '../http/kernel-env.js';
 import { ApiError } from '../http/problems.js';
 import { digestApiKey, isWellFormedApiKey } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';
