@@ -140,8 +140,8 @@ describe('adding GET /items/{id} to a copy of the project', () => {
     const withHandler = handlers
       .replace(/(listSharedItemsByQuery: [^\n]+\n)/, `$1${HANDLER.slice(1)}\n`)
       .replace(
-        "import { InputViolation } from './read-input.js';",
-        "import { ApiError } from './problems.js';\nimport { InputViolation } from './read-input.js';",
+        "import { InputViolation } from '../http/read-input.js';",
+        "import { ApiError } from '../http/problems.js';\nimport { InputViolation } from '../http/read-input.js';",
       );
     expect(withHandler).toContain('getItem:');
     writeFileSync(inCopy('src/server/operations.ts'), withHandler);
