@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import { type ClientAddress, socketAddress } from '../http/client-address.js';
+import type { ClientAddress } from '../http/client-address.js';
 import { createContractApp, type KernelEnv } from '../http/contract-app.js';
 import { FailureBudget } from '../http/failure-budget.js';
 import { quota } from '../http/quota.js';
@@ -38,7 +38,7 @@ export interface WebAppOptions {
    * loopback `http://<Host>` page.
    */
   origin?: string;
-  /** The caller's address, for the per-client limits; by default the socket's peer. */
+  /** The caller's address (`clientAddress(config.trustedProxies)`), for the per-client limits and the request log; by default the socket's peer. */
   clientAddress?: ClientAddress;
   /** Overrides of the account spec's `x-limits` body size and request rate. */
   limits?: Partial<Limits>;
@@ -48,7 +48,7 @@ export interface WebAppOptions {
   responseValidation?: ResponseValidationMode;
 }
 
-type WebVariables = { client: string; session?: SessionRecord };
+type WebVariables = { session?: SessionRecord };
 
 /** Where the account API is mounted on the web application's listener. */
 export const ACCOUNT_API_BASE = '/api';
@@ -71,7 +71,6 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     perAccount: new StoredFailureLimit({ store, scope: 'account', failures: failuresPerAccount, windowSeconds, now }),
     perClient: new StoredFailureLimit({ store, scope: 'client', failures: failuresPerClient, windowSeconds, now }),
   };
-  const clientAddress = options.clientAddress ?? socketAddress;
   const { requests, windowSeconds: requestWindow } = limits.rateLimit;
   const page = (c: Context<KernelEnv<WebVariables>>, path: string) =>
     pageResponse(pages, path, { method: c.req.method, secure, headers: { 'x-request-id': c.get('requestId') } });
@@ -87,17 +86,26 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     logger: options.logger,
     requestLines: options.requestLines,
     listener: 'web',
+    clientAddress: options.clientAddress,
     security: { sessionCookie: sessionCookie({ sessions, now, failures: new FailureBudget({ ...limits.failedAuthentication, now }) }) },
     guards: {
       beforeSecurity: [
         quota<WebVariables>({
           limiter: new FixedWindowRateLimiter({ ...limits.rateLimit, now }),
-          keyOf: (c) => {
-            const client = clientAddress(c);
-            c.set('client', client);
-            return client;
+          // A request with a live session counts against that session's own quota, so that others at its address (an
+          // office, a NAT) never use it up; any other request, against its client address's.
+          keyOf: async (c) => {
+            if (c.get('operation')?.security.includes('sessionCookie')) {
+              const session = await sessions.find(c, now());
+              if (session) {
+                c.set('session', session);
+                return `session ${session.id}`;
+              }
+            }
+            return `address ${c.get('client')}`;
           },
-          refusal: `This address has sent ${requests} requests in the current ${requestWindow}-second window.`,
+          refusal: (key) =>
+            `This ${key.startsWith('session ') ? 'session' : 'address'} has sent ${requests} requests in the current ${requestWindow}-second window.`,
           headers: false,
         }),
         (c, next) => {

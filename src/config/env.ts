@@ -50,7 +50,6 @@ export interface ServerConfig extends StoreConfig {
   rateLimitWindowSeconds: number | undefined;
   maxBodyBytes: number | undefined;
   failedAuthPerAddress: number | undefined;
-  failedAuthTotal: number | undefined;
   /** Overrides of the spec's `x-limits` timeouts (Node's, so a slow client cannot hold a connection); unset means the spec's values. */
   headersTimeoutMs: number | undefined;
   requestTimeoutMs: number | undefined;
@@ -154,7 +153,6 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     rateLimitWindowSeconds: optionalInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 1, 86_400),
     maxBodyBytes: optionalInteger(env, 'MAX_BODY_BYTES', 2, 1_048_576),
     failedAuthPerAddress: optionalInteger(env, 'FAILED_AUTH_PER_ADDRESS', 1, 1_000_000_000),
-    failedAuthTotal: optionalInteger(env, 'FAILED_AUTH_TOTAL', 1, 1_000_000_000),
     headersTimeoutMs: optionalInteger(env, 'HEADERS_TIMEOUT_MS', 100, 600_000),
     requestTimeoutMs: optionalInteger(env, 'REQUEST_TIMEOUT_MS', 100, 600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),

@@ -4,6 +4,7 @@ import { cors } from 'hono/cors';
 import type { OperationShape } from '../contract/types.js';
 import { StoreUnavailable } from '../store/store.js';
 import type { AppLogger } from './app-logger.js';
+import type { ClientAddress } from './client-address.js';
 import { bindOperations, type HandlerMap, type HandlerResult } from './bind-operations.js';
 import { corsAllowedRequestHeaders, corsExposedResponseHeaders } from './cors-headers.js';
 import { ApiError, problemText } from './problems.js';
@@ -18,6 +19,8 @@ import { storeUnavailableProblems } from './unavailable.js';
 /** What the kernel keeps on every request; an API adds its own (the caller, the session). */
 export interface KernelVariables {
   requestId: string;
+  /** The client's address (`client-address.ts`), read by every per-client limit and written in the request line. */
+  client: string;
   /** The operation the request was routed to; unset on a 404. */
   operation?: CompiledOperation;
   /** The budget the answer's `RateLimit-*` headers report, when the API keeps one. */
@@ -46,6 +49,8 @@ export interface ContractAppOptions<Operations extends { [Id in keyof Operations
   requestLines?: RequestLines | undefined;
   /** Names the listener in each request line, when a process has more than one. */
   listener?: string;
+  /** Who is calling: the one resolver (`clientAddress(config.trustedProxies)`); by default the TCP peer. */
+  clientAddress?: ClientAddress | undefined;
   /**
    * The middleware of each security scheme of the spec (`components.securitySchemes`), by name: an
    * operation runs the one its `security` names, and one that names none runs none. A scheme the spec's
@@ -94,6 +99,7 @@ export function createContractApp<Operations extends { [Id in keyof Operations]:
       requestIdMaxLength: bounds.requestId,
       ...(options.listener && { listener: options.listener }),
       ...(options.requestLines && { lines: options.requestLines }),
+      ...(options.clientAddress && { clientAddress: options.clientAddress }),
     }),
   );
   const corsHeaders = options.corsOrigins?.length

@@ -150,7 +150,6 @@ describe('limits the environment may set, against the headers that announce them
   it.each([
     { variable: 'RATE_LIMIT_REQUESTS', schema: 'RequestCount' },
     { variable: 'FAILED_AUTH_PER_ADDRESS', schema: 'RequestCount' },
-    { variable: 'FAILED_AUTH_TOTAL', schema: 'RequestCount' },
     { variable: 'RATE_LIMIT_WINDOW_SECONDS', schema: 'Seconds' },
   ])('$variable goes up to the spec maximum of $schema and no further', ({ variable, schema }) => {
     const maximum = most(schema);
