@@ -33,6 +33,8 @@ export interface ListenerOptions {
     max: number;
     /** Open connections from one client address at most; more from it are closed as they arrive. */
     perAddress: number;
+    /** Peers held to `max` alone: the trusted proxies (`TRUSTED_PROXIES`), whose connections carry many clients. */
+    exempt?: ((address: string) => boolean) | undefined;
   };
   logger: ListenerLogger;
   /** The spec's bounds for a problem's fields. */
@@ -206,12 +208,12 @@ function carriesBody(incoming: IncomingMessage): boolean {
 
 /**
  * Caps open connections in all (Node's `maxConnections`, which closes a connection over it as it
- * is accepted) and per client address (closed as soon as Node hands it over). A refused client
+ * is accepted) and per client address (closed as soon as Node hands it over), but for a trusted proxy's. A refused client
  * gets no answer: reading its request first would let a slow one hold the connection anyway.
  * Refusals are logged at most once a second, with how many there were.
  */
 function limitConnections(server: Server, options: ListenerOptions): void {
-  const { max, perAddress } = options.connections;
+  const { max, perAddress, exempt } = options.connections;
   server.maxConnections = max;
   const open = new Map<string, number>();
   const refused = { total: 0, perAddress: 0 };
@@ -235,6 +237,7 @@ function limitConnections(server: Server, options: ListenerOptions): void {
   });
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
+    if (exempt?.(address)) return;
     const count = (open.get(address) ?? 0) + 1;
     if (count > perAddress) {
       socket.destroy();

@@ -14,6 +14,7 @@ import { resolveLimits } from '../config/limits.js';
 import { readLimits } from '../contract/limits.js';
 import { readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
+import { clientAddress, trustedProxy } from '../http/client-address.js';
 import { type FetchHandler, listen as listenOn } from '../http/listener.js';
 import { compileRequestContract } from '../http/request-contract.js';
 import { BatchedRequestLines, isoTimeOncePerMillisecond } from '../http/request-lines.js';
@@ -149,6 +150,9 @@ try {
   process.exit(1);
 }
 const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolved;
+// One resolver for both listeners: every per-client limit and the request lines see the same address.
+const client = clientAddress(config.trustedProxies);
+const fromTrustedProxy = config.trustedProxies.addresses.length > 0 ? trustedProxy(config.trustedProxies.addresses) : undefined;
 const app = createApp({
   store,
   contract,
@@ -160,6 +164,7 @@ const app = createApp({
   responseValidation: config.responseValidation,
   // One process owns an SQLite file; instances on PostgreSQL share each key's quota.
   rateLimit: shared ? 'shared' : 'local',
+  clientAddress: client,
 });
 
 // Nothing is seeded and no key is made here: the greeting goes to the same stream as the logs, so it never holds a secret.
@@ -179,7 +184,7 @@ function listen(
     host: config.host,
     port,
     timeouts: { ...timeouts, keepAliveTimeoutMs: config.keepAliveTimeoutMs },
-    connections: { max: config.maxConnections, perAddress: config.maxConnectionsPerAddress },
+    connections: { max: config.maxConnections, perAddress: config.maxConnectionsPerAddress, exempt: fromTrustedProxy },
     logger,
     problemBounds: bounds,
   });
@@ -203,6 +208,7 @@ try {
     pages: await buildPages({ publicApiUrl: config.publicApiUrl ?? url }),
     ...(config.webOrigin && { origin: config.webOrigin }),
     responseValidation: config.responseValidation,
+    clientAddress: client,
   });
   const { headersTimeoutSeconds, requestTimeoutSeconds } = accountContract.connectionLimits;
   webListener = await listen(
@@ -214,7 +220,14 @@ try {
   );
   servers.push(webListener.server);
   logger.info(
-    { url, web: webListener.url, database, maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress },
+    {
+      url,
+      web: webListener.url,
+      database,
+      maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+      ...(fromTrustedProxy && { trustedProxies: config.trustedProxies }),
+    },
     'listening',
   );
   warnOnOpenFileLimit(servers.length);
