@@ -34,8 +34,8 @@ export interface WebAppOptions {
   /**
    * The web application's public origin (`WEB_ORIGIN`), e.g. `https://keys.example.com`.
    * An `https` origin makes the session cookie `__Host-session` with `Secure`. Unset in
-   * local development: the cookie is `session`, and unsafe requests must come from a
-   * loopback `http://<Host>` page.
+   * local development: the cookie is `session`, a session is bound to the `http://<Host>`
+   * it was started at, and unsafe requests must come from a loopback `http://<Host>` page.
    */
   origin?: string;
   /** The caller's address (`clientAddress(config.trustedProxies)`), for the per-client limits and the request log; by default the socket's peer. */
@@ -56,15 +56,15 @@ export const ACCOUNT_API_BASE = '/api';
 /**
  * The web application: the pages (static HTML, one script, one stylesheet) and the account API under
  * `/api`, the contract kernel configured with the account handlers, the session cookie as its security
- * scheme, a per-client quota and the same-origin check; typed from `generated/account.d.ts`. Its own
- * listener keeps the session cookie away from `{base_url}`.
+ * scheme, a per-client quota and the same-origin check; typed from `generated/account.d.ts`. It runs
+ * on its own listener; over plain HTTP its sessions are bound to their origin (`Sessions`).
  */
 export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariables>> {
   const { store, contract, pages, accountLimits } = options;
   const now = options.now ?? Date.now;
   const limits: Limits = { ...contract.limits, ...options.limits };
   const secure = options.origin?.startsWith('https://') ?? false;
-  const sessions = new Sessions(store, sessionCookieFor(secure), accountLimits.session);
+  const sessions = new Sessions(store, sessionCookieFor(secure), accountLimits.session, options.origin);
   // In the store: every instance on one database counts an account's and a client's failed sign-ins together.
   const { failuresPerAccount, failuresPerClient, windowSeconds } = accountLimits.signIn;
   const signInFailures = {
@@ -117,7 +117,7 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     async context(c): Promise<AccountContext> {
       const at = now();
       const session = c.get('session') ?? (await sessions.find(c, at));
-      return { store, sessions, session, client: c.get('client'), signInFailures, limits: accountLimits, now: at };
+      return { store, sessions: sessions.at(c), session, client: c.get('client'), signInFailures, limits: accountLimits, now: at };
     },
     responseValidation: options.responseValidation,
     pages: {

@@ -2,8 +2,8 @@
  * Node entry point: `npm start`. Reads the environment, opens the database
  * (creating it on first run, empty), and serves two listeners from one process
  * until SIGTERM/SIGINT: the public API on PORT, and the web application (the
- * pages and the account API) on WEB_PORT, so the session cookie never travels
- * to `{base_url}`.
+ * pages and the account API) on WEB_PORT, each with its own contract, headers
+ * and CORS (where the session cookie travels: docs/web-application.md).
  */
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
