@@ -6,6 +6,9 @@ import proxyAddr from 'proxy-addr';
 /** How an app learns who is calling, for the per-client budgets and limits and the request log. */
 export type ClientAddress = (c: Context) => string;
 
+/** The same, from the Node request itself: for the listener's answers outside the app. */
+export type IncomingAddress = (incoming: IncomingMessage | undefined) => string;
+
 /** The address of a request with no socket: made in-process (tests, `app.request()`); all such requests share it. */
 export const IN_PROCESS = 'in-process';
 
@@ -41,15 +44,16 @@ export function trustedProxy(addresses: readonly string[]): (address: string) =>
  * that writes one passes the other through from the client untouched.
  */
 export function clientAddress(proxies?: TrustedProxies): ClientAddress {
-  if (!proxies || proxies.addresses.length === 0) return (c) => incomingOf(c)?.socket.remoteAddress ?? IN_PROCESS;
+  const of = incomingAddress(proxies);
+  return (c) => of((c.env as { incoming?: IncomingMessage } | undefined)?.incoming);
+}
+
+/** {@link clientAddress} on the Node request itself. */
+export function incomingAddress(proxies?: TrustedProxies): IncomingAddress {
+  if (!proxies || proxies.addresses.length === 0) return (incoming) => incoming?.socket.remoteAddress ?? IN_PROCESS;
   const trust = proxyAddr.compile([...proxies.addresses]);
-  if (proxies.header === 'x-forwarded-for')
-    return (c) => {
-      const incoming = incomingOf(c);
-      return incoming?.socket.remoteAddress === undefined ? IN_PROCESS : proxyAddr(incoming, trust);
-    };
-  return (c) => {
-    const incoming = incomingOf(c);
+  if (proxies.header === 'x-forwarded-for') return (incoming) => (incoming?.socket.remoteAddress === undefined ? IN_PROCESS : proxyAddr(incoming, trust));
+  return (incoming) => {
     const peer = incoming?.socket.remoteAddress;
     if (incoming === undefined || peer === undefined) return IN_PROCESS;
     // Nearest first: the peer, then the hops the header lists from the last one back.
@@ -61,10 +65,6 @@ export function clientAddress(proxies?: TrustedProxies): ClientAddress {
 
 /** The TCP peer alone, as @hono/node-server passes the Node request in `c.env.incoming`: the default without trusted proxies. */
 export const socketAddress: ClientAddress = clientAddress();
-
-function incomingOf(c: Context): IncomingMessage | undefined {
-  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-}
 
 /** The `for=` of each element of a `Forwarded` header, in the order written, without ports or brackets; none when it does not parse. */
 function forwardedFor(header: string | undefined): string[] {

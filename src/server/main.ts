@@ -14,7 +14,7 @@ import { resolveLimits } from '../config/limits.js';
 import { readLimits } from '../contract/limits.js';
 import { readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
-import { clientAddress, trustedProxy } from '../http/client-address.js';
+import { clientAddress, incomingAddress, trustedProxy } from '../http/client-address.js';
 import { type FetchHandler, listen as listenOn } from '../http/listener.js';
 import { compileRequestContract } from '../http/request-contract.js';
 import { BatchedRequestLines, isoTimeOncePerMillisecond } from '../http/request-lines.js';
@@ -152,6 +152,7 @@ try {
 const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolved;
 // One resolver for both listeners: every per-client limit and the request lines see the same address.
 const client = clientAddress(config.trustedProxies);
+const clientOfIncoming = incomingAddress(config.trustedProxies);
 const fromTrustedProxy = config.trustedProxies.addresses.length > 0 ? trustedProxy(config.trustedProxies.addresses) : undefined;
 const app = createApp({
   store,
@@ -187,6 +188,7 @@ function listen(
     connections: { max: config.maxConnections, perAddress: config.maxConnectionsPerAddress, exempt: fromTrustedProxy },
     logger,
     problemBounds: bounds,
+    clientAddress: clientOfIncoming,
   });
 }
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { scratchDatabase } from '../../src/process/scratch-database.js';
 import { type ServerProcess, startServer } from '../../src/process/server.js';
+import { exchange, httpRequest } from '../robustness/helpers/raw-http.js';
 
 const database = scratchDatabase('proxies-');
 let server: ServerProcess;
@@ -58,5 +59,26 @@ describe('behind a trusted proxy', () => {
       '203.0.113.1',
     ]);
     expect(lines.find((line) => line['listener'] === 'web' && line['path'] === '/api/session')).toMatchObject({ clientAddress: '203.0.113.3', status: 401 });
+  });
+
+  it('logs the forwarded client in the line of an answer the listener gives outside the app', async () => {
+    const { responses } = await exchange(
+      server.port,
+      [
+        httpRequest(
+          'GET',
+          '/shared',
+          [
+            ['Host', '127.0.0.1'],
+            ['X-Forwarded-For', '203.0.113.4'],
+            ['Content-Length', '2'],
+          ],
+          '{}',
+        ),
+      ],
+      { untilResponses: 1, waitMs: 2_000 },
+    );
+    expect(responses[0]?.status).toBe(400);
+    expect((await requestLines()).find((line) => line['reason'] === 'body-on-get-or-head')).toMatchObject({ clientAddress: '203.0.113.4', status: 400 });
   });
 });
