@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
+import { tsxCommand } from '../../src/process/commands.js';
+import { runCommand } from '../../src/process/run-command.js';
 import { scratchDatabase } from '../../src/process/scratch-database.js';
 import { type ServerProcess, startServer } from '../../src/process/server.js';
 import { exchange, httpRequest } from '../robustness/helpers/raw-http.js';
@@ -37,6 +39,16 @@ async function requestLines(): Promise<Array<Record<string, unknown>>> {
     .filter((line) => line.startsWith('{') && line.includes('"durationMs"'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+describe('TRUSTED_PROXIES', () => {
+  it('refuses to start on an entry that is neither an address nor a range, naming the variable (exit 2)', async () => {
+    const run = await runCommand(tsxCommand('src/server/main.ts'), {
+      env: { TRUSTED_PROXIES: '10.0.0.1, proxy.internal', PORT: '0', DATABASE_PATH: ':memory:' },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^configuration error: TRUSTED_PROXIES must list IP addresses or CIDR ranges .*"proxy\.internal" is neither/m);
+  });
+});
 
 describe('behind a trusted proxy', () => {
   it('gives each forwarded client its own failed-authentication budget', async () => {
