@@ -1,6 +1,6 @@
 /**
  * Issue 20's attack on a real process: a flood of made-up keys, each well-formed with a right checksum
- * (so each costs a lookup), from 1,000 client addresses (TRUSTED_PROXIES lets the test name them in
+ * (so each costs a lookup), from 10,000 client addresses (TRUSTED_PROXIES lets the test name them in
  * X-Forwarded-For), while the attacker keeps emptying the key cache with writes of its own (a key made
  * and revoked in the account API). The valid key is answered 200 on every try. Before ADR 0025 the flood spent the budget in all within a second and the valid key got 429
  * whenever the cache had forgotten it. Prints the flood's rate and the valid key's latency meanwhile.
@@ -19,7 +19,7 @@ type Flood = (
 ) => unknown;
 
 const SECONDS = 10;
-const ADDRESSES = 1_000;
+const ADDRESSES = 10_000;
 
 const database = scratchDatabase('flood-');
 let server: ServerProcess;
@@ -81,7 +81,7 @@ describe('a flood of made-up keys from many addresses', () => {
               setupRequest(request) {
                 request.headers = {
                   authorization: `Bearer ${generateApiKey().key}`,
-                  'x-forwarded-for': `198.51.${Math.floor((sent % ADDRESSES) / 250)}.${sent++ % 250}`,
+                  'x-forwarded-for': `10.0.${Math.floor((sent % ADDRESSES) / 250)}.${sent++ % 250}`,
                 };
                 return request;
               },
@@ -102,7 +102,9 @@ describe('a flood of made-up keys from many addresses', () => {
       `flood: ${Math.round(result.requests.average)} made-up keys/s from ${ADDRESSES} addresses, answers ${JSON.stringify(answers)}; ` +
         `valid key meanwhile: ${JSON.stringify(probed.statuses)}, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms`,
     );
-    expect(Object.keys(answers)).toEqual(['401']);
+    // Each address stays near its budget (100), so nearly every made-up key costs its lookup; a fast machine may take one past it (429).
+    expect(Object.keys(answers).filter((status) => status !== '401' && status !== '429')).toEqual([]);
+    expect(answers['401']).toBeGreaterThan(0.9 * result.requests.average * SECONDS);
     expect(probed.statuses).toEqual({ 200: expect.any(Number) });
     expect(probed.statuses[200]).toBeGreaterThan(50);
   });
