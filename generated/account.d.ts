@@ -416,9 +416,11 @@ export interface components {
             };
         };
         /**
-         * @description This client has sent more requests than `x-limits.rateLimit` allows, or
-         *     more requests without a live session than `x-limits.failedAuthentication`
-         *     allows (per address, or from all clients together).
+         * @description This session, or this client address when the request carries no live
+         *     session, has sent more requests than `x-limits.rateLimit` allows; or the
+         *     request carries no live session and its address has sent more requests
+         *     without one than `x-limits.failedAuthentication` allows. A live session is
+         *     never refused for what other requests sent.
          */
         TooManyRequests: {
             headers: {

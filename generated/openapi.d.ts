@@ -236,11 +236,11 @@ export interface components {
             };
         };
         /**
-         * @description This key has used up its requests for the current window; or this client address has sent
-         *     too many requests with missing or invalid credentials (`x-limits.failedAuthentication.perAddress`
-         *     per window), or all clients together have (`x-limits.failedAuthentication.total`), in which
-         *     case only keys the service already knows are served until the window ends. The `RateLimit-*`
-         *     headers describe the budget that was used up.
+         * @description This key has used up its requests for the current window; or this request carries no valid
+         *     key and its client address has sent too many requests with missing or invalid credentials
+         *     (`x-limits.failedAuthentication.perAddress` per window). A valid key is never refused for what
+         *     other requests sent, from its address or any other. The `RateLimit-*` headers describe the
+         *     budget that was used up.
          */
         TooManyRequests: {
             headers: {

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type { AccountLimits } from '../contract/limits.js';
 import type { AppLogger } from '../http/app-logger.js';
-import { type ClientAddress, socketAddress } from '../http/client-address.js';
+import type { ClientAddress } from '../http/client-address.js';
 import { createContractApp } from '../http/contract-app.js';
 import { FailureBudget } from '../http/failure-budget.js';
 import type { KernelEnv } from '../http/kernel-env.js';
@@ -34,11 +34,11 @@ export interface WebAppOptions {
   /**
    * The web application's public origin (`WEB_ORIGIN`), e.g. `https://keys.example.com`.
    * An `https` origin makes the session cookie `__Host-session` with `Secure`. Unset in
-   * local development: the cookie is `session`, and unsafe requests must come from a
-   * loopback `http://<Host>` page.
+   * local development: the cookie is `session`, a session is bound to the `http://<Host>`
+   * it was started at, and unsafe requests must come from a loopback `http://<Host>` page.
    */
   origin?: string;
-  /** The caller's address, for the per-client limits; by default the socket's peer. */
+  /** The caller's address (`clientAddress(config.trustedProxies)`), for the per-client limits and the request log; by default the socket's peer. */
   clientAddress?: ClientAddress;
   /** Overrides of the account spec's `x-limits` body size and request rate. */
   limits?: Partial<Limits>;
@@ -48,7 +48,7 @@ export interface WebAppOptions {
   responseValidation?: ResponseValidationMode;
 }
 
-type WebVariables = { client: string; session?: SessionRecord };
+type WebVariables = { session?: SessionRecord };
 
 /** Where the account API is mounted on the web application's listener. */
 export const ACCOUNT_API_BASE = '/api';
@@ -56,22 +56,21 @@ export const ACCOUNT_API_BASE = '/api';
 /**
  * The web application: the pages (static HTML, one script, one stylesheet) and the account API under
  * `/api`, the contract kernel configured with the account handlers, the session cookie as its security
- * scheme, a per-client quota and the same-origin check; typed from `generated/account.d.ts`. Its own
- * listener keeps the session cookie away from `{base_url}`.
+ * scheme, a per-client quota and the same-origin check; typed from `generated/account.d.ts`. It runs
+ * on its own listener; over plain HTTP its sessions are bound to their origin (`Sessions`).
  */
 export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariables>> {
   const { store, contract, pages, accountLimits } = options;
   const now = options.now ?? Date.now;
   const limits: Limits = { ...contract.limits, ...options.limits };
   const secure = options.origin?.startsWith('https://') ?? false;
-  const sessions = new Sessions(store, sessionCookieFor(secure), accountLimits.session);
+  const sessions = new Sessions(store, sessionCookieFor(secure), accountLimits.session, options.origin);
   // In the store: every instance on one database counts an account's and a client's failed sign-ins together.
   const { failuresPerAccount, failuresPerClient, windowSeconds } = accountLimits.signIn;
   const signInFailures = {
     perAccount: new StoredFailureLimit({ store, scope: 'account', failures: failuresPerAccount, windowSeconds, now }),
     perClient: new StoredFailureLimit({ store, scope: 'client', failures: failuresPerClient, windowSeconds, now }),
   };
-  const clientAddress = options.clientAddress ?? socketAddress;
   const { requests, windowSeconds: requestWindow } = limits.rateLimit;
   const page = (c: Context<KernelEnv<WebVariables>>, path: string) =>
     pageResponse(pages, path, { method: c.req.method, secure, headers: { 'x-request-id': c.get('requestId') } });
@@ -87,17 +86,26 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     logger: options.logger,
     requestLines: options.requestLines,
     listener: 'web',
+    clientAddress: options.clientAddress,
     security: { sessionCookie: sessionCookie({ sessions, now, failures: new FailureBudget({ ...limits.failedAuthentication, now }) }) },
     guards: {
       beforeSecurity: [
         quota<WebVariables>({
           limiter: new FixedWindowRateLimiter({ ...limits.rateLimit, now }),
-          keyOf: (c) => {
-            const client = clientAddress(c);
-            c.set('client', client);
-            return client;
+          // A request with a live session counts against that session's own quota, so that others at its address (an
+          // office, a NAT) never use it up; any other request, against its client address's.
+          keyOf: async (c) => {
+            if (c.get('operation')?.security.includes('sessionCookie')) {
+              const session = await sessions.find(c, now());
+              if (session) {
+                c.set('session', session);
+                return `session ${session.id}`;
+              }
+            }
+            return `address ${c.get('client')}`;
           },
-          refusal: `This address has sent ${requests} requests in the current ${requestWindow}-second window.`,
+          refusal: (key) =>
+            `This ${key.startsWith('session ') ? 'session' : 'address'} has sent ${requests} requests in the current ${requestWindow}-second window.`,
           headers: false,
         }),
         (c, next) => {
@@ -109,7 +117,7 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     async context(c): Promise<AccountContext> {
       const at = now();
       const session = c.get('session') ?? (await sessions.find(c, at));
-      return { store, sessions, session, client: c.get('client'), signInFailures, limits: accountLimits, now: at };
+      return { store, sessions: sessions.at(c), session, client: c.get('client'), signInFailures, limits: accountLimits, now: at };
     },
     responseValidation: options.responseValidation,
     pages: {

@@ -6,26 +6,31 @@ import type { Sessions } from './sessions.js';
 
 /**
  * The `sessionCookie` scheme's middleware: the live session the request's cookie names is set for the
- * handlers, or the request is refused with 401. Each 401 spends the failed-authentication budget; over
- * it, the refusal is a 429. A live session is always served: its lookup is one indexed, cached query.
+ * handlers, or the request is refused with 401. A live session is always served, whatever anyone has
+ * sent: its lookup (one indexed, cached query) comes first. Each 401 spends the client address's
+ * failed-authentication budget; over it, a request without a live session gets 429 instead.
  */
-export function sessionCookie(options: { sessions: Sessions; now: () => number; failures: FailureBudget }): Guard<{ session?: SessionRecord; client: string }> {
+export function sessionCookie(options: { sessions: Sessions; now: () => number; failures: FailureBudget }): Guard<{ session?: SessionRecord }> {
   const { sessions, now, failures } = options;
   return async (c, next) => {
-    let session: SessionRecord;
-    try {
-      session = await sessions.require(c, now());
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 401) throw error;
+    let session = c.get('session');
+    if (!session) {
       const client = c.get('client');
-      const wait = failures.retryAfter(client);
-      failures.fail(client);
-      if (wait > 0) {
-        throw new ApiError('urn:problem-type:rate-limited', `Too many requests without a live session from this address or in all. Retry in ${wait} seconds.`, {
-          headers: { 'Retry-After': String(wait) },
-        });
+      const spent = failures.spent(client);
+      try {
+        session = await sessions.require(c, now());
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 401) throw error;
+        failures.fail(client);
+        if (spent)
+          throw new ApiError(
+            'urn:problem-type:rate-limited',
+            `This address has sent ${spent.limit} requests without a live session in the current ${failures.windowSeconds}-second window; ` +
+              `a signed-in browser is still served. Retry in ${spent.resetSeconds} seconds.`,
+            { headers: { 'Retry-After': String(spent.resetSeconds) } },
+          );
+        throw error;
       }
-      throw error;
     }
     c.set('session', session);
     await next();

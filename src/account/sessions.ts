@@ -1,4 +1,4 @@
-import { hash, randomBytes } from 'node:crypto';
+import { createHash, hash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError } from '../http/problems.js';
@@ -20,25 +20,56 @@ export function sessionCookieFor(secure: boolean): SessionCookie {
   return secure ? { name: '__Host-session', secure } : { name: 'session', secure };
 }
 
-export function digestSessionToken(token: string): Buffer {
-  return hash('sha256', token, 'buffer');
+/**
+ * What the store keeps of a token: its SHA-256 digest, or, for a session bound to the origin it was
+ * started at (plain HTTP), the digest of that origin and the token, so the token is no session anywhere else.
+ */
+export function digestSessionToken(token: string, origin?: string): Buffer {
+  return origin === undefined ? hash('sha256', token, 'buffer') : createHash('sha256').update(origin).update('\n').update(token).digest();
 }
 
 /**
  * Sessions behind a cookie: an opaque random token in the browser, only its
  * SHA-256 digest in the store, an idle and an absolute expiry.
+ *
+ * Over plain HTTP (local development) the cookie is a plain `session` cookie, which browsers send to
+ * every port of the host and let a page on any port of it set (cookies are not isolated by port). There
+ * a session is bound to the origin it was started at (`WEB_ORIGIN`, else `http://<Host>`): the store keeps
+ * the digest of the origin and the token, so a token started at another origin (another port, another
+ * listener on the same database, a DNS-rebound name) finds no session here. Over HTTPS the cookie is
+ * `__Host-session`, sent to `WEB_ORIGIN`'s host only, and the digest is the token's alone.
  */
 export class Sessions {
   readonly #store: Store;
   readonly #cookie: SessionCookie;
+  readonly #limits: AccountLimits['session'];
   readonly #idleMs: number;
   readonly #absoluteMs: number;
+  readonly #origin: string | undefined;
+  /** The origin of the request this instance serves (`at`), over plain HTTP. */
+  #bound: string | undefined;
 
-  constructor(store: Store, cookie: SessionCookie, limits: AccountLimits['session']) {
+  /** `origin` is `WEB_ORIGIN` when set; over plain HTTP without it, each request's `http://<Host>` is the origin. */
+  constructor(store: Store, cookie: SessionCookie, limits: AccountLimits['session'], origin?: string) {
     this.#store = store;
     this.#cookie = cookie;
+    this.#limits = limits;
     this.#idleMs = limits.idleSeconds * 1000;
     this.#absoluteMs = limits.absoluteSeconds * 1000;
+    this.#origin = origin;
+  }
+
+  /** These sessions as one request sees them: `start` binds the session it starts to that request's origin. */
+  at(c: Context): Sessions {
+    const bound = new Sessions(this.#store, this.#cookie, this.#limits, this.#origin);
+    bound.#bound = this.#originOf(c);
+    return bound;
+  }
+
+  /** The origin a plain-HTTP session is bound to; undefined over HTTPS, where `__Host-` does the job. */
+  #originOf(c: Context): string | undefined {
+    if (this.#cookie.secure) return undefined;
+    return this.#origin ?? `http://${c.req.header('host') ?? ''}`;
   }
 
   /** The `WWW-Authenticate` of a 401: the Cookie challenge (draft-broyer-http-cookie-auth). */
@@ -48,8 +79,9 @@ export class Sessions {
 
   /** Starts a session; returns it and the `Set-Cookie` that hands its token to the browser. */
   async start(userId: string, now: number): Promise<{ session: SessionRecord; setCookie: string }> {
+    if (!this.#cookie.secure && this.#bound === undefined) throw new Error('over plain HTTP a session is bound to its origin: start it on sessions.at(c)');
     const token = randomBytes(32).toString('base64url');
-    const session = await this.#store.createSession(userId, digestSessionToken(token), iso(now), iso(now + this.#absoluteMs));
+    const session = await this.#store.createSession(userId, digestSessionToken(token, this.#bound), iso(now), iso(now + this.#absoluteMs));
     return { session, setCookie: this.#setCookie(token, this.#absoluteMs / 1000) };
   }
 
@@ -58,7 +90,7 @@ export class Sessions {
     // Over plain HTTP the contract's name (`__Host-session`, which the mock and the contract suite send) is read too.
     const token = getCookie(c, this.#cookie.name) ?? (this.#cookie.secure ? undefined : getCookie(c, '__Host-session'));
     if (token === undefined || !TOKEN.test(token)) return undefined;
-    const session = await this.#store.findSessionByDigest(digestSessionToken(token));
+    const session = await this.#store.findSessionByDigest(digestSessionToken(token, this.#originOf(c)));
     if (!session) return undefined;
     if (Date.parse(session.expiresAt) <= now || Date.parse(session.lastSeenAt) + this.#idleMs <= now) {
       await this.#store.deleteSession(session.id);

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { projectRoot } from '../contract/project.js';
+import { FORWARDED_HEADERS, type ForwardedHeader, type TrustedProxies, trustedProxy } from '../http/client-address.js';
 
 /**
  * What the server does with its own answers: `strict` checks each one against
@@ -50,7 +51,6 @@ export interface ServerConfig extends StoreConfig {
   rateLimitWindowSeconds: number | undefined;
   maxBodyBytes: number | undefined;
   failedAuthPerAddress: number | undefined;
-  failedAuthTotal: number | undefined;
   /** Overrides of the spec's `x-limits` timeouts (Node's, so a slow client cannot hold a connection); unset means the spec's values. */
   headersTimeoutMs: number | undefined;
   requestTimeoutMs: number | undefined;
@@ -62,6 +62,8 @@ export interface ServerConfig extends StoreConfig {
   shutdownGraceMs: number;
   /** Whether answers are checked against the spec before they are sent (see `response-validation.ts`). */
   responseValidation: ResponseValidationMode;
+  /** Proxies whose forwarded header names the client (`TRUSTED_PROXIES`, `FORWARDED_HEADER`); none by default, so the client is the TCP peer. */
+  trustedProxies: TrustedProxies;
 }
 
 /**
@@ -154,7 +156,6 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     rateLimitWindowSeconds: optionalInteger(env, 'RATE_LIMIT_WINDOW_SECONDS', 1, 86_400),
     maxBodyBytes: optionalInteger(env, 'MAX_BODY_BYTES', 2, 1_048_576),
     failedAuthPerAddress: optionalInteger(env, 'FAILED_AUTH_PER_ADDRESS', 1, 1_000_000_000),
-    failedAuthTotal: optionalInteger(env, 'FAILED_AUTH_TOTAL', 1, 1_000_000_000),
     headersTimeoutMs: optionalInteger(env, 'HEADERS_TIMEOUT_MS', 100, 600_000),
     requestTimeoutMs: optionalInteger(env, 'REQUEST_TIMEOUT_MS', 100, 600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
@@ -162,7 +163,33 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     maxConnectionsPerAddress,
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     responseValidation: responseValidation as ResponseValidationMode,
+    trustedProxies: trustedProxies(env),
   };
+}
+
+/**
+ * `TRUSTED_PROXIES`: comma-separated addresses and CIDR ranges (or proxy-addr's `loopback`, `linklocal`,
+ * `uniquelocal`), each checked by proxy-addr as it will be used; `FORWARDED_HEADER`: the one header those
+ * proxies write the client's address in.
+ */
+function trustedProxies(env: NodeJS.ProcessEnv): TrustedProxies {
+  const addresses = (env['TRUSTED_PROXIES'] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of addresses) {
+    try {
+      trustedProxy([entry]);
+    } catch {
+      throw new ConfigError(
+        `TRUSTED_PROXIES must list IP addresses or CIDR ranges (such as 10.0.0.5, 10.0.0.0/8, fd00::/8, or loopback), separated by commas; ${JSON.stringify(entry)} is neither`,
+      );
+    }
+  }
+  const header = env['FORWARDED_HEADER'] || 'x-forwarded-for';
+  if (!FORWARDED_HEADERS.includes(header as ForwardedHeader))
+    throw new ConfigError(`FORWARDED_HEADER must be one of ${FORWARDED_HEADERS.join(', ')} (the header your proxies write), not ${JSON.stringify(header)}`);
+  return { addresses, header: header as ForwardedHeader };
 }
 
 /** An origin as browsers send it in `Origin`: scheme, host and port, nothing else. */

@@ -27,7 +27,6 @@ export function resolveLimits(spec: SpecLimits, config: ServerConfig): ResolvedL
     },
     failedAuthentication: {
       perAddress: config.failedAuthPerAddress ?? spec.limits.failedAuthentication.perAddress,
-      total: config.failedAuthTotal ?? spec.limits.failedAuthentication.total,
       windowSeconds: spec.limits.failedAuthentication.windowSeconds,
     },
     headersTimeoutMs,

@@ -14,7 +14,8 @@ const commonProperties = {
   requestTimeoutSeconds: count('Seconds a client has to send its whole request; a slower one is cut with 408. At least headersTimeoutSeconds.'),
   rateLimit: {
     type: 'object',
-    description: 'Requests one client may send per window: per API key on the public API, per client address on the account API. Over it: 429.',
+    description:
+      'Requests one client may send per window: per API key on the public API; on the account API per live session, or per client address for a request without one. Over it: 429.',
     additionalProperties: false,
     required: ['requests', 'windowSeconds'],
     properties: {
@@ -26,12 +27,11 @@ const commonProperties = {
     type: 'object',
     description:
       'Requests whose credentials fail (a missing, malformed, unknown, expired or revoked key; no live session under the session cookie), ' +
-      'counted per client address and for all addresses together. Over either budget the answer is 429, not 401.',
+      'counted per client address. Over the budget such a request is answered 429, not 401; a valid credential is always served.',
     additionalProperties: false,
-    required: ['perAddress', 'total', 'windowSeconds'],
+    required: ['perAddress', 'windowSeconds'],
     properties: {
       perAddress: count('Failed requests allowed from one client address per window.'),
-      total: count('Failed requests allowed from all client addresses together per window; past it only known credentials are served.'),
       windowSeconds: count('Length of the fixed window, in seconds.'),
     },
   },

@@ -3,6 +3,7 @@ import { cors } from 'hono/cors';
 import type { OperationShape } from '../contract/types.js';
 import { StoreUnavailable } from '../store/store.js';
 import type { AppLogger } from './app-logger.js';
+import type { ClientAddress } from './client-address.js';
 import { bindOperations, type HandlerMap, type HandlerResult } from './bind-operations.js';
 import { corsAllowedRequestHeaders, corsExposedResponseHeaders } from './cors-headers.js';
 import { type Guard, type KernelEnv, kernelOf } from './kernel-env.js';
@@ -30,6 +31,8 @@ export interface ContractAppOptions<Operations extends { [Id in keyof Operations
   requestLines?: RequestLines | undefined;
   /** Names the listener in each request line, when a process has more than one. */
   listener?: string;
+  /** Who is calling: the one resolver (`clientAddress(config.trustedProxies)`); by default the TCP peer. */
+  clientAddress?: ClientAddress | undefined;
   /**
    * The middleware of each security scheme of the spec (`components.securitySchemes`), by name: an
    * operation runs the one its `security` names, and one that names none runs none. A scheme the spec's
@@ -78,6 +81,7 @@ export function createContractApp<Operations extends { [Id in keyof Operations]:
       requestIdMaxLength: bounds.requestId,
       ...(options.listener && { listener: options.listener }),
       ...(options.requestLines && { lines: options.requestLines }),
+      ...(options.clientAddress && { clientAddress: options.clientAddress }),
     }),
   );
   const corsHeaders = options.corsOrigins?.length

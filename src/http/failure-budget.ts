@@ -2,7 +2,7 @@
 const MAX_ENTRIES = 100_000;
 
 /**
- * Failures counted per key (a client address, `all`) in fixed windows that begin with a key's first
+ * Failures counted per key (a client address) in fixed windows that begin with a key's first
  * failure, in memory. A key that has reached its limit waits until its window ends.
  */
 export class FailureCounter {
@@ -58,49 +58,37 @@ export class FailureCounter {
   }
 }
 
-/** Which budget a client has spent, its size and when it resets. */
+/** The budget a client has spent: its size and when it resets. */
 export interface SpentBudget {
-  scope: 'address' | 'all';
   limit: number;
   resetSeconds: number;
 }
 
-const ALL = 'all';
-
 /**
- * The budget of requests whose credentials fail (`x-limits.failedAuthentication`), per client address
- * and for all addresses together, per process: a protection, not a quota the contract promises. Both
- * APIs' security middleware spend it; over either budget such a request is refused with 429 instead of 401.
+ * The budget of requests whose credentials fail (`x-limits.failedAuthentication`), per client address,
+ * per process: a protection, not a quota the contract promises. Both APIs' security middleware spend it.
+ * It only ever refuses a request that carries no valid credential: a client over it gets 429 instead of
+ * 401, and a valid key or a live session it sends is served all the same. There is no budget for all
+ * clients together: one would let a flood from many addresses refuse everyone else (issue 20).
  */
 export class FailureBudget {
   readonly #perAddress: FailureCounter;
-  readonly #total: FailureCounter;
   readonly windowSeconds: number;
 
-  constructor(options: { perAddress: number; total: number; windowSeconds: number; now: () => number }) {
+  constructor(options: { perAddress: number; windowSeconds: number; now: () => number }) {
     const { windowSeconds, now } = options;
     this.windowSeconds = windowSeconds;
     this.#perAddress = new FailureCounter({ failures: options.perAddress, windowSeconds, now });
-    this.#total = new FailureCounter({ failures: options.total, windowSeconds, now });
   }
 
-  /** The budget the address has spent, the address's own first; undefined while both have room. */
+  /** The budget if the address has spent it; undefined while it has room. */
   spent(address: string): SpentBudget | undefined {
-    const byAddress = this.#perAddress.retryAfter(address);
-    if (byAddress > 0) return { scope: 'address', limit: this.#perAddress.limit, resetSeconds: byAddress };
-    const inAll = this.#total.retryAfter(ALL);
-    if (inAll > 0) return { scope: 'all', limit: this.#total.limit, resetSeconds: inAll };
-    return undefined;
+    const resetSeconds = this.#perAddress.retryAfter(address);
+    return resetSeconds > 0 ? { limit: this.#perAddress.limit, resetSeconds } : undefined;
   }
 
-  /** Seconds until the address may fail again without refusal: the longer wait of the two budgets, 0 while both have room. */
-  retryAfter(address: string): number {
-    return Math.max(this.#perAddress.retryAfter(address), this.#total.retryAfter(ALL));
-  }
-
-  /** Counts one failed request from the address, in both budgets. */
+  /** Counts one failed request from the address. */
   fail(address: string): void {
     this.#perAddress.fail(address);
-    this.#total.fail(ALL);
   }
 }

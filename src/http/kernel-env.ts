@@ -15,6 +15,8 @@ export interface Quota {
 /** What the kernel keeps on every request; an API adds its own (the caller, the session). */
 export interface KernelVariables {
   requestId: string;
+  /** The client's address (`client-address.ts`), read by every per-client limit and written in the request line. */
+  client: string;
   /** The operation the request was routed to; unset on a 404. */
   operation?: CompiledOperation;
   /** The budget the answer's `RateLimit-*` headers report, when the API keeps one. */

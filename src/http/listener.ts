@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { AppLogger } from './app-logger.js';
+import type { IncomingAddress } from './client-address.js';
 import { OutsideAnswers, pathOf } from './outside-answers.js';
 import type { ProblemType } from './problems.js';
 import type { ProblemBounds } from './request-contract.js';
@@ -33,10 +34,14 @@ export interface ListenerOptions {
     max: number;
     /** Open connections from one client address at most; more from it are closed as they arrive. */
     perAddress: number;
+    /** Peers held to `max` alone: the trusted proxies (`TRUSTED_PROXIES`), whose connections carry many clients. */
+    exempt?: ((address: string) => boolean) | undefined;
   };
   logger: ListenerLogger;
   /** The spec's bounds for a problem's fields. */
   problemBounds: ProblemBounds;
+  /** Who is calling, for the lines of the answers outside the app (the app's resolver); by default the TCP peer. */
+  clientAddress?: IncomingAddress | undefined;
 }
 
 /** What went wrong, for the problem Node's parser or timeouts leave to `clientError`. */
@@ -80,7 +85,7 @@ function answered(socket: Socket, last: Exchange | undefined): boolean {
  */
 export function createListener(options: ListenerOptions): Server {
   const { timeouts, logger } = options;
-  const answers = new OutsideAnswers(logger, options.problemBounds);
+  const answers = new OutsideAnswers(logger, options.problemBounds, options.clientAddress);
 
   const server = createServer({
     headersTimeout: timeouts.headersTimeoutMs,
@@ -132,7 +137,7 @@ export function createListener(options: ListenerOptions): Server {
    * outside its own error handler (called later: which request it was is then unknown here).
    */
   function adapterError(error: unknown): Response {
-    const request = current && { method: current.incoming.method ?? '', path: pathOf(current.incoming.url ?? '') };
+    const request = current && answers.request(current.incoming);
     const started = current?.started;
     if (error instanceof Error && error.name === 'RequestError') {
       const problem = answers.problem('urn:problem-type:malformed-request', "The request's path or Host header is malformed.");
@@ -167,7 +172,7 @@ export function createListener(options: ListenerOptions): Server {
   server.on('connect', (incoming: IncomingMessage, socket: Socket) => {
     const problem = answers.problem('urn:problem-type:malformed-request', 'This server is no proxy: CONNECT is not served.', { closes: true });
     socket.end(answers.raw(problem));
-    answers.log(problem, 'connect-not-served', { method: 'CONNECT', path: pathOf(incoming.url ?? '') });
+    answers.log(problem, 'connect-not-served', answers.request(incoming, 'CONNECT'));
   });
   // Requests Node refuses before any request object exists (broken HTTP, oversized headers, too slow).
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -179,7 +184,8 @@ export function createListener(options: ListenerOptions): Server {
     const [type, detail] = CLIENT_ERRORS[error.code ?? ''] ?? NOT_HTTP;
     const problem = answers.problem(type, detail, { closes: true });
     socket.end(answers.raw(problem));
-    answers.log(problem, error.code ?? 'HPE_UNKNOWN');
+    // No request to read a forwarded address from: the TCP peer.
+    answers.log(problem, error.code ?? 'HPE_UNKNOWN', { clientAddress: socket.remoteAddress });
   });
   return server;
 }
@@ -206,12 +212,12 @@ function carriesBody(incoming: IncomingMessage): boolean {
 
 /**
  * Caps open connections in all (Node's `maxConnections`, which closes a connection over it as it
- * is accepted) and per client address (closed as soon as Node hands it over). A refused client
+ * is accepted) and per client address (closed as soon as Node hands it over), but for a trusted proxy's. A refused client
  * gets no answer: reading its request first would let a slow one hold the connection anyway.
  * Refusals are logged at most once a second, with how many there were.
  */
 function limitConnections(server: Server, options: ListenerOptions): void {
-  const { max, perAddress } = options.connections;
+  const { max, perAddress, exempt } = options.connections;
   server.maxConnections = max;
   const open = new Map<string, number>();
   const refused = { total: 0, perAddress: 0 };
@@ -235,6 +241,7 @@ function limitConnections(server: Server, options: ListenerOptions): void {
   });
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
+    if (exempt?.(address)) return;
     const count = (open.get(address) ?? 0) + 1;
     if (count > perAddress) {
       socket.destroy();

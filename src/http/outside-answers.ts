@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { scrubKeys } from '../keys/api-key.js';
 import type { AppLogger } from './app-logger.js';
+import { type IncomingAddress, incomingAddress } from './client-address.js';
 import { type ProblemType, problemBody } from './problems.js';
 import type { ProblemBounds } from './request-contract.js';
 import { newRequestId, responseHeaders } from './response-headers.js';
@@ -37,11 +38,19 @@ export class OutsideAnswers {
   readonly #logger: AppLogger;
   readonly #bounds: ProblemBounds;
   readonly #logRequests: boolean;
+  readonly #clientAddress: IncomingAddress;
 
-  constructor(logger: AppLogger, bounds: ProblemBounds) {
+  /** `clientAddress` is the app's resolver (`TRUSTED_PROXIES`), so these lines name the client as the app's do. */
+  constructor(logger: AppLogger, bounds: ProblemBounds, clientAddress: IncomingAddress = incomingAddress()) {
     this.#logger = logger;
     this.#bounds = bounds;
     this.#logRequests = logger.isLevelEnabled?.('info') ?? true;
+    this.#clientAddress = clientAddress;
+  }
+
+  /** What a line says of a request the listener has an object for. */
+  request(incoming: IncomingMessage, method = incoming.method ?? ''): { clientAddress: string; method: string; path: string } {
+    return { clientAddress: this.#clientAddress(incoming), method, path: pathOf(incoming.url ?? '') };
   }
 
   /** The problem, its headers and its body; `closes` adds `Connection: close`. */
@@ -57,7 +66,7 @@ export class OutsideAnswers {
   answer(incoming: IncomingMessage, outgoing: ServerResponse, problem: OutsideProblem, reason: OutsideReason, started = performance.now()): void {
     outgoing.writeHead(problem.status, { ...problem.headers, 'content-length': String(Buffer.byteLength(problem.body)) });
     outgoing.end(problem.body);
-    this.log(problem, reason, { method: incoming.method ?? '', path: pathOf(incoming.url ?? '') }, started);
+    this.log(problem, reason, this.request(incoming), started);
   }
 
   /** The problem as raw HTTP/1.1 bytes, for a socket that has no response object (Node's parser refused the request). */
@@ -69,11 +78,16 @@ export class OutsideAnswers {
   }
 
   /** One line like the app's request line: the server's id, method and path when known, the status, and why. */
-  log(problem: Pick<OutsideProblem, 'requestId' | 'status'>, reason: OutsideReason, request?: { method: string; path: string }, started?: number): void {
+  log(
+    problem: Pick<OutsideProblem, 'requestId' | 'status'>,
+    reason: OutsideReason,
+    request?: { clientAddress?: string | undefined; method?: string; path?: string },
+    started?: number,
+  ): void {
     if (!this.#logRequests) return;
     this.#logger.info({
       requestId: problem.requestId,
-      ...(request && { method: request.method, path: request.path }),
+      ...request,
       status: problem.status,
       ...(started !== undefined && { durationMs: Math.round((performance.now() - started) * 100) / 100 }),
       reason,

@@ -56,10 +56,10 @@ export class FixedWindowRateLimiter implements RateLimiter {
 
 export interface QuotaOptions<Variables extends object> {
   limiter: RateLimiter;
-  /** Whose quota the request counts against: the key, the client address. */
-  keyOf: (c: Context<KernelEnv<Variables>>) => string;
-  /** Why a used-up quota refuses, in the 429's detail (the wait is added). */
-  refusal: string;
+  /** Whose quota the request counts against: the key, the session, the client address. */
+  keyOf: (c: Context<KernelEnv<Variables>>) => string | Promise<string>;
+  /** Why a used-up quota refuses, in the 429's detail (the wait is added); given the key when it depends on whose quota it is. */
+  refusal: string | ((key: string) => string);
   /** Whether answers report the quota in `RateLimit-*` headers (the contract declares them). */
   headers: boolean;
 }
@@ -67,16 +67,18 @@ export interface QuotaOptions<Variables extends object> {
 /** Middleware that counts each request against a quota and refuses it with 429 once the quota is used up. */
 export function quota<Variables extends object>(options: QuotaOptions<Variables>): Guard<Variables> {
   const { limiter, keyOf, refusal, headers } = options;
-  const apply = (c: Context<KernelEnv<Variables>>, taken: Quota) => {
+  const apply = (c: Context<KernelEnv<Variables>>, key: string, taken: Quota) => {
     if (headers) kernelOf(c).set('quota', taken);
     if (!taken.allowed)
-      throw new ApiError('urn:problem-type:rate-limited', `${refusal} Retry in ${taken.resetSeconds} seconds.`, {
+      throw new ApiError('urn:problem-type:rate-limited', `${typeof refusal === 'string' ? refusal : refusal(key)} Retry in ${taken.resetSeconds} seconds.`, {
         headers: { 'Retry-After': String(taken.resetSeconds) },
       });
   };
   return async (c, next) => {
-    const taken = limiter.take(keyOf(c));
-    apply(c, taken instanceof Promise ? await taken : taken);
+    const found = keyOf(c);
+    const key = typeof found === 'string' ? found : await found;
+    const taken = limiter.take(key);
+    apply(c, key, taken instanceof Promise ? await taken : taken);
     await next();
   };
 }

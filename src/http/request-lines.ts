@@ -7,6 +7,8 @@ export interface RequestLine {
   requestId: string;
   clientRequestId?: string | undefined;
   listener?: string | undefined;
+  /** The client's address (`client-address.ts`): the TCP peer, or the client a trusted proxy names. */
+  clientAddress: string;
   method: string;
   path: string;
   status: number;
@@ -84,7 +86,7 @@ export function formatRequestLine(line: RequestLine): string {
   // Every string is quoted by JSON.stringify: a path, a method or a caller's id never breaks out of its field.
   const client = line.clientRequestId === undefined ? '' : `,"clientRequestId":${JSON.stringify(line.clientRequestId)}`;
   const listener = line.listener === undefined ? '' : `,"listener":${JSON.stringify(line.listener)}`;
-  return `{"level":${INFO}${isoTimeField(line.at)},"requestId":${JSON.stringify(line.requestId)}${client}${listener},"method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status},"durationMs":${line.durationMs}}\n`;
+  return `{"level":${INFO}${isoTimeField(line.at)},"requestId":${JSON.stringify(line.requestId)}${client}${listener},"clientAddress":${JSON.stringify(line.clientAddress)},"method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status},"durationMs":${line.durationMs}}\n`;
 }
 
 let formattedAt = Number.NaN;

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { scrubKeys } from '../keys/api-key.js';
 import type { AppLogger } from './app-logger.js';
+import { type ClientAddress, socketAddress } from './client-address.js';
 import { loggedRequestLines, type RequestLines } from './request-lines.js';
 import { clientRequestId, newRequestId } from './response-headers.js';
 
@@ -11,24 +12,30 @@ export interface RequestLogOptions {
   listener?: string;
   /** Where the lines go (the server's `BatchedRequestLines`); by default the logger's `info`. */
   lines?: RequestLines;
+  /** Who is calling (`clientAddress(...)`); by default the TCP peer. */
+  clientAddress?: ClientAddress;
 }
 
 /**
  * Gives each request the server's own id (`requestId` in the context: sent as `X-Request-Id`, put in every
- * problem) and writes one JSON line when it is answered: the id, the caller's own id when it is plain, the
+ * problem) and its client's address (`client`, which every per-client limit reads), and writes one JSON
+ * line when it is answered: the id, the caller's own id when it is plain, the client's address, the
  * method, the path without its query string (a key pasted into it scrubbed), the status and the duration.
  * Never a header, a cookie, a body or a query string: keys, passwords and tokens travel there.
  *
  * The line's fields are fixed and safe as built here, so it goes out without the redaction the server
  * configures for free-form lines (`request-lines.ts`).
  */
-export function requestLog(logger: AppLogger, options: RequestLogOptions): MiddlewareHandler<{ Variables: { requestId: string } }> {
+export function requestLog(logger: AppLogger, options: RequestLogOptions): MiddlewareHandler<{ Variables: { requestId: string; client: string } }> {
   const enabled = logger.isLevelEnabled?.('info') ?? true;
   const lines = options.lines ?? loggedRequestLines(logger);
   const listener = options.listener;
+  const clientAddress = options.clientAddress ?? socketAddress;
   return async (c, next) => {
     const started = performance.now();
     c.set('requestId', newRequestId());
+    const client = clientAddress(c);
+    c.set('client', client);
     await next();
     if (!enabled) return;
     lines.add({
@@ -36,6 +43,7 @@ export function requestLog(logger: AppLogger, options: RequestLogOptions): Middl
       requestId: c.get('requestId'),
       clientRequestId: clientRequestId(c.req.header('x-request-id'), options.requestIdMaxLength),
       listener,
+      clientAddress: client,
       method: c.req.method,
       path: scrubKeys(c.req.path),
       status: c.res.status,

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { AppLogger } from '../http/app-logger.js';
-import { type ClientAddress, socketAddress } from '../http/client-address.js';
+import type { ClientAddress } from '../http/client-address.js';
 import { createContractApp } from '../http/contract-app.js';
 import { FailureBudget } from '../http/failure-budget.js';
 import type { KernelEnv } from '../http/kernel-env.js';
@@ -41,7 +41,7 @@ export interface AppOptions {
   rateLimit?: 'local' | 'shared';
   /** Seconds a client is told to wait (`Retry-After`) when the store is unreachable. Default 2. */
   unavailableRetrySeconds?: number;
-  /** The caller's address, for the failed-authentication budget; by default the socket's peer. */
+  /** The caller's address (`clientAddress(config.trustedProxies)`), for the failed-authentication budget and the request log; by default the socket's peer. */
   clientAddress?: ClientAddress;
 }
 
@@ -75,13 +75,9 @@ export function createApp(options: AppOptions): Hono<KernelEnv<{ caller: Caller 
     maxBodyBytes: limits.maxBodyBytes,
     logger: options.logger,
     requestLines: options.requestLines,
+    clientAddress: options.clientAddress,
     security: {
-      bearerAuth: bearerKey({
-        store,
-        now,
-        failures: new FailureBudget({ ...limits.failedAuthentication, now }),
-        clientAddress: options.clientAddress ?? socketAddress,
-      }),
+      bearerAuth: bearerKey({ store, now, failures: new FailureBudget({ ...limits.failedAuthentication, now }) }),
     },
     guards: {
       afterSecurity: [

@@ -1,52 +1,66 @@
-import type { ClientAddress } from '../http/client-address.js';
-import type { FailureBudget } from '../http/failure-budget.js';
-import type { Guard } from '../http/kernel-env.js';
+import type { Context } from 'hono';
+import type { FailureBudget, SpentBudget } from '../http/failure-budget.js';
+import { type Guard, type KernelEnv, kernelOf } from '../http/kernel-env.js';
 import { ApiError } from '../http/problems.js';
 import { digestApiKey, isWellFormedApiKey } from '../keys/api-key.js';
-import type { Store } from '../store/store.js';
+import type { KeyCredential, Store } from '../store/store.js';
 
 export interface BearerKeyOptions {
   store: Store;
   now: () => number;
-  /** Requests with missing or invalid credentials, per client and in all; over it, 429 instead of 401. */
+  /** Requests with missing or invalid credentials, per client address; over it, 429 instead of 401. */
   failures: FailureBudget;
-  clientAddress: ClientAddress;
 }
 
 /**
  * The `bearerAuth` scheme's middleware, shaped like Hono's own `bearerAuth({ verifyToken })`: the key in
  * `Authorization: Bearer` is checked (`authenticate`), and the caller it belongs to is set for the
- * handlers. Each refusal spends the failed-authentication budget. Over either budget, a key the cache
- * already knows is still served; nothing else is looked up or refused with 401.
+ * handlers. A valid, unexpired, unrevoked key is always served, whatever anyone has sent: nothing here
+ * refuses it before it is looked up.
+ *
+ * Each refusal spends the client address's failed-authentication budget. Over it, the client's requests
+ * that carry no valid key get 429 instead of 401, and those already known to carry none (no well-formed
+ * key, or a key the cache knows to be unknown, revoked or expired) are refused without a lookup. What a
+ * flood of made-up keys costs is bounded without a budget in all: a key with a wrong checksum costs no
+ * lookup, a well-formed unknown one one indexed lookup, remembered in the key cache.
  */
 export function bearerKey(options: BearerKeyOptions): Guard<{ caller: Caller }> {
-  const { store, now, failures, clientAddress } = options;
+  const { store, now, failures } = options;
   return async (c, next) => {
-    const address = clientAddress(c);
+    const address = kernelOf(c).get('client');
+    const at = now();
+    // Read before the key is checked: the answer to a key that turns out invalid depends on what came before it.
+    const spent = failures.spent(address);
     try {
-      const caller = await authenticate(c.req.header('authorization'), store, now(), {
+      const caller = await authenticate(c.req.header('authorization'), store, at, {
         admit(digest) {
-          // A key the cache knows is served whatever the budgets say; asked first, it spares the usual request the budget reads.
-          if (digest && store.peekKeyByDigest?.(digest)) return;
-          const spent = failures.spent(address);
-          if (!spent) return;
-          c.set('quota', { allowed: false, limit: spent.limit, remaining: 0, resetSeconds: spent.resetSeconds });
-          const reason =
-            spent.scope === 'address'
-              ? `This client has sent ${spent.limit} requests with missing or invalid credentials in the current ${failures.windowSeconds}-second window.`
-              : 'The service has refused too many invalid credentials in this window and now serves only keys it already knows.';
-          throw new ApiError('urn:problem-type:rate-limited', `${reason} Retry in ${spent.resetSeconds} seconds.`, {
-            headers: { 'Retry-After': String(spent.resetSeconds) },
-          });
+          if (spent && !(digest && mayBeValid(store.peekKeyByDigest?.(digest), at))) throw overBudget(c, spent, failures.windowSeconds);
         },
       });
       c.set('caller', caller);
     } catch (error) {
-      if (isAuthenticationFailure(error)) failures.fail(address);
-      throw error;
+      if (!isAuthenticationFailure(error)) throw error;
+      failures.fail(address);
+      throw spent ? overBudget(c, spent, failures.windowSeconds) : error;
     }
     await next();
   };
+}
+
+/** Whether what the cache knows of a key leaves it possibly valid: not known at all, or known, unrevoked and unexpired. */
+function mayBeValid(known: KeyCredential | null | undefined, at: number): boolean {
+  if (known === undefined) return true;
+  return known !== null && known.revokedAt === null && (known.expiresAt === null || Date.parse(known.expiresAt) > at);
+}
+
+function overBudget(c: Context<KernelEnv<{ caller: Caller }>>, spent: SpentBudget, windowSeconds: number): ApiError {
+  kernelOf(c).set('quota', { allowed: false, limit: spent.limit, remaining: 0, resetSeconds: spent.resetSeconds });
+  return new ApiError(
+    'urn:problem-type:rate-limited',
+    `This client has sent ${spent.limit} requests with missing or invalid credentials in the current ${windowSeconds}-second window; ` +
+      `a valid key is still served. Retry in ${spent.resetSeconds} seconds.`,
+    { headers: { 'Retry-After': String(spent.resetSeconds) } },
+  );
 }
 
 export interface Caller {

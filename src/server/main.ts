@@ -2,8 +2,8 @@
  * Node entry point: `npm start`. Reads the environment, opens the database
  * (creating it on first run, empty), and serves two listeners from one process
  * until SIGTERM/SIGINT: the public API on PORT, and the web application (the
- * pages and the account API) on WEB_PORT, so the session cookie never travels
- * to `{base_url}`.
+ * pages and the account API) on WEB_PORT, each with its own contract, headers
+ * and CORS (where the session cookie travels: docs/web-application.md).
  */
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -14,6 +14,7 @@ import { resolveLimits } from '../config/limits.js';
 import { readLimits } from '../contract/limits.js';
 import { readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
+import { clientAddress, incomingAddress, trustedProxy } from '../http/client-address.js';
 import { type FetchHandler, listen as listenOn } from '../http/listener.js';
 import { compileRequestContract } from '../http/request-contract.js';
 import { BatchedRequestLines, isoTimeOncePerMillisecond } from '../http/request-lines.js';
@@ -149,6 +150,10 @@ try {
   process.exit(1);
 }
 const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolved;
+// One resolver for both listeners: every per-client limit and the request lines see the same address.
+const client = clientAddress(config.trustedProxies);
+const clientOfIncoming = incomingAddress(config.trustedProxies);
+const fromTrustedProxy = config.trustedProxies.addresses.length > 0 ? trustedProxy(config.trustedProxies.addresses) : undefined;
 const app = createApp({
   store,
   contract,
@@ -160,6 +165,7 @@ const app = createApp({
   responseValidation: config.responseValidation,
   // One process owns an SQLite file; instances on PostgreSQL share each key's quota.
   rateLimit: shared ? 'shared' : 'local',
+  clientAddress: client,
 });
 
 // Nothing is seeded and no key is made here: the greeting goes to the same stream as the logs, so it never holds a secret.
@@ -179,9 +185,10 @@ function listen(
     host: config.host,
     port,
     timeouts: { ...timeouts, keepAliveTimeoutMs: config.keepAliveTimeoutMs },
-    connections: { max: config.maxConnections, perAddress: config.maxConnectionsPerAddress },
+    connections: { max: config.maxConnections, perAddress: config.maxConnectionsPerAddress, exempt: fromTrustedProxy },
     logger,
     problemBounds: bounds,
+    clientAddress: clientOfIncoming,
   });
 }
 
@@ -203,6 +210,7 @@ try {
     pages: await buildPages({ publicApiUrl: config.publicApiUrl ?? url }),
     ...(config.webOrigin && { origin: config.webOrigin }),
     responseValidation: config.responseValidation,
+    clientAddress: client,
   });
   const { headersTimeoutSeconds, requestTimeoutSeconds } = accountContract.connectionLimits;
   webListener = await listen(
@@ -214,7 +222,14 @@ try {
   );
   servers.push(webListener.server);
   logger.info(
-    { url, web: webListener.url, database, maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress },
+    {
+      url,
+      web: webListener.url,
+      database,
+      maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+      ...(fromTrustedProxy && { trustedProxies: config.trustedProxies }),
+    },
     'listening',
   );
   warnOnOpenFileLimit(servers.length);

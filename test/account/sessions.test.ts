@@ -30,14 +30,41 @@ describe('sign up, sign in, sign out', () => {
     expect((await t.send('GET', '/sign-in')).headers.get('strict-transport-security')).toContain('max-age=');
   });
 
-  it('stores only the SHA-256 digest of the session token and an Argon2id hash of the password', async () => {
+  it('stores only the SHA-256 digest of the session token (with its origin over plain HTTP) and an Argon2id hash of the password', async () => {
     const t = await createTestWebApp();
     const { cookie } = await t.signUp('ada');
     const token = cookie.split('=')[1] ?? '';
-    expect(await t.store.findSessionByDigest(digestSessionToken(token))).toMatchObject({ user: { name: 'ada' } });
+    expect(await t.store.findSessionByDigest(digestSessionToken(token, 'http://127.0.0.1:3001'))).toMatchObject({ user: { name: 'ada' } });
+    expect(await t.store.findSessionByDigest(digestSessionToken(token))).toBeUndefined();
     const credential = await t.store.findUserCredential('ada');
     expect(credential?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(credential?.passwordHash).not.toContain(PASSWORD);
+  });
+
+  it('over plain HTTP, refuses a session cookie started at another origin: another port of the host cannot toss its session in', async () => {
+    // Two listeners on one database, on two ports of one host: cookies are not isolated by port, so a session
+    // cookie set at one (or by any page on another port) reaches the other. Sessions are bound to their origin.
+    const database = mkdtempSync(join(tmpdir(), 'tossing-'));
+    try {
+      const databasePath = join(database, 'api.sqlite');
+      const victim = await createTestWebApp({ databasePath });
+      const elsewhere = await createTestWebApp({ databasePath });
+      const at4001 = { Host: '127.0.0.1:4001', Origin: 'http://127.0.0.1:4001' };
+      const attacker = await elsewhere.send('POST', '/api/users', { body: { name: 'mallory', password: PASSWORD }, headers: at4001 });
+      expect(attacker.status).toBe(201);
+      expect((await elsewhere.send('GET', '/api/session', { cookie: cookieOf(attacker), headers: at4001 })).json.user.name).toBe('mallory');
+      const tossed = await victim.send('GET', '/api/session', { cookie: cookieOf(attacker) });
+      expect(tossed.status).toBe(401);
+      expect((await victim.send('POST', '/api/keys', { cookie: cookieOf(attacker), body: { name: 'for mallory' } })).status).toBe(401);
+      // A DNS-rebound name at the right port is another origin too.
+      const own = await victim.signUp('ada');
+      expect((await victim.send('GET', '/api/session', { cookie: own.cookie })).status).toBe(200);
+      expect((await victim.send('GET', '/api/session', { cookie: own.cookie, headers: { Host: 'rebound.example:3001' } })).status).toBe(401);
+      await victim.store.close();
+      await elsewhere.store.close();
+    } finally {
+      rmSync(database, { recursive: true, force: true });
+    }
   });
 
   it('refuses a taken name with 409 and a short password with 422, saying why', async () => {

@@ -78,7 +78,7 @@ describe('the account API contract (openapi/account.yaml)', () => {
       headersTimeoutSeconds: 10,
       requestTimeoutSeconds: 30,
       rateLimit: { requests: 300, windowSeconds: 60 },
-      failedAuthentication: { perAddress: 100, total: 2000, windowSeconds: 60 },
+      failedAuthentication: { perAddress: 100, windowSeconds: 60 },
       signIn: { failuresPerAccount: 10, failuresPerClient: 20, windowSeconds: 900 },
       session: { idleSeconds: 1800, absoluteSeconds: 28800 },
       keys: { activePerUser: 20 },

@@ -89,13 +89,46 @@ describe('the account API over HTTP', () => {
   });
 
   it('answers requests without a live session with 429 past the failed-authentication budget, and still serves a live session', async () => {
-    const t = await createTestWebApp({ limits: { failedAuthentication: { perAddress: 3, total: 1000, windowSeconds: 60 } } });
+    const t = await createTestWebApp({ limits: { failedAuthentication: { perAddress: 3, windowSeconds: 60 } } });
     const { cookie } = await t.signUp('ada');
     for (let index = 0; index < 3; index++) expect((await t.send('GET', '/api/keys', { cookie: `session=${'x'.repeat(43)}` })).status).toBe(401);
     const limited = await t.send('GET', '/api/keys');
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('60');
     expect((await t.send('GET', '/api/keys', { cookie })).status).toBe(200);
+  });
+
+  it('has no failed-authentication budget in all: requests without a session from many addresses never refuse another client', async () => {
+    const t = await createTestWebApp({ clientAddress: (c) => c.req.header('x-test-client') ?? 'in-process' });
+    const { cookie } = await t.signUp('ada');
+    const statuses = new Map<number, number>();
+    for (let client = 0; client < 21; client++)
+      for (let index = 0; index < 100; index++) {
+        const { status } = await t.send('GET', '/api/keys', { cookie: `session=${'x'.repeat(43)}`, headers: { 'X-Test-Client': `flood-${client}` } });
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    expect(Object.fromEntries(statuses)).toEqual({ 401: 2_100 });
+    expect((await t.send('GET', '/api/session', { headers: { 'X-Test-Client': 'newcomer' } })).status).toBe(401);
+    expect((await t.send('GET', '/api/keys', { cookie, headers: { 'X-Test-Client': 'newcomer' } })).status).toBe(200);
+  });
+
+  it("counts a live session's requests against its own quota: others at its address never use it up", async () => {
+    const t = await createTestWebApp({
+      limits: { rateLimit: { requests: 3, windowSeconds: 60 } },
+      clientAddress: (c) => c.req.header('x-test-client') ?? 'in-process',
+    });
+    const { cookie } = await t.signUp('ada');
+    const office = { 'X-Test-Client': 'office' };
+    for (let index = 0; index < 3; index++) expect((await t.send('GET', '/api/session', { headers: office })).status).toBe(401);
+    expect((await t.send('GET', '/api/session', { headers: office })).json.detail).toMatch(/^This address has sent 3 requests/);
+    for (let index = 0; index < 3; index++) expect((await t.send('GET', '/api/keys', { cookie, headers: office })).status).toBe(200);
+    const own = await t.send('GET', '/api/keys', { cookie, headers: office });
+    expect(own.status).toBe(429);
+    expect(own.json.detail).toMatch(/^This session has sent 3 requests/);
+    // Sign-in is counted per address whatever cookie it carries: a session cannot lend its quota to guessing.
+    expect((await t.send('POST', '/api/session', { cookie, headers: office, body: { name: 'ada', password: 'wrong password, long enough' } })).status).toBe(
+      429,
+    );
   });
 
   it('sends the JSON API security headers on every answer, and no-store', async () => {

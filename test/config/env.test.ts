@@ -150,7 +150,6 @@ describe('limits the environment may set, against the headers that announce them
   it.each([
     { variable: 'RATE_LIMIT_REQUESTS', schema: 'RequestCount' },
     { variable: 'FAILED_AUTH_PER_ADDRESS', schema: 'RequestCount' },
-    { variable: 'FAILED_AUTH_TOTAL', schema: 'RequestCount' },
     { variable: 'RATE_LIMIT_WINDOW_SECONDS', schema: 'Seconds' },
   ])('$variable goes up to the spec maximum of $schema and no further', ({ variable, schema }) => {
     const maximum = most(schema);
@@ -158,5 +157,28 @@ describe('limits the environment may set, against the headers that announce them
     expect(() => readServerConfig({ [variable]: String(maximum + 1) }), `update src/config/env.ts: ${variable} must stop at ${maximum}`).toThrow(
       new RegExp(`${variable} must be a whole number from \\d+ to ${maximum}`),
     );
+  });
+});
+
+describe('TRUSTED_PROXIES and FORWARDED_HEADER', () => {
+  it.each([
+    { given: {}, want: { addresses: [], header: 'x-forwarded-for' } },
+    {
+      given: { TRUSTED_PROXIES: '10.0.0.5, 10.0.0.0/8,fd00::/8, 192.168.0.0/255.255.0.0, loopback' },
+      want: { addresses: ['10.0.0.5', '10.0.0.0/8', 'fd00::/8', '192.168.0.0/255.255.0.0', 'loopback'], header: 'x-forwarded-for' },
+    },
+    { given: { TRUSTED_PROXIES: '127.0.0.1', FORWARDED_HEADER: 'forwarded' }, want: { addresses: ['127.0.0.1'], header: 'forwarded' } },
+  ])('reads $given', ({ given, want }) => {
+    expect(readServerConfig(given).trustedProxies).toEqual(want);
+  });
+
+  it.each([
+    { given: { TRUSTED_PROXIES: '10.0.0.0/33' }, want: /^TRUSTED_PROXIES must list IP addresses or CIDR ranges .*"10\.0\.0\.0\/33" is neither$/ },
+    { given: { TRUSTED_PROXIES: '10.0.0.1, proxy.internal' }, want: /"proxy\.internal" is neither/ },
+    { given: { TRUSTED_PROXIES: '*' }, want: /"\*" is neither/ },
+    { given: { FORWARDED_HEADER: 'X-Real-IP' }, want: /^FORWARDED_HEADER must be one of x-forwarded-for, forwarded .*not "X-Real-IP"$/ },
+  ])('refuses $given', ({ given, want }) => {
+    expect(() => readServerConfig(given)).toThrow(ConfigError);
+    expect(() => readServerConfig(given)).toThrow(want);
   });
 });

@@ -7,7 +7,7 @@ describe('the types of x-limits are derived from its schema', () => {
     expectTypeOf<Limits>().toEqualTypeOf<{
       maxBodyBytes: number;
       rateLimit: { requests: number; windowSeconds: number };
-      failedAuthentication: { perAddress: number; total: number; windowSeconds: number };
+      failedAuthentication: { perAddress: number; windowSeconds: number };
     }>();
     expectTypeOf<ConnectionLimits>().toEqualTypeOf<{ headersTimeoutSeconds: number; requestTimeoutSeconds: number }>();
     expectTypeOf<ResolvedLimits['rateLimit']['requests']>().toEqualTypeOf<number>();

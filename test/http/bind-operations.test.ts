@@ -15,7 +15,7 @@ import { compileRequestContract } from '../../src/http/request-contract.js';
 const spec = parse(`
 openapi: 3.1.0
 info: { title: seam, version: 1.0.0 }
-x-limits: { maxBodyBytes: 1024, headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, rateLimit: { requests: 10, windowSeconds: 60 }, failedAuthentication: { perAddress: 10, total: 10, windowSeconds: 60 } }
+x-limits: { maxBodyBytes: 1024, headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, rateLimit: { requests: 10, windowSeconds: 60 }, failedAuthentication: { perAddress: 10, windowSeconds: 60 } }
 paths:
   /boxes/{boxId}/notes/{noteId}:
     get:

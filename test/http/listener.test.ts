@@ -23,14 +23,18 @@ afterEach(async () => {
   lines.length = 0;
 });
 
-async function start(fetch: FetchHandler, requestTimeoutMs = 1_000): Promise<number> {
+async function start(
+  fetch: FetchHandler,
+  requestTimeoutMs = 1_000,
+  connections: { max: number; perAddress: number; exempt?: (address: string) => boolean } = { max: 100, perAddress: 100 },
+): Promise<number> {
   server = createListener({
     fetch,
     host: '127.0.0.1',
     port: 0,
     name: 'test',
     timeouts: { headersTimeoutMs: 500, requestTimeoutMs, keepAliveTimeoutMs: 5_000 },
-    connections: { max: 100, perAddress: 100 },
+    connections,
     logger,
     problemBounds: requestContract.problemBounds,
   });
@@ -77,5 +81,19 @@ describe('the listener', () => {
     expect(lines).toContainEqual(
       expect.objectContaining({ level: 'info', status: 408, requestId: answer!.headers['x-request-id'], reason: 'ERR_HTTP_REQUEST_TIMEOUT' }),
     );
+  });
+
+  it('holds a trusted proxy to the cap in all only, since its connections carry many clients', async () => {
+    const port = await start(() => new Response('{}', { headers: { 'content-type': 'application/json' } }), 1_000, {
+      max: 10,
+      perAddress: 1,
+      exempt: (address) => address === '127.0.0.1',
+    });
+    const request = (localAddress: string) =>
+      exchange(port, [httpRequest('GET', '/', [['Host', '127.0.0.1']])], { localAddress, untilResponses: 1, waitMs: 2_000 });
+    const fromProxy = await Promise.all([request('127.0.0.1'), request('127.0.0.1'), request('127.0.0.1')]);
+    expect(fromProxy.map((result) => result.responses[0]?.status)).toEqual([200, 200, 200]);
+    const fromClient = await Promise.all([request('127.0.0.2'), request('127.0.0.2')]);
+    expect(fromClient.map((result) => result.responses[0]?.status).sort()).toEqual([200, undefined]);
   });
 });

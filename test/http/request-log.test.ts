@@ -38,11 +38,23 @@ describe('the request log', () => {
 
     expect(lines).toHaveLength(2);
     const [line, freeForm] = lines;
-    expect(Object.keys(line ?? {})).toEqual(['level', 'time', 'requestId', 'clientRequestId', 'listener', 'method', 'path', 'status', 'durationMs']);
+    expect(Object.keys(line ?? {})).toEqual([
+      'level',
+      'time',
+      'requestId',
+      'clientRequestId',
+      'listener',
+      'clientAddress',
+      'method',
+      'path',
+      'status',
+      'durationMs',
+    ]);
     expect(line).toMatchObject({
       requestId: await response.text(),
       clientRequestId: 'trace-7',
       listener: 'web',
+      clientAddress: 'in-process',
       method: 'GET',
       path: '/shared/tka_[REDACTED]',
       status: 200,
@@ -70,6 +82,7 @@ describe("the server's batched request lines", () => {
     requestId: '6f1c2d3e-0000-4000-8000-000000000001',
     clientRequestId: 'trace-7',
     listener: 'web',
+    clientAddress: '203.0.113.7',
     method: 'POST',
     path: '/shared',
     status: 200,

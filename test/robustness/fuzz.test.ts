@@ -99,7 +99,7 @@ const numberTexts = fc.oneof(
 const t = await createTestApp({
   limits: {
     rateLimit: { requests: 1_000_000_000, windowSeconds: 60 },
-    failedAuthentication: { perAddress: 1_000_000_000, total: 1_000_000_000, windowSeconds: 60 },
+    failedAuthentication: { perAddress: 1_000_000_000, windowSeconds: 60 },
   },
 });
 const fuzzer = await t.addUser('fuzzer');

@@ -151,38 +151,77 @@ describe('rate limiting per key', () => {
   });
 });
 
-describe('failed authentications are limited too (x-limits.failedAuthentication)', () => {
-  async function budgeted(perAddress: number, total: number) {
+describe('failed authentications are limited per client address (x-limits.failedAuthentication)', () => {
+  /** An app whose client address is the test's `X-Test-Client` header, so one test plays many clients. */
+  async function budgeted(perAddress = requestContract.limits.failedAuthentication.perAddress) {
     const { failedAuthentication } = requestContract.limits;
-    const t = await createTestApp({ limits: { failedAuthentication: { ...failedAuthentication, perAddress, total } } });
+    const t = await createTestApp({
+      limits: { failedAuthentication: { ...failedAuthentication, perAddress } },
+      clientAddress: (c) => c.req.header('x-test-client') ?? 'in-process',
+    });
     const known = await t.addUser('ann');
     const fresh = await t.addUser('bob');
-    return { t, known, fresh, made: () => t.send('POST', '/', { key: generateApiKey().key, body: {} }) };
+    // Lookups that reach the database: those the key cache cannot answer.
+    let lookups = 0;
+    const find = t.store.findKeyByDigest.bind(t.store);
+    t.store.findKeyByDigest = (digest) => {
+      if (t.store.peekKeyByDigest?.(digest) === undefined) lookups++;
+      return find(digest);
+    };
+    const from = (client: string, key?: string) => t.send('POST', '/', { headers: { 'X-Test-Client': client }, ...(key !== undefined && { key }), body: {} });
+    return { t, known, fresh, from, lookups: () => lookups, made: (client = 'attacker') => from(client, generateApiKey().key) };
   }
 
-  it('per client: over the budget, missing or made-up credentials get 429 instead of 401; a key the service knows is still served', async () => {
-    const { t, known, made } = await budgeted(3, 1_000);
-    expect((await t.send('POST', '/', { key: known.key, body: {} })).status).toBe(200);
+  it('per client: over the budget, requests without a valid key get 429 instead of 401; a valid key from that address is still served, known or not', async () => {
+    const { t, known, fresh, from, made } = await budgeted(3);
+    expect((await from('attacker', known.key)).status).toBe(200);
     for (let i = 0; i < 3; i++) expect((await made()).status).toBe(401);
     const refused = await made();
     expect(quota(refused)).toEqual({ status: 429, limit: '3', remaining: '0', reset: '60', retryAfter: '60' });
-    expect(refused.json.detail).toMatch(/This client has sent 3 requests with missing or invalid credentials/);
-    expect((await t.send('POST', '/', { body: {} })).status).toBe(429);
-    expect((await t.send('POST', '/', { key: known.key, body: {} })).status).toBe(200);
+    expect(refused.json.detail).toMatch(/This client has sent 3 requests with missing or invalid credentials .*a valid key is still served/);
+    expect((await from('attacker')).status).toBe(429);
+    // Behind one address (an office, a NAT) the valid keys of others are served all the same, even one never seen before.
+    expect((await from('attacker', known.key)).status).toBe(200);
+    expect((await from('attacker', fresh.key)).status).toBe(200);
+    expect((await made('someone else')).status).toBe(401);
     t.clock.now += 60_000;
     expect((await made()).status).toBe(401);
   });
 
-  it('in all: over the budget, a key the cache does not know is refused without a lookup; known keys are served', async () => {
-    const { t, known, fresh, made } = await budgeted(1_000, 5);
-    expect((await t.send('POST', '/', { key: known.key, body: {} })).status).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await made()).status).toBe(401);
-    let lookups = 0;
-    const find = t.store.findKeyByDigest.bind(t.store);
-    t.store.findKeyByDigest = (digest) => (lookups++, find(digest));
+  it('no budget in all: made-up keys from many addresses never refuse a valid key, even one the cache has forgotten', async () => {
+    // The issue's attack: 2,100 made-up keys from 21 addresses, each within its own budget, then one write that empties the key cache.
+    const { t, known, fresh, from, made } = await budgeted();
+    expect((await from('ann', known.key)).status).toBe(200);
+    const answers = new Map<number, number>();
+    for (let client = 0; client < 21; client++)
+      for (let i = 0; i < 100; i++) {
+        const { status } = await made(`flood-${client}`);
+        answers.set(status, (answers.get(status) ?? 0) + 1);
+      }
+    expect(Object.fromEntries(answers)).toEqual({ 401: 2_100 });
+    await t.addUser('mallory');
+    expect((await from('ann', known.key)).status).toBe(200);
+    expect((await from('bob', fresh.key)).status).toBe(200);
+    expect((await from('carol')).status).toBe(401);
+  });
+
+  it('costs a made-up key at most one lookup: none for a wrong checksum, one per unknown digest, none over the budget for what is known to be no key', async () => {
+    const { t, known, from, made, lookups } = await budgeted(4);
+    const key = generateApiKey().key;
+    const mistyped = `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`;
+    await t.store.revokeKey(known.keyId, new Date(t.clock.now).toISOString());
+    expect((await from('attacker', mistyped)).status).toBe(401);
+    expect(lookups()).toBe(0);
+    expect((await from('attacker', key)).status).toBe(401);
+    expect((await from('attacker', key)).status).toBe(401);
+    expect(lookups()).toBe(1);
+    expect((await from('attacker', known.key)).status).toBe(401);
+    expect(lookups()).toBe(2);
+    // Over the budget: the digest known to be no key, the revoked key and the header without a key cost no lookup ...
+    for (const sent of [key, known.key, mistyped, undefined]) expect((await from('attacker', sent)).status).toBe(429);
+    expect(lookups()).toBe(2);
+    // ... and a digest the cache does not know is looked up, since it might be a valid key.
     expect((await made()).status).toBe(429);
-    expect((await t.send('POST', '/', { key: fresh.key, body: {} })).status).toBe(429);
-    expect(lookups).toBe(0);
-    expect((await t.send('POST', '/', { key: known.key, body: {} })).status).toBe(200);
+    expect(lookups()).toBe(3);
   });
 });

@@ -50,7 +50,6 @@ describe('npm run soak, short', () => {
       env: {
         RATE_LIMIT_REQUESTS: '1000000',
         FAILED_AUTH_PER_ADDRESS: '1000000',
-        FAILED_AUTH_TOTAL: '1000000',
         HEADERS_TIMEOUT_MS: '1000',
         REQUEST_TIMEOUT_MS: '2000',
       },

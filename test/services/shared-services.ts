@@ -20,7 +20,7 @@ import { withClient } from '../helpers/postgres.js';
  * many files send it refused credentials from one address, so its failed-authentication budgets are
  * out of reach here (test/robustness/rate-limit.test.ts tests them in-process).
  */
-const SHARED_SERVER_ENV = { LOG_LEVEL: 'warn', RESPONSE_VALIDATION: 'strict', FAILED_AUTH_PER_ADDRESS: '1000000', FAILED_AUTH_TOTAL: '1000000' };
+const SHARED_SERVER_ENV = { LOG_LEVEL: 'warn', RESPONSE_VALIDATION: 'strict', FAILED_AUTH_PER_ADDRESS: '1000000' };
 
 export interface SharedServices {
   /** The Prism mock, as `npm run mock` runs it. */

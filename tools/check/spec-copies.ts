@@ -217,8 +217,8 @@ const PROSE_COPIES: ProseCopy[] = [
   {
     files: [SERVER],
     of: 'x-limits.failedAuthentication of openapi.yaml',
-    find: /the spec's `x-limits` \((\d+) and (\d+) per (\d+) s\)/g,
-    want: (specs) => ['perAddress', 'total', 'windowSeconds'].map((key) => limit(`failedAuthentication/${key}`)(specs)),
+    find: /the spec's `x-limits` \((\d+) failures per (\d+) s\)/g,
+    want: (specs) => ['perAddress', 'windowSeconds'].map((key) => limit(`failedAuthentication/${key}`)(specs)),
   },
   {
     files: [SERVER],
@@ -263,7 +263,7 @@ const PROSE_COPIES: ProseCopy[] = [
   {
     files: [WEB_APP],
     of: 'x-limits.maxBodyBytes and rateLimit of account.yaml',
-    find: /\(body (\d+) KiB, (\d+) requests per client address per (\d+) s,/g,
+    find: /\(body (\d+) KiB, (\d+) requests per (\d+) s per live session,/g,
     want: (specs) => [kib(accountLimit('maxBodyBytes')(specs)), accountLimit('rateLimit/requests')(specs), accountLimit('rateLimit/windowSeconds')(specs)],
   },
   {

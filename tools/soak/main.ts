@@ -43,7 +43,7 @@ async function main(options: SoakOptions): Promise<ExitCode> {
     await seedDemoDatabase({ databasePath: database.path });
     server = await startServer({
       databasePath: database.path,
-      env: { RATE_LIMIT_REQUESTS: '1000000000', FAILED_AUTH_PER_ADDRESS: '1000000000', FAILED_AUTH_TOTAL: '1000000000', LOG_LEVEL: 'info' },
+      env: { RATE_LIMIT_REQUESTS: '1000000000', FAILED_AUTH_PER_ADDRESS: '1000000000', LOG_LEVEL: 'info' },
       maxOutputChars: 1 << 20,
     });
     const { key } = await makeKey(database.path, options.user);
