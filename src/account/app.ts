@@ -25,7 +25,7 @@ export interface WebAppOptions {
   /** The account spec's own limits (`readAccountLimits`). */
   accountLimits: AccountLimits;
   logger: AppLogger;
-  /** Where the one line per request goes; by default `logger.info` (the server passes its `BatchedRequestLines`). */
+  /** Where the one line per request goes; by default `logger.info` (the server passes its `destinationRequestLines`). */
   requestLines?: RequestLines;
   /** The pages and their assets (`buildPages`). */
   pages: PageAssets;

@@ -39,46 +39,15 @@ export function loggedRequestLines(logger: AppLogger): RequestLines {
 
 /**
  * The server's request lines: the same JSON lines pino writes (`level`, `time`, then the fields), formatted
- * here and written together once per turn of the event loop, into the stream the server's pino writes to.
+ * here and written, each as it is answered, into the stream the server's pino writes to, so they share its
+ * one buffer (sonic-boom's: written at 4 KiB, every second, on SIGHUP and at shutdown) and its error handling.
  *
- * Why not pino: a request line has fixed fields, each quoted here, and building it by hand, many at a
- * time, took the request log from about 7 to about 3 µs of the server's ~117 µs of CPU per request in
- * `bench:profile` (ADR 0020). pino keeps every other line.
- *
- * Lines wait at most until the next turn of the event loop; `drain()` writes them at once, and the
- * server calls it before it flushes its log (shutdown, SIGHUP, a crash).
+ * Why not pino: a request line has fixed fields, each quoted here, and building it by hand took the request
+ * log from about 7 to about 3 µs of the server's ~117 µs of CPU per request in `bench:profile` (ADR 0020).
+ * pino keeps every other line.
  */
-export class BatchedRequestLines implements RequestLines {
-  readonly #write: (text: string) => void;
-  #pending: RequestLine[] = [];
-  #scheduled = false;
-  readonly #drainSoon = () => {
-    this.#scheduled = false;
-    this.drain();
-  };
-
-  /** `write` takes many lines at once, each ending in a newline (the pino destination's `write`). */
-  constructor(write: (text: string) => void) {
-    this.#write = write;
-  }
-
-  add(line: RequestLine): void {
-    this.#pending.push(line);
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(this.#drainSoon);
-    }
-  }
-
-  /** Writes every waiting line now. */
-  drain(): void {
-    if (this.#pending.length === 0) return;
-    const lines = this.#pending;
-    this.#pending = [];
-    let text = '';
-    for (const line of lines) text += formatRequestLine(line);
-    this.#write(text);
-  }
+export function destinationRequestLines(write: (text: string) => void): RequestLines {
+  return { add: (line) => write(formatRequestLine(line)) };
 }
 
 /** One line as pino would write it with the server's options (no `base`, the `isoTime` timestamp), newline included. */

@@ -10,7 +10,7 @@ export interface RequestLogOptions {
   requestIdMaxLength: number;
   /** Names the listener in each line, when a process has more than one. */
   listener?: string;
-  /** Where the lines go (the server's `BatchedRequestLines`); by default the logger's `info`. */
+  /** Where the lines go (the server's `destinationRequestLines`); by default the logger's `info`. */
   lines?: RequestLines;
   /** Who is calling (`clientAddress(...)`); by default the TCP peer. */
   clientAddress?: ClientAddress;

@@ -20,7 +20,7 @@ export interface AppOptions {
   /** The spec compiled into validators and limits (see `compileRequestContract`). */
   contract: RequestContract;
   logger: AppLogger;
-  /** Where the one line per request goes; by default `logger.info` (the server passes its `BatchedRequestLines`). */
+  /** Where the one line per request goes; by default `logger.info` (the server passes its `destinationRequestLines`). */
   requestLines?: RequestLines;
   /** Milliseconds since the epoch; a test passes a fake clock. */
   now?: () => number;

@@ -17,7 +17,7 @@ import { loadSpec } from '../contract/spec.js';
 import { clientAddress, incomingAddress, trustedProxy } from '../http/client-address.js';
 import { type FetchHandler, listen as listenOn } from '../http/listener.js';
 import { compileRequestContract } from '../http/request-contract.js';
-import { BatchedRequestLines, isoTimeOncePerMillisecond } from '../http/request-lines.js';
+import { destinationRequestLines, isoTimeOncePerMillisecond } from '../http/request-lines.js';
 import { buildPages } from '../pages/assets.js';
 import { openStore } from '../store/open-store.js';
 import { UnsafeLocationError } from '../store/private-files.js';
@@ -57,11 +57,10 @@ const logger = pino(
   { level: config.logLevel, base: null, timestamp: isoTimeOncePerMillisecond, redact: ['authorization', '*.authorization', 'headers.authorization'] },
   logStream,
 );
-// The one line per request, built and written many at a time into the same stream (request-lines.ts).
-const requestLines = new BatchedRequestLines((text) => logStream.write(text));
-/** Writes every waiting line now: the request lines first, then what pino holds. */
+// The one line per request, built by hand and written into the same stream and its one buffer (request-lines.ts).
+const requestLines = destinationRequestLines((text) => logStream.write(text));
+/** Writes every waiting line now (the request lines are in pino's buffer too). */
 function flushLogs(done?: () => void): void {
-  requestLines.drain();
   if (done) logger.flush(done);
   else logger.flush();
 }
