@@ -108,7 +108,7 @@ const SETTINGS = `<h1>Account settings</h1>
       <textarea id="new-key-curl" readonly rows="4" spellcheck="false"></textarea>
       <button type="button" id="copy-curl">Copy command</button>
     </div>
-    <p class="hint">The key reaches curl on its input, not its command line, so other accounts on this machine cannot read it in the process list.</p>
+    <p class="hint">The command asks for the key: paste it at the prompt, where it is not shown, and press Enter. The key stays out of your shell's history (bash, zsh) and out of the process list other accounts on this machine can read.</p>
     <p id="copy-status" class="status" role="status"></p>
     <button type="button" id="new-key-done">Done, I have stored it</button>
   </section>

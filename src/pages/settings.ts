@@ -1,5 +1,6 @@
 import type { AccountComponents, ApiKey, KeyEvent } from '../client/account.js';
 import { account, problemMessage, publicApiUrl } from './api.js';
+import { curlCommand } from './curl-command.js';
 import { busy, byId, el, say, time } from './dom.js';
 
 const EVENT_WORDS: Record<KeyEvent['type'], string> = {
@@ -88,15 +89,13 @@ type ApiKeyExpiry = AccountComponents['schemas']['ExpiresInDays'];
 type Overlap = AccountComponents['schemas']['OverlapHours'];
 
 /**
- * The show-once panel: the secret, a copy button and a curl that works as printed. The header goes
- * to curl on its standard input (`-H @-`, from the shell's built-in printf), so the key is not in
- * curl's arguments, which every account on the machine can read in the process list.
+ * The show-once panel: the secret, a copy button and a curl that works as printed. The curl holds no
+ * key: it asks for it (`curlCommand`), so the key stays out of the shell's history and the process list.
  */
 function showNewKey(key: ApiKey, secret: string): void {
   byId('new-key-name').textContent = `“${key.name}”`;
   byId<HTMLInputElement>('new-key-secret').value = secret;
-  byId<HTMLTextAreaElement>('new-key-curl').value =
-    `printf 'Authorization: Bearer %s\\n' '${secret}' | curl -s -X POST ${publicApiUrl()}/ -H @- -H 'Content-Type: application/json' -d '{"sort":"asc"}'`;
+  byId<HTMLTextAreaElement>('new-key-curl').value = curlCommand(publicApiUrl());
   byId('copy-status').textContent = '';
   byId('new-key').hidden = false;
   byId('new-key-heading').focus();
