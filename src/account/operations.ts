@@ -3,7 +3,7 @@ import type { HandlerMap } from '../http/bind-operations.js';
 import { ApiError } from '../http/problems.js';
 import { InputViolation } from '../http/read-input.js';
 import { generateApiKey } from '../keys/api-key.js';
-import type { KeyEvent, KeySummary, SessionRecord, Store } from '../store/store.js';
+import { ActiveKeyLimitReached, type KeyEvent, type KeySummary, type SessionRecord, type Store } from '../store/store.js';
 import type { AccountLimits } from '../contract/limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
@@ -94,13 +94,16 @@ export const accountHandlers: AccountHandlers = {
   async createKey({ body }, context) {
     const { store, limits, now } = context;
     const { user } = signedIn(context);
-    const active = await store.countActiveKeys(user.id, iso(now));
-    if (active >= limits.keys.activePerUser) {
-      throw new ApiError('urn:problem-type:conflict', `You have ${active} active API keys, the most allowed. Revoke one you no longer use first.`);
-    }
     const { key, digest, hint } = generateApiKey();
     const expiresAt = iso(now + (body.expiresInDays ?? 30) * DAY_MS);
-    const created = await store.createKey(user.id, digest, hint, iso(now), { name: body.name, expiresAt, source: 'web' });
+    let created: KeySummary;
+    try {
+      // The store counts and inserts in one step, so requests at once, on any instance, cannot pass the cap.
+      created = await store.createKey(user.id, digest, hint, iso(now), { name: body.name, expiresAt, source: 'web', maxActive: limits.keys.activePerUser });
+    } catch (error) {
+      if (!(error instanceof ActiveKeyLimitReached)) throw error;
+      throw new ApiError('urn:problem-type:conflict', `You have ${error.active} active API keys, the most allowed. Revoke one you no longer use first.`);
+    }
     return { status: 201, body: { key: toApiKey(created, now), secret: key }, headers: { 'cache-control': 'no-store' } };
   },
 

@@ -6,6 +6,7 @@ import { newId } from './ids.js';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 import { type SessionColumns, type SessionRow, selectList, toSession } from './rows.js';
 import {
+  ActiveKeyLimitReached,
   type FailureWindow,
   type KeyCredential,
   type KeyEvent,
@@ -180,6 +181,9 @@ function listQueries() {
 }
 
 const LIST = listQueries();
+/** Keys of a user that are neither revoked nor expired at a moment. */
+const COUNT_ACTIVE_KEYS =
+  'SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2::timestamptz)';
 const FIND_KEY = { name: 'find-key', text: `SELECT ${selectList(KEY_CREDENTIAL_COLUMNS)} FROM api_keys WHERE digest = $1` };
 /** The last-use time, and the key's `first_used` event the first time: one statement, so one round trip and atomic. */
 const TOUCH_KEY = {
@@ -268,7 +272,18 @@ export class PostgresStore implements Store {
   }
 
   async createKey(userId: string, digest: Buffer, hint: string, at: string, options: NewKeyOptions = {}): Promise<KeySummary> {
-    return this.#transaction((client) => this.#insertKey(client, userId, digest, hint, at, options));
+    return this.#transaction(async (client) => {
+      if (options.maxActive !== undefined) {
+        // The user's row, locked until this transaction ends: creates for one user on every instance queue here,
+        // so each counts the keys the one before it made. NO KEY UPDATE leaves the row's foreign keys free (a
+        // session insert for the user does not wait).
+        await client.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
+        const { rows } = await client.query<{ n: number }>(COUNT_ACTIVE_KEYS, [userId, at]);
+        const active = rows[0]?.n ?? 0;
+        if (active >= options.maxActive) throw new ActiveKeyLimitReached(active);
+      }
+      return this.#insertKey(client, userId, digest, hint, at, options);
+    });
   }
 
   async listKeys(userId: string, options: { newestFirst?: boolean; limit?: number } = {}): Promise<KeySummary[]> {
@@ -284,10 +299,7 @@ export class PostgresStore implements Store {
   }
 
   async countActiveKeys(userId: string, at: string): Promise<number> {
-    const rows = await this.#query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2::timestamptz)',
-      [userId, at],
-    );
+    const rows = await this.#query<{ n: number }>(COUNT_ACTIVE_KEYS, [userId, at]);
     return rows[0]?.n ?? 0;
   }
 

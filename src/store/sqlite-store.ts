@@ -5,23 +5,24 @@ import { newId } from './ids.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareDatabaseFile } from './private-files.js';
 import { type SessionColumns, type SessionRow, selectList, toSession } from './rows.js';
-import type {
-  ChangeSignal,
-  FailureWindow,
-  KeyCredential,
-  KeyEvent,
-  KeyRoll,
-  KeySource,
-  KeySummary,
-  ListScope,
-  NewKeyOptions,
-  PageQuery,
-  QuotaLease,
-  QuotaRequest,
-  SessionRecord,
-  Store,
-  User,
-  UserCredential,
+import {
+  ActiveKeyLimitReached,
+  type ChangeSignal,
+  type FailureWindow,
+  type KeyCredential,
+  type KeyEvent,
+  type KeyRoll,
+  type KeySource,
+  type KeySummary,
+  type ListScope,
+  type NewKeyOptions,
+  type PageQuery,
+  type QuotaLease,
+  type QuotaRequest,
+  type SessionRecord,
+  type Store,
+  type User,
+  type UserCredential,
 } from './store.js';
 
 /**
@@ -215,7 +216,17 @@ class SqliteStore implements Store {
   }
 
   async createKey(userId: string, digest: Buffer, hint: string, at: string, options: NewKeyOptions = {}): Promise<KeySummary> {
-    return this.#db.transaction(() => this.#insertKey(userId, digest, hint, at, options))();
+    // IMMEDIATE takes the database's write lock before the count: another process creating at the same time
+    // waits (busy_timeout) and then counts this key too. Within this process the transaction runs without a pause.
+    return this.#db
+      .transaction(() => {
+        if (options.maxActive !== undefined) {
+          const active = this.#countActiveKeys(userId, at);
+          if (active >= options.maxActive) throw new ActiveKeyLimitReached(active);
+        }
+        return this.#insertKey(userId, digest, hint, at, options);
+      })
+      .immediate();
   }
 
   async listKeys(userId: string, options: { newestFirst?: boolean; limit?: number } = {}): Promise<KeySummary[]> {
@@ -234,6 +245,10 @@ class SqliteStore implements Store {
   }
 
   async countActiveKeys(userId: string, at: string): Promise<number> {
+    return this.#countActiveKeys(userId, at);
+  }
+
+  #countActiveKeys(userId: string, at: string): number {
     const row = this.#db
       .prepare<[string, string], { n: number }>(
         'SELECT count(*) AS n FROM api_keys WHERE user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)',

@@ -51,6 +51,11 @@ export interface NewKeyOptions {
   expiresAt?: string | null;
   /** Default `cli`. */
   source?: KeySource;
+  /**
+   * Refuse (`ActiveKeyLimitReached`) when the user has this many active keys already. The count and the
+   * insert are one step for every writer on the database, however many create keys at once. Default: no cap.
+   */
+  maxActive?: number;
 }
 
 /** A roll: the old key stops at `previousExpiresAt`, the new one (same name) is created in the same transaction. */
@@ -123,6 +128,17 @@ export interface FailureWindow {
   failures: number;
 }
 
+/** `createKey` with `maxActive`: the user has that many active keys already, so none was made. */
+export class ActiveKeyLimitReached extends Error {
+  readonly active: number;
+
+  constructor(active: number) {
+    super(`the user has ${active} active keys already`);
+    this.name = 'ActiveKeyLimitReached';
+    this.active = active;
+  }
+}
+
 /**
  * The store cannot be reached or cannot answer in time (the database is down,
  * restarting, out of connections, or timed out). The server answers `503` with
@@ -152,7 +168,7 @@ export interface Store {
   peekKeyByDigest?(digest: Buffer): KeyCredential | null | undefined;
   /** Records that a key was used (and, the first time, a `first_used` event); the server calls it at most once a minute per key. */
   touchKey(keyId: string, at: string): Promise<void>;
-  /** Makes a key and its `created` event. */
+  /** Makes a key and its `created` event; with `maxActive`, only below that many active keys (else `ActiveKeyLimitReached`). */
   createKey(userId: string, digest: Buffer, hint: string, at: string, options?: NewKeyOptions): Promise<KeySummary>;
   /** A user's keys, oldest first unless `newestFirst`; at most `limit` when given. */
   listKeys(userId: string, options?: { newestFirst?: boolean; limit?: number }): Promise<KeySummary[]>;

@@ -10,9 +10,11 @@ const DAY = 24 * HOUR;
  */
 async function withUser(name = 'ada') {
   const t = await createTestWebApp();
-  let cookie = (await t.signUp(name)).cookie;
+  const signedUp = await t.signUp(name);
+  let cookie = signedUp.cookie;
   return {
     ...t,
+    userId: signedUp.userId,
     get cookie() {
       return cookie;
     },
@@ -75,6 +77,14 @@ describe('generating a key', () => {
     expect((await t.create({ name: 'full again' })).status).toBe(409);
     await t.later(7 * DAY);
     expect((await t.create({ name: 'after an expiry' })).status).toBe(201);
+  });
+
+  it('counts 25 creates sent at once against the cap: 20 are made, 5 refused with 409', async () => {
+    const t = await withUser();
+    const statuses = await Promise.all(Array.from({ length: 25 }, (_, index) => t.create({ name: `at once ${index}` }).then((response) => response.status)));
+    expect(statuses.filter((status) => status === 201)).toHaveLength(20);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(5);
+    expect(await t.store.countActiveKeys(t.userId, new Date(t.clock.now).toISOString())).toBe(20);
   });
 
   it('shows an expired key as expired; the public API refuses it saying so', async () => {

@@ -2,9 +2,11 @@
  * Two real server processes on one real PostgreSQL (the run's, from the global setup), started at the
  * same moment on an empty database so their migrations race. They share keys and each key's quota,
  * and a key revoked with the CLI fails on both within the documented time. A flood of made-up keys from
- * many addresses refuses no valid key on either (issue 20).
+ * many addresses refuses no valid key on either, and keys created at once on both never pass the
+ * active-key cap (issue 20).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLimits } from '../../src/contract/limits.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { leaseBlock } from '../../src/server/shared-rate-limit.js';
 import { tsxCommand } from '../../tools/process/commands.js';
@@ -13,8 +15,11 @@ import { runCommand } from '../../tools/process/run-command.js';
 import { type ServerProcess, startServer } from '../../tools/process/server.js';
 import { expectHonoursContract } from '../helpers/contract.js';
 import { freshDatabase } from '../helpers/postgres.js';
+import { accountChecker, accountSpec } from '../helpers/web-app.js';
 
 const QUOTA = 100;
+const ACTIVE_KEY_CAP = readLimits(accountSpec, 'account').keys.activePerUser;
+
 let databaseUrl: string;
 let servers: ServerProcess[] = [];
 
@@ -28,6 +33,8 @@ const env = () => ({
   LOG_LEVEL: 'warn',
   // The test is the proxy: it names the clients of a flood in X-Forwarded-For.
   TRUSTED_PROXIES: '127.0.0.1',
+  // One web application behind one balancer, as deployed: a session started on one instance is good on the other.
+  WEB_ORIGIN: 'http://keys.test',
 });
 
 beforeAll(async () => {
@@ -38,6 +45,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
 });
+
+function expectHonoursAccountContract(operationId: string, answer: { status: number; headers: Headers; body: string }): void {
+  expect(accountChecker.check(operationId, answer), `${operationId} answered ${answer.status} ${answer.body.slice(0, 300)}`).toEqual([]);
+}
 
 async function call(server: ServerProcess, key: string): Promise<Response & { text: string }> {
   const response = await fetch(`${server.url}/`, {
@@ -125,5 +136,35 @@ describe('two instances on one PostgreSQL', () => {
       expect((await call(server, fresh)).status).toBe(200);
       expect((await call(server, known)).status).toBe(200);
     }
+  });
+
+  it(`make no more than ${ACTIVE_KEY_CAP} active keys for 25 creates sent to both at once, answering the rest 409`, async () => {
+    const [one, two] = servers as [ServerProcess, ServerProcess];
+    // A client that is not a browser (no Origin): the session cookie is all the account API asks for.
+    const signUp = await fetch(`${one.webUrl}/api/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'fay', password: 'correct horse battery staple' }),
+    });
+    expect(signUp.status, await signUp.text()).toBe(201);
+    const cookie = (signUp.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const create = async (index: number) => {
+      const response = await fetch(`${(index % 2 === 0 ? one : two).webUrl}/api/keys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ name: `at once ${index}` }),
+      });
+      const text = await response.text();
+      expectHonoursAccountContract('createKey', { status: response.status, headers: response.headers, body: text });
+      return response.status;
+    };
+    const statuses = await Promise.all(Array.from({ length: 25 }, (_, index) => create(index)));
+    expect({ 201: statuses.filter((status) => status === 201).length, 409: statuses.filter((status) => status === 409).length }).toEqual({
+      201: ACTIVE_KEY_CAP,
+      409: 25 - ACTIVE_KEY_CAP,
+    });
+    const listed = await fetch(`${two.webUrl}/api/keys`, { headers: { cookie } });
+    const { keys } = (await listed.json()) as { keys: Array<{ status: string }> };
+    expect(keys.filter((key) => key.status === 'active')).toHaveLength(ACTIVE_KEY_CAP);
   });
 });

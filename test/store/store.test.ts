@@ -9,7 +9,7 @@ import { MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-migrations.js';
 import { SQLITE_CHANGE_CHECK_MS } from '../../src/store/sqlite-store.js';
-import type { Store } from '../../src/store/store.js';
+import { ActiveKeyLimitReached, type Store } from '../../src/store/store.js';
 import { freshDatabase, withClient } from '../helpers/postgres.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'store-test-'));
@@ -329,6 +329,26 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     await store.recordExpiries(ann.id, '2026-01-07T00:00:00.000Z');
     const expired = (await store.listKeyEvents(ann.id, { limit: 20 })).filter((event) => event.type === 'expired');
     expect(expired.map((event) => [event.keyId, event.at, event.source])).toEqual([[expiring.id, '2026-01-05T00:00:00.000Z', 'system']]);
+  });
+
+  it('makes no more active keys than maxActive, however many creates arrive at once from two stores on the database', async () => {
+    const config = await engine.fresh();
+    const [one, two] = [await open(config), await open(config)];
+    const ann = await one.createUser('ann', at);
+    await one.createKey(ann.id, generateApiKey().digest, 'tka_…aaaa', at, { expiresAt: '2026-01-01T00:00:00.500Z' });
+    const outcomes = await Promise.all(
+      Array.from({ length: 25 }, (_, index) =>
+        (index % 2 === 0 ? one : two)
+          .createKey(ann.id, generateApiKey().digest, 'tka_…bbbb', '2026-01-01T00:00:01.000Z', { maxActive: 20, source: 'web' })
+          .then(
+            () => 'made',
+            (error: unknown) => (error instanceof ActiveKeyLimitReached ? `refused at ${error.active}` : String(error)),
+          ),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome === 'made')).toHaveLength(20);
+    expect(outcomes.filter((outcome) => outcome !== 'made')).toEqual(Array(5).fill('refused at 20'));
+    expect(await one.countActiveKeys(ann.id, '2026-01-01T00:00:01.000Z')).toBe(20);
   });
 
   it('keeps sessions: found by digest with their user, touched forward only, deleted one by one or when ended', async () => {
