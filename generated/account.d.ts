@@ -175,7 +175,7 @@ export interface components {
         };
         /** @description A user name and password. */
         SignInRequest: {
-            /** @description The user name given at sign-up. */
+            /** @description The user name given at sign-up. Any text but U+0000 (PostgreSQL cannot store it); a name no user has gets the same `401` as a wrong password. */
             name: string;
             /** @description The user's password. */
             password: string;
@@ -192,7 +192,7 @@ export interface components {
             expiresAt: components["schemas"]["Timestamp"];
             idleExpiresAt: components["schemas"]["Timestamp"];
         };
-        /** @description What the key is for, so its owner can tell keys apart. */
+        /** @description What the key is for, so its owner can tell keys apart. Not blank, and no U+0000 (PostgreSQL cannot store it). */
         KeyName: string;
         /**
          * Format: int32
@@ -406,7 +406,12 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request breaks the schema; each violation is listed in `errors` with a JSON pointer. */
+        /**
+         * @description The request breaks the schema, or a value the schema allows is not one
+         *     the operation can take (a cursor that is not a `nextCursor`); each
+         *     violation is listed in `errors` with a JSON pointer. A value the database
+         *     refuses to store is answered the same way, without `errors`.
+         */
         UnprocessableContent: {
             headers: {
                 [name: string]: unknown;
@@ -471,7 +476,7 @@ export interface components {
          */
         EventLimitQuery: number;
         /**
-         * @description The `nextCursor` of the previous page.
+         * @description The `nextCursor` of the previous page; anything else is refused with `422`.
          * @example MjAyNi0wMS0wNVQwODoxNTowMC4wMDBafGV2dF8wYTFiMmMzZDRlNWY2ZzdoCg
          */
         EventCursorQuery: components["schemas"]["EventCursor"];
@@ -814,7 +819,7 @@ export interface operations {
                  */
                 limit?: components["parameters"]["EventLimitQuery"];
                 /**
-                 * @description The `nextCursor` of the previous page.
+                 * @description The `nextCursor` of the previous page; anything else is refused with `422`.
                  * @example MjAyNi0wMS0wNVQwODoxNTowMC4wMDBafGV2dF8wYTFiMmMzZDRlNWY2ZzdoCg
                  */
                 cursor?: components["parameters"]["EventCursorQuery"];

@@ -1,10 +1,11 @@
-import type { AccountOperations, AccountSchemas, ApiKeyView, KeyEventView } from '../contract/account-types.js';
+import type { AccountOperations, ApiKeyView, KeyEventView } from '../contract/account-types.js';
 import type { HandlerMap } from '../http/bind-operations.js';
 import { ApiError } from '../http/problems.js';
 import { InputViolation } from '../http/read-input.js';
 import { generateApiKey } from '../keys/api-key.js';
 import { ActiveKeyLimitReached, type KeyEvent, type KeySummary, type SessionRecord, type Store } from '../store/store.js';
 import type { AccountLimits } from '../contract/limits.js';
+import { decodeEventCursor, encodeEventCursor } from './cursors.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
 import type { FailureLimit } from './sign-in-limiter.js';
@@ -193,19 +194,6 @@ function toApiKey(key: KeySummary, now: number): ApiKeyView {
 
 function toKeyEvent(event: KeyEvent): KeyEventView {
   return { id: event.id, type: event.type, at: event.at, source: event.source, keyId: event.keyId, keyName: event.keyName, keyHint: event.keyHint };
-}
-
-type EventCursor = AccountSchemas['EventCursor'];
-
-/** The position after an event: its time and id, base64url. Not signed: it only moves within the caller's own events. */
-function encodeEventCursor(event: { at: string; id: string }): EventCursor {
-  return Buffer.from(`${event.at}|${event.id}`).toString('base64url');
-}
-
-function decodeEventCursor(cursor: string): { at: string; id: string } | undefined {
-  const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || at === undefined || id === undefined || Number.isNaN(Date.parse(at)) || !/^evt_[0-9a-z]{16}$/.test(id)) return undefined;
-  return { at, id };
 }
 
 function nameTaken(): ApiError {

@@ -1,7 +1,7 @@
 import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { OperationShape } from '../contract/types.js';
-import { StoreUnavailable } from '../store/store.js';
+import { StoreUnavailable, UnstorableInput } from '../store/store.js';
 import type { AppLogger } from './app-logger.js';
 import type { ClientAddress } from './client-address.js';
 import { bindOperations, type HandlerMap, type HandlerResult } from './bind-operations.js';
@@ -14,6 +14,7 @@ import { requestLog } from './request-log.js';
 import { responseHeaders } from './response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
 import { storeUnavailableProblems } from './unavailable.js';
+import { unstorableInputProblem } from './unstorable-input.js';
 
 export interface ContractAppOptions<Operations extends { [Id in keyof Operations]: OperationShape }, HandlerContext, Variables extends object> {
   /** How messages name the API: `this API`, `the account API`. */
@@ -144,7 +145,12 @@ export function createContractApp<Operations extends { [Id in keyof Operations]:
   app.notFound(pagesNotFound ? async (c) => (await pagesNotFound(c)) ?? notFound(c) : notFound);
 
   app.onError((thrown, c) => {
-    const error = thrown instanceof StoreUnavailable ? unavailable(c.get('requestId'), thrown) : thrown;
+    const error =
+      thrown instanceof StoreUnavailable
+        ? unavailable(c.get('requestId'), thrown)
+        : thrown instanceof UnstorableInput
+          ? unstorableInputProblem(logger, c.get('requestId'), thrown)
+          : thrown;
     if (!(error instanceof ApiError)) return internalError(c, error);
     const operation = c.get('operation');
     const response = problem(c, error);

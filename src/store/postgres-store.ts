@@ -21,6 +21,7 @@ import {
   type SessionRecord,
   type Store,
   StoreUnavailable,
+  UnstorableInput,
   type User,
   type UserCredential,
 } from './store.js';
@@ -99,9 +100,26 @@ export function isUnavailable(error: unknown): boolean {
   return UNAVAILABLE_MESSAGES.test(error.message);
 }
 
-/** A `pg` error as the port's: `StoreUnavailable` when the database is away, else unchanged. */
+/**
+ * SQLSTATE class 22, "data exception": the database cannot take a value it was given (a U+0000 in a text, a
+ * time it cannot read or hold, a number out of range). Only a request's input gets that far.
+ */
+const DATA_EXCEPTION = /^22[0-9A-Z]{3}$/;
+
+/** True when an error from `pg` means the database refused a value rather than failed. */
+export function isDataException(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && DATA_EXCEPTION.test(code);
+}
+
+/**
+ * A `pg` error as the port's: `StoreUnavailable` when the database is away, `UnstorableInput` when it refused
+ * a value (its message names the SQLSTATE, never the value), else unchanged.
+ */
 export function translateError(error: unknown): unknown {
-  if (error instanceof StoreUnavailable || !isUnavailable(error)) return error;
+  if (error instanceof StoreUnavailable || error instanceof UnstorableInput) return error;
+  if (isDataException(error)) return new UnstorableInput(`the database refused a value (SQLSTATE ${(error as { code: string }).code})`, { cause: error });
+  if (!isUnavailable(error)) return error;
   const reason = error instanceof Error ? error.message : String(error);
   return new StoreUnavailable(`the database is unavailable: ${reason}`, { cause: error });
 }

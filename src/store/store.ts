@@ -140,6 +140,17 @@ export class ActiveKeyLimitReached extends Error {
 }
 
 /**
+ * The database refused a value the request carried, as it cannot store or read it (a U+0000 in a text, a time
+ * out of its range). The contract's patterns should have refused it first; the app answers `422`, not `500`.
+ */
+export class UnstorableInput extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'UnstorableInput';
+  }
+}
+
+/**
  * The store cannot be reached or cannot answer in time (the database is down,
  * restarting, out of connections, or timed out). The server answers `503` with
  * `Retry-After` rather than a `500`: trying again shortly is the right thing to do.

@@ -40,9 +40,14 @@ function accountOperationFor(method: string, path: string): string | undefined {
  */
 export async function createTestWebApp({
   databasePath = ':memory:',
+  databaseUrl,
   ...options
-}: Partial<Omit<WebAppOptions, 'store' | 'contract' | 'logger' | 'now' | 'pages' | 'accountLimits'>> & { databasePath?: string } = {}) {
-  const store = await openStore({ databasePath });
+}: Partial<Omit<WebAppOptions, 'store' | 'contract' | 'logger' | 'now' | 'pages' | 'accountLimits'>> & {
+  databasePath?: string;
+  /** A PostgreSQL database (`freshDatabase()`) instead of SQLite; close the store (`t.store.close()`) when done. */
+  databaseUrl?: string;
+} = {}) {
+  const store = await openStore({ databasePath, databaseUrl });
   const logs: Array<Record<string, unknown>> = [];
   const logger = {
     info: (fields: object, message?: string) => logs.push({ ...fields, message }),

@@ -1,0 +1,37 @@
+import type { AccountSchemas } from '../contract/account-types.js';
+
+type EventCursor = AccountSchemas['EventCursor'];
+
+/**
+ * The account API's cursors: a position in one of the signed-in user's lists, as base64url text. Not
+ * signed: a cursor only moves within the caller's own events. Decoding is strict, so that a
+ * made-up cursor is refused here (`422`) rather than by the database: every time in it must be the
+ * RFC 3339 text the store writes (`2026-01-05T08:15:00.000Z`), a real moment from year 1 to 9999.
+ */
+const STORED_TIME = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** True for the RFC 3339 text `Date#toISOString` writes, with a four-digit year from 0001 (what both databases take). */
+export function isStoredTime(text: string): boolean {
+  const match = STORED_TIME.exec(text);
+  if (!match || Number(match[1]) < 1) return false;
+  const ms = Date.parse(text);
+  // The round trip refuses what Date.parse rolls over (February 30th, 24:00).
+  return !Number.isNaN(ms) && new Date(ms).toISOString() === text;
+}
+
+const EVENT_ID = /^evt_[0-9a-z]{16}$/;
+
+function fields(cursor: string): string[] {
+  return Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+}
+
+/** The position after an event: its time and id. */
+export function encodeEventCursor(event: { at: string; id: string }): EventCursor {
+  return Buffer.from(`${event.at}|${event.id}`).toString('base64url');
+}
+
+export function decodeEventCursor(cursor: string): { at: string; id: string } | undefined {
+  const [at, id, ...rest] = fields(cursor);
+  if (rest.length > 0 || at === undefined || id === undefined || !isStoredTime(at) || !EVENT_ID.test(id)) return undefined;
+  return { at, id };
+}
