@@ -65,8 +65,15 @@ export interface paths {
         };
         /**
          * List your API keys
-         * @description Every key of the signed-in user, newest first: active, expired and
-         *     revoked ones, each with its hint, never its secret.
+         * @description The signed-in user's keys, each with its hint, never its secret. Every
+         *     active key comes first (newest first), then the revoked and expired
+         *     ones (newest first), so no number of old keys can push an active one
+         *     off the list. Page with `cursor`: the first page holds every active key
+         *     unless there are more than `limit` of them (the web application makes
+         *     at most `x-limits.keys.activePerUser`; a rolled key in its overlap and
+         *     keys an operator made can add more), and the following pages continue
+         *     in the same order. A revoked or expired key you no longer want to see
+         *     can be removed from the list (`DELETE /keys/{keyId}`).
          */
         get: operations["listKeys"];
         put?: never;
@@ -79,6 +86,31 @@ export interface paths {
          */
         post: operations["createKey"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a revoked or expired key from your list
+         * @description Takes a key that no longer works (revoked, or expired) off your key
+         *     list. Its events stay in the key activity (`GET /key-events`), and the
+         *     public API goes on refusing it as before. After that the key is gone for
+         *     you: every operation on its id answers `404`, this one included. An
+         *     active key, a rolled one still in its overlap among them, is refused
+         *     with `409`: revoke it first.
+         */
+        delete: operations["removeKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -260,10 +292,12 @@ export interface components {
             secret: components["schemas"]["ApiKeySecret"];
             previous: components["schemas"]["ApiKey"];
         };
-        /** @description A user's keys, newest first. */
+        /** @description One page of a user's keys; every active key before any revoked or expired one, each group newest first. */
         KeyList: {
-            /** @description Every key of the user, newest first (at most 100; older revoked and expired keys drop off the end). */
+            /** @description The keys of this page (at most `limit`). */
             keys: components["schemas"]["ApiKey"][];
+            /** @description Cursor of the next page, or `null` when this page is the last. */
+            nextCursor: components["schemas"]["KeyCursor"] | null;
         };
         /**
          * @description What happened to the key.
@@ -290,6 +324,8 @@ export interface components {
         };
         /** @description Opaque position in the event list, taken from `nextCursor`. */
         EventCursor: string;
+        /** @description Opaque position in the key list, taken from `nextCursor`. */
+        KeyCursor: string;
         /** @description One page of key events, newest first. */
         KeyEventPage: {
             /** @description The events of this page. */
@@ -480,6 +516,16 @@ export interface components {
          * @example MjAyNi0wMS0wNVQwODoxNTowMC4wMDBafGV2dF8wYTFiMmMzZDRlNWY2ZzdoCg
          */
         EventCursorQuery: components["schemas"]["EventCursor"];
+        /**
+         * @description Largest number of keys in one page.
+         * @example 20
+         */
+        KeyLimitQuery: number;
+        /**
+         * @description The `nextCursor` of the previous page; anything else is refused with `422`.
+         * @example MjAyNi0wMS0wNlQxMDowMDowMC4wMDBafDF8MjAyNi0wMS0wNVQwODoyMDowMC4wMDBafGtleV83aDNrOW0ycDRyNnQ4djB4
+         */
+        KeyCursorQuery: components["schemas"]["KeyCursor"];
     };
     requestBodies: never;
     headers: {
@@ -661,14 +707,25 @@ export interface operations {
     };
     listKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Largest number of keys in one page.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["KeyLimitQuery"];
+                /**
+                 * @description The `nextCursor` of the previous page; anything else is refused with `422`.
+                 * @example MjAyNi0wMS0wNlQxMDowMDowMC4wMDBafDF8MjAyNi0wMS0wNVQwODoyMDowMC4wMDBafGtleV83aDNrOW0ycDRyNnQ4djB4
+                 */
+                cursor?: components["parameters"]["KeyCursorQuery"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The user's keys. */
+            /** @description One page of the user's keys. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -721,6 +778,46 @@ export interface operations {
             };
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id, as `listKeys` shows it.
+                 * @example key_7h3k9m2p4r6t8v0x
+                 */
+                keyId: components["parameters"]["KeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is no longer listed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSiteRequest"];
+            404: components["responses"]["KeyNotFound"];
+            /** @description The key is active; revoke it first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -1,10 +1,12 @@
 import type { AccountSchemas } from '../contract/account-types.js';
+import type { KeyPosition } from '../store/store.js';
 
 type EventCursor = AccountSchemas['EventCursor'];
+type KeyCursor = AccountSchemas['KeyCursor'];
 
 /**
  * The account API's cursors: a position in one of the signed-in user's lists, as base64url text. Not
- * signed: a cursor only moves within the caller's own events. Decoding is strict, so that a
+ * signed: a cursor only moves within the caller's own keys or events. Decoding is strict, so that a
  * made-up cursor is refused here (`422`) rather than by the database: every time in it must be the
  * RFC 3339 text the store writes (`2026-01-05T08:15:00.000Z`), a real moment from year 1 to 9999.
  */
@@ -20,6 +22,7 @@ export function isStoredTime(text: string): boolean {
 }
 
 const EVENT_ID = /^evt_[0-9a-z]{16}$/;
+const KEY_ID = /^key_[0-9a-z]{16}$/;
 
 function fields(cursor: string): string[] {
   return Buffer.from(cursor, 'base64url').toString('utf8').split('|');
@@ -34,4 +37,20 @@ export function decodeEventCursor(cursor: string): { at: string; id: string } | 
   const [at, id, ...rest] = fields(cursor);
   if (rest.length > 0 || at === undefined || id === undefined || !isStoredTime(at) || !EVENT_ID.test(id)) return undefined;
   return { at, id };
+}
+
+/** Where a key list goes on: the moment its first page was taken (which keys count as active), and the last key shown. */
+export interface KeyListPosition extends KeyPosition {
+  asOf: string;
+}
+
+export function encodeKeyCursor(position: KeyListPosition): KeyCursor {
+  return Buffer.from(`${position.asOf}|${position.active ? 1 : 0}|${position.createdAt}|${position.id}`).toString('base64url');
+}
+
+export function decodeKeyCursor(cursor: string): KeyListPosition | undefined {
+  const [asOf, active, createdAt, id, ...rest] = fields(cursor);
+  if (rest.length > 0 || asOf === undefined || createdAt === undefined || id === undefined) return undefined;
+  if (!isStoredTime(asOf) || (active !== '0' && active !== '1') || !isStoredTime(createdAt) || !KEY_ID.test(id)) return undefined;
+  return { asOf, active: active === '1', createdAt, id };
 }

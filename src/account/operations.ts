@@ -5,15 +5,13 @@ import { InputViolation } from '../http/read-input.js';
 import { generateApiKey } from '../keys/api-key.js';
 import { ActiveKeyLimitReached, type KeyEvent, type KeySummary, type SessionRecord, type Store } from '../store/store.js';
 import type { AccountLimits } from '../contract/limits.js';
-import { decodeEventCursor, encodeEventCursor } from './cursors.js';
+import { decodeEventCursor, decodeKeyCursor, encodeEventCursor, encodeKeyCursor, type KeyListPosition } from './cursors.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
 import type { FailureLimit } from './sign-in-limiter.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** The list shows this many keys at most (the spec's `KeyList.keys.maxItems`): the newest. */
-const LISTED_KEYS = 100;
 
 /** What every handler of the account API works with, besides its input. */
 export interface AccountContext {
@@ -84,12 +82,27 @@ export const accountHandlers: AccountHandlers = {
     return { status: 204, headers: { 'set-cookie': setCookie } };
   },
 
-  async listKeys(_input, context) {
+  async listKeys({ query }, context) {
     const { store, now } = context;
     const { user } = signedIn(context);
+    const limit = query.limit ?? 100;
+    let after: KeyListPosition | undefined;
+    if (query.cursor !== undefined) {
+      after = decodeKeyCursor(query.cursor);
+      if (!after) throw new InputViolation('/cursor', 'is not a cursor of this list; take it from nextCursor');
+    }
+    // Which keys count as active is fixed by the first page, so a key that expires while the caller pages
+    // keeps its place: none is skipped, none comes twice.
+    const asOf = after?.asOf ?? iso(now);
     await store.recordExpiries(user.id, iso(now));
-    const keys = await store.listKeys(user.id, { newestFirst: true, limit: LISTED_KEYS });
-    return { status: 200, body: { keys: keys.map((key) => toApiKey(key, now)) } };
+    const rows = await store.listKeyPage(user.id, { asOf, limit: limit + 1, ...(after && { after }) });
+    const keys = rows.slice(0, limit);
+    const last = keys.at(-1);
+    const nextCursor =
+      rows.length > limit && last
+        ? encodeKeyCursor({ asOf, active: statusOf(last, Date.parse(asOf)) === 'active', createdAt: last.createdAt, id: last.id })
+        : null;
+    return { status: 200, body: { keys: keys.map((key) => toApiKey(key, now)), nextCursor } };
   },
 
   async createKey({ body }, context) {
@@ -106,6 +119,15 @@ export const accountHandlers: AccountHandlers = {
       throw new ApiError('urn:problem-type:conflict', `You have ${error.active} active API keys, the most allowed. Revoke one you no longer use first.`);
     }
     return { status: 201, body: { key: toApiKey(created, now), secret: key }, headers: { 'cache-control': 'no-store' } };
+  },
+
+  async removeKey({ path }, context) {
+    const { store, now } = context;
+    const { user } = signedIn(context);
+    const outcome = await store.removeKey(user.id, path.keyId, iso(now));
+    if (outcome === undefined) throw new ApiError('urn:problem-type:not-found', 'You have no API key with this id.');
+    if (outcome === 'active') throw new ApiError('urn:problem-type:conflict', 'This key is active; revoke it before removing it from the list.');
+    return { status: 204 };
   },
 
   async revokeKey({ path }, context) {

@@ -133,6 +133,7 @@ const SETTINGS = `<h1>Account settings</h1>
   <h3 id="your-keys">Your keys</h3>
   <p id="keys-empty" hidden>You have no API keys yet.</p>
   <ul id="key-list" class="keys" aria-labelledby="your-keys"></ul>
+  <button type="button" id="more-keys" hidden>Show older keys</button>
 </section>
 
 <section aria-labelledby="events-heading">

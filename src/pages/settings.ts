@@ -36,6 +36,7 @@ export async function showSettings(): Promise<void> {
   wireCreateKey();
   wireDialogs();
   byId('more-events').addEventListener('click', () => void loadEvents(true));
+  byId('more-keys').addEventListener('click', () => void loadKeys(true));
   await Promise.all([loadKeys(), loadEvents(false)]);
 }
 
@@ -113,14 +114,31 @@ async function copy(field: HTMLInputElement | HTMLTextAreaElement, done: string)
 }
 
 let keysById = new Map<string, ApiKey>();
+let keyCursor: string | null = null;
+/** Pages fetched at most for one load: 100 keys each, far more active keys than anyone has. */
+const KEY_PAGES = 50;
 
-async function loadKeys(): Promise<void> {
-  const result = await guarded(() => account.GET('/keys'));
-  if (!result?.data) return;
-  const list = byId('key-list');
-  keysById = new Map(result.data.keys.map((key) => [key.id, key]));
-  list.replaceChildren(...result.data.keys.map(keyItem));
-  byId('keys-empty').hidden = result.data.keys.length > 0;
+/**
+ * The key list. The API lists every active key before any revoked or expired one, so the first load goes
+ * on page after page while a page ends with an active key: every key that works is always shown. Older
+ * keys follow one page at a time (`more`, **Show older keys**).
+ */
+async function loadKeys(more = false): Promise<void> {
+  const keys = more ? [...keysById.values()] : [];
+  let cursor = more ? keyCursor : null;
+  for (let page = 0; page < KEY_PAGES; page++) {
+    const query = cursor ? { cursor } : {};
+    const result = await guarded(() => account.GET('/keys', { params: { query } }));
+    if (!result?.data) return;
+    keys.push(...result.data.keys);
+    cursor = result.data.nextCursor;
+    if (more || cursor === null || result.data.keys.at(-1)?.status !== 'active') break;
+  }
+  keysById = new Map(keys.map((key) => [key.id, key]));
+  keyCursor = cursor;
+  byId('key-list').replaceChildren(...keys.map(keyItem));
+  byId('keys-empty').hidden = keys.length > 0;
+  byId('more-keys').hidden = keyCursor === null;
 }
 
 function keyItem(key: ApiKey): HTMLLIElement {
@@ -154,6 +172,15 @@ function keyItem(key: ApiKey): HTMLLIElement {
         'Revoke',
       ),
     );
+  } else {
+    // A key that no longer works can leave the list; its activity stays below.
+    actions.append(
+      el(
+        'button',
+        { type: 'button', 'data-action': 'remove', 'data-key-id': key.id, 'aria-label': `Remove ${key.name} (${key.hint}) from the list` },
+        'Remove from list',
+      ),
+    );
   }
   return el('li', { class: 'key card', 'data-key-id': key.id }, el('h4', {}, key.name), details, actions);
 }
@@ -167,6 +194,10 @@ function wireDialogs(): void {
     const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-action]');
     const key = button?.dataset['keyId'] ? keysById.get(button.dataset['keyId']) : undefined;
     if (!button || !key) return;
+    if (button.dataset['action'] === 'remove') {
+      void removeKey(key, button);
+      return;
+    }
     target = key;
     opener = button;
     const dialog = button.dataset['action'] === 'revoke' ? revoke : roll;
@@ -203,6 +234,21 @@ function wireDialogs(): void {
       }
       await Promise.all([loadKeys(), loadEvents(false)]);
     })();
+  });
+}
+
+/** Takes a revoked or expired key off the list; no confirmation, as the key works no more either way. */
+async function removeKey(key: ApiKey, button: HTMLButtonElement): Promise<void> {
+  const status = byId('status');
+  await busy(button, async () => {
+    const result = await guarded(() => account.DELETE('/keys/{keyId}', { params: { path: { keyId: key.id } } }));
+    if (!result) return;
+    status.textContent =
+      result.response.status === 204 || result.response.status === 404
+        ? `Removed “${key.name}” from the list. Its activity stays below.`
+        : problemMessage(result.error, 'The key could not be removed. Try again.');
+    await loadKeys();
+    byId('keys-heading').focus();
   });
 }
 

@@ -5,6 +5,7 @@ import type {
   FailureWindow,
   KeyCredential,
   KeyEvent,
+  KeyPosition,
   KeyRoll,
   KeySource,
   KeySummary,
@@ -188,8 +189,17 @@ export class CachedStore implements Store {
     return this.#inner.findVisibleItem(itemId, userId);
   }
 
-  listKeys(userId: string, options?: { newestFirst?: boolean; limit?: number }): Promise<KeySummary[]> {
-    return this.#inner.listKeys(userId, options);
+  listKeys(userId: string): Promise<KeySummary[]> {
+    return this.#inner.listKeys(userId);
+  }
+
+  listKeyPage(userId: string, query: { asOf: string; limit: number; after?: KeyPosition }): Promise<KeySummary[]> {
+    return this.#inner.listKeyPage(userId, query);
+  }
+
+  /** Changes whether the owner's list shows a key, which no cache holds: nothing to forget. */
+  removeKey(userId: string, keyId: string, at: string): Promise<'removed' | 'active' | undefined> {
+    return this.#inner.removeKey(userId, keyId, at);
   }
 
   createUser(name: string, at: string, passwordHash?: string): Promise<User> {

@@ -90,4 +90,8 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX failure_windows_by_start ON failure_windows(start_ms);
   `,
+  // 5: a revoked or expired key its owner took off their key list (issue 20); its events stay.
+  `
+  ALTER TABLE api_keys ADD COLUMN removed_at TEXT;
+  `,
 ];

@@ -149,4 +149,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX failure_windows_by_start ON failure_windows (start_ms);
   `,
+  // A revoked or expired key its owner took off their key list (SQLite's migration 5).
+  `
+  ALTER TABLE api_keys ADD COLUMN removed_at timestamptz;
+  `,
 ];

@@ -10,6 +10,7 @@ import {
   type FailureWindow,
   type KeyCredential,
   type KeyEvent,
+  type KeyPosition,
   type KeyRoll,
   type KeySource,
   type KeySummary,
@@ -304,21 +305,58 @@ export class PostgresStore implements Store {
     });
   }
 
-  async listKeys(userId: string, options: { newestFirst?: boolean; limit?: number } = {}): Promise<KeySummary[]> {
-    const direction = options.newestFirst ? 'DESC' : 'ASC';
-    return this.#query<KeySummary>(
-      `SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE user_id = $1 ORDER BY created_at ${direction}, id ${direction} LIMIT $2`,
-      [userId, options.limit ?? 2_147_483_647],
+  async listKeys(userId: string): Promise<KeySummary[]> {
+    return this.#query<KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE user_id = $1 ORDER BY created_at, id`, [userId]);
+  }
+
+  async listKeyPage(userId: string, query: { asOf: string; limit: number; after?: KeyPosition }): Promise<KeySummary[]> {
+    // After a position: the keys of its group that sort after it, and every inactive key after an active one.
+    const start = query.after
+      ? `AND ((k.active = $4 AND (k.sort_at < $5::timestamptz OR (k.sort_at = $5::timestamptz AND k.id < $6))) OR ($4 AND NOT k.active))`
+      : '';
+    const rows = await this.#query<KeySummary & { active: boolean; sort_at: unknown }>(
+      `SELECT * FROM (
+         SELECT ${selectList(KEY_SUMMARY_COLUMNS)}, created_at AS sort_at,
+                (revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2::timestamptz)) AS active
+         FROM api_keys WHERE user_id = $1 AND removed_at IS NULL
+       ) k
+       WHERE true ${start}
+       ORDER BY k.active DESC, k.sort_at DESC, k.id DESC LIMIT $3`,
+      query.after ? [userId, query.asOf, query.limit, query.after.active, query.after.createdAt, query.after.id] : [userId, query.asOf, query.limit],
     );
+    return rows.map(({ active: _active, sort_at: _sortAt, ...key }) => key);
   }
 
   async findKey(userId: string, keyId: string): Promise<KeySummary | undefined> {
-    return (await this.#query<KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE id = $1 AND user_id = $2`, [keyId, userId]))[0];
+    return (
+      await this.#query<KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE id = $1 AND user_id = $2 AND removed_at IS NULL`, [
+        keyId,
+        userId,
+      ])
+    )[0];
   }
 
   async countActiveKeys(userId: string, at: string): Promise<number> {
     const rows = await this.#query<{ n: number }>(COUNT_ACTIVE_KEYS, [userId, at]);
     return rows[0]?.n ?? 0;
+  }
+
+  async removeKey(userId: string, keyId: string, at: string): Promise<'removed' | 'active' | undefined> {
+    // One statement: the key is read under its row lock and, when it no longer works, removed (a data-modifying
+    // WITH runs whether or not the SELECT reads it).
+    const rows = await this.#query<{ active: boolean }>(
+      `WITH key AS (
+         SELECT id, (revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $3::timestamptz)) AS active
+         FROM api_keys WHERE id = $1 AND user_id = $2 AND removed_at IS NULL FOR UPDATE
+       ), removed AS (
+         UPDATE api_keys SET removed_at = $3 WHERE id = (SELECT id FROM key WHERE NOT active)
+       )
+       SELECT active FROM key`,
+      [keyId, userId, at],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return row.active ? 'active' : 'removed';
   }
 
   async revokeKey(keyId: string, at: string, options: { userId?: string; source?: KeySource } = {}): Promise<boolean> {

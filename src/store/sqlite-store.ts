@@ -11,6 +11,7 @@ import {
   type FailureWindow,
   type KeyCredential,
   type KeyEvent,
+  type KeyPosition,
   type KeyRoll,
   type KeySource,
   type KeySummary,
@@ -229,18 +230,38 @@ class SqliteStore implements Store {
       .immediate();
   }
 
-  async listKeys(userId: string, options: { newestFirst?: boolean; limit?: number } = {}): Promise<KeySummary[]> {
-    const direction = options.newestFirst ? 'DESC' : 'ASC';
+  async listKeys(userId: string): Promise<KeySummary[]> {
     return this.#db
-      .prepare<[string, number], KeySummary>(
-        `SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE user_id = ? ORDER BY created_at ${direction}, id ${direction} LIMIT ?`,
+      .prepare<[string], KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE user_id = ? ORDER BY created_at, id`)
+      .all(userId);
+  }
+
+  async listKeyPage(userId: string, query: { asOf: string; limit: number; after?: KeyPosition }): Promise<KeySummary[]> {
+    // After a position: the keys of its group that sort after it, and every inactive key after an active one.
+    const start = query.after
+      ? 'AND ((k.active = @active AND (k.createdAt < @createdAt OR (k.createdAt = @createdAt AND k.id < @id))) OR (@active AND NOT k.active))'
+      : '';
+    const rows = this.#db
+      .prepare<Record<string, unknown>, KeySummary & { active: number }>(
+        `SELECT * FROM (
+           SELECT ${selectList(KEY_SUMMARY_COLUMNS)}, (revoked_at IS NULL AND (expires_at IS NULL OR expires_at > @asOf)) AS active
+           FROM api_keys WHERE user_id = @userId AND removed_at IS NULL
+         ) k
+         WHERE 1 ${start}
+         ORDER BY k.active DESC, k.createdAt DESC, k.id DESC LIMIT @limit`,
       )
-      .all(userId, options.limit ?? 2_147_483_647);
+      .all({
+        userId,
+        asOf: query.asOf,
+        limit: query.limit,
+        ...(query.after && { active: query.after.active ? 1 : 0, createdAt: query.after.createdAt, id: query.after.id }),
+      });
+    return rows.map(({ active: _active, ...key }) => key);
   }
 
   async findKey(userId: string, keyId: string): Promise<KeySummary | undefined> {
     return this.#db
-      .prepare<[string, string], KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE id = ? AND user_id = ?`)
+      .prepare<[string, string], KeySummary>(`SELECT ${selectList(KEY_SUMMARY_COLUMNS)} FROM api_keys WHERE id = ? AND user_id = ? AND removed_at IS NULL`)
       .get(keyId, userId);
   }
 
@@ -255,6 +276,23 @@ class SqliteStore implements Store {
       )
       .get(userId, at);
     return row?.n ?? 0;
+  }
+
+  async removeKey(userId: string, keyId: string, at: string): Promise<'removed' | 'active' | undefined> {
+    return this.#db
+      .transaction(() => {
+        const key = this.#db
+          .prepare<[string, string, string], { active: number }>(
+            `SELECT (revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)) AS active
+             FROM api_keys WHERE id = ? AND user_id = ? AND removed_at IS NULL`,
+          )
+          .get(at, keyId, userId);
+        if (!key) return undefined;
+        if (key.active) return 'active' as const;
+        this.#db.prepare('UPDATE api_keys SET removed_at = ? WHERE id = ?').run(at, keyId);
+        return 'removed' as const;
+      })
+      .immediate();
   }
 
   async revokeKey(keyId: string, at: string, options: { userId?: string; source?: KeySource } = {}): Promise<boolean> {

@@ -58,6 +58,14 @@ export interface NewKeyOptions {
   maxActive?: number;
 }
 
+/** Where a page of a user's key list starts: strictly after this key in the list's order (see `Store.listKeyPage`). */
+export interface KeyPosition {
+  /** Whether the key was active at the list's moment (`asOf`): the active ones come first. */
+  active: boolean;
+  createdAt: string;
+  id: string;
+}
+
 /** A roll: the old key stops at `previousExpiresAt`, the new one (same name) is created in the same transaction. */
 export interface KeyRoll {
   userId: string;
@@ -181,10 +189,21 @@ export interface Store {
   touchKey(keyId: string, at: string): Promise<void>;
   /** Makes a key and its `created` event; with `maxActive`, only below that many active keys (else `ActiveKeyLimitReached`). */
   createKey(userId: string, digest: Buffer, hint: string, at: string, options?: NewKeyOptions): Promise<KeySummary>;
-  /** A user's keys, oldest first unless `newestFirst`; at most `limit` when given. */
-  listKeys(userId: string, options?: { newestFirst?: boolean; limit?: number }): Promise<KeySummary[]>;
-  /** One key, only if it belongs to this user. */
+  /** Every key of a user, oldest first, those removed from the user's list included (the operator's view). */
+  listKeys(userId: string): Promise<KeySummary[]>;
+  /**
+   * One page of the user's key list: the keys active at `asOf` (neither revoked nor expired then), newest
+   * first, then the others, newest first; strictly after `after` when given; at most `limit`. Keys the user
+   * removed from the list are left out.
+   */
+  listKeyPage(userId: string, query: { asOf: string; limit: number; after?: KeyPosition }): Promise<KeySummary[]>;
+  /** One key, only if it belongs to this user and was not removed from their list. */
   findKey(userId: string, keyId: string): Promise<KeySummary | undefined>;
+  /**
+   * Takes a key that no longer works at `at` (revoked or expired) off its user's list; its events stay.
+   * `active` (nothing changed) for a key that still works; undefined when the user has no such key.
+   */
+  removeKey(userId: string, keyId: string, at: string): Promise<'removed' | 'active' | undefined>;
   /** Keys of the user that are neither revoked nor expired at `at`. */
   countActiveKeys(userId: string, at: string): Promise<number>;
   /**

@@ -60,11 +60,22 @@ describe.each(engines)('bad text on $name', (engine) => {
     expect(response.json.errors).toEqual([expect.objectContaining({ in: 'query', pointer: '/cursor' })]);
   });
 
+  it.each(LOOSE_TIMES)('refuses a key-list cursor whose time is %j with 422 at /cursor', async (time) => {
+    const t = await signedIn();
+    for (const cursor of [`${time}|1|2026-01-01T00:00:00.000Z|key_0000000000000000`, `2026-01-01T00:00:00.000Z|1|${time}|key_0000000000000000`]) {
+      const response = await t.send('GET', `/api/keys?cursor=${cursorOf(cursor)}`, { cookie: t.cookie });
+      expect(response.status, response.text).toBe(422);
+      expect(response.json.errors).toEqual([expect.objectContaining({ in: 'query', pointer: '/cursor' })]);
+    }
+  });
+
   it('takes a cursor at the edges of the times both databases hold', async () => {
     const t = await signedIn();
     for (const time of ['0001-01-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z']) {
       const events = await t.send('GET', `/api/key-events?cursor=${cursorOf(`${time}|evt_0000000000000000`)}`, { cookie: t.cookie });
       expect(events.status, events.text).toBe(200);
+      const keys = await t.send('GET', `/api/keys?cursor=${cursorOf(`${time}|0|${time}|key_0000000000000000`)}`, { cookie: t.cookie });
+      expect(keys.status, keys.text).toBe(200);
     }
   });
 });

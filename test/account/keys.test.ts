@@ -178,6 +178,124 @@ describe('rolling a key', () => {
   });
 });
 
+type Listed = { id: string; name: string; status: string };
+
+/** Every key of the list, page after page, as a client pages it. */
+async function allPages(t: Awaited<ReturnType<typeof withUser>>, limit: number): Promise<{ keys: Listed[]; pages: Listed[][] }> {
+  const pages: Listed[][] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor ? `?limit=${limit}&cursor=${cursor}` : `?limit=${limit}`;
+    const page = await t.send('GET', `/api/keys${query}`, { cookie: t.cookie });
+    expect(page.status, page.text).toBe(200);
+    expect(page.json.keys.length).toBeLessThanOrEqual(limit);
+    pages.push(page.json.keys);
+    cursor = page.json.nextCursor;
+  } while (cursor && pages.length < 1_000);
+  return { keys: pages.flat(), pages };
+}
+
+describe('the key list', () => {
+  it('lists an active key first, however many keys were made and revoked after it (100 create-and-revoke cycles)', async () => {
+    const t = await withUser();
+    const old = await t.create({ name: 'old but active' });
+    for (let cycle = 0; cycle < 100; cycle++) {
+      t.clock.now += 1_000;
+      const made = await t.create({ name: `cycle ${cycle}` });
+      await t.send('POST', `/api/keys/${made.json.key.id}/revoke`, { cookie: t.cookie });
+    }
+    const listed = await t.send('GET', '/api/keys', { cookie: t.cookie });
+    expect(listed.json.keys[0]).toMatchObject({ id: old.json.key.id, status: 'active' });
+    expect(listed.json.keys).toHaveLength(100);
+    expect(listed.json.nextCursor).toEqual(expect.any(String));
+    const revoke = await t.send('POST', `/api/keys/${old.json.key.id}/revoke`, { cookie: t.cookie });
+    expect(revoke.status).toBe(200);
+  });
+
+  it('puts every active key before every revoked or expired one, each group newest first, and pages through all of them once', async () => {
+    const t = await withUser();
+    const made: Record<string, string> = {};
+    for (const [name, days] of [
+      ['expires soon', 7],
+      ['revoked', 30],
+      ['active a', 30],
+      ['rolled', 30],
+      ['active b', 90],
+    ] as const) {
+      t.clock.now += 1_000;
+      made[name] = (await t.create({ name, expiresInDays: days })).json.key.id;
+    }
+    await t.send('POST', `/api/keys/${made['revoked']}/revoke`, { cookie: t.cookie });
+    t.clock.now += 1_000;
+    const rolled = await t.send('POST', `/api/keys/${made['rolled']}/roll`, { cookie: t.cookie, body: { overlapHours: 1 } });
+    await t.later(7 * DAY);
+    const { keys } = await allPages(t, 2);
+    expect(keys.map((key) => [key.name, key.status, key.id === rolled.json.key.id ? 'new' : ''])).toEqual([
+      ['rolled', 'active', 'new'],
+      ['active b', 'active', ''],
+      ['active a', 'active', ''],
+      ['rolled', 'expired', ''],
+      ['revoked', 'revoked', ''],
+      ['expires soon', 'expired', ''],
+    ]);
+    const whole = await t.send('GET', '/api/keys', { cookie: t.cookie });
+    expect(whole.json).toEqual({ keys: expect.any(Array), nextCursor: null });
+    expect(whole.json.keys.map((key: Listed) => key.id)).toEqual(keys.map((key) => key.id));
+  });
+
+  it('keeps its order while a key expires between two pages: none is skipped, none comes twice', async () => {
+    const t = await withUser();
+    for (const days of [7, 30, 30, 30]) {
+      t.clock.now += 1_000;
+      await t.create({ name: `${days} days`, expiresInDays: days });
+    }
+    const first = await t.send('GET', '/api/keys?limit=2', { cookie: t.cookie });
+    await t.later(7 * DAY);
+    const rest = await t.send('GET', `/api/keys?limit=2&cursor=${first.json.nextCursor}`, { cookie: t.cookie });
+    const ids = [...first.json.keys, ...rest.json.keys].map((key: Listed) => key.id);
+    expect(new Set(ids).size).toBe(4);
+    expect(rest.json.nextCursor).toBeNull();
+  });
+
+  it('removes a revoked or an expired key from the list (204) and keeps its events; an active key is refused with 409', async () => {
+    const t = await withUser();
+    const active = await t.create({ name: 'still works' });
+    const revoked = await t.create({ name: 'revoked' });
+    const expired = await t.create({ name: 'expired', expiresInDays: 7 });
+    await t.send('POST', `/api/keys/${revoked.json.key.id}/revoke`, { cookie: t.cookie });
+    await t.later(7 * DAY);
+    const refused = await t.send('DELETE', `/api/keys/${active.json.key.id}`, { cookie: t.cookie });
+    expect(refused.status).toBe(409);
+    expect(refused.json.detail).toContain('revoke it');
+    for (const key of [revoked, expired]) expect((await t.send('DELETE', `/api/keys/${key.json.key.id}`, { cookie: t.cookie })).status).toBe(204);
+    const listed = await t.send('GET', '/api/keys', { cookie: t.cookie });
+    expect(listed.json.keys.map((key: Listed) => key.id)).toEqual([active.json.key.id]);
+    const events = await t.send('GET', '/api/key-events', { cookie: t.cookie });
+    expect(events.json.events.map((event: { keyId: string; type: string }) => `${event.type} ${event.keyId}`)).toEqual(
+      expect.arrayContaining([`revoked ${revoked.json.key.id}`, `expired ${expired.json.key.id}`, `created ${expired.json.key.id}`]),
+    );
+    // A removed key is gone for its owner: every operation on it answers 404; the public API still refuses it.
+    for (const [method, path] of [
+      ['DELETE', ''],
+      ['POST', '/revoke'],
+      ['POST', '/roll'],
+    ] as const) {
+      const response = await t.send(method, `/api/keys/${revoked.json.key.id}${path}`, { cookie: t.cookie, ...(path === '/roll' && { body: {} }) });
+      expect(response.status, `${method} ${path}`).toBe(404);
+    }
+    expect((await t.callPublicApi(revoked.json.secret)).status).toBe(401);
+  });
+
+  it('refuses a cursor that is not one with 422 in the query', async () => {
+    const t = await withUser();
+    for (const cursor of ['bm90LWEtY3Vyc29y', Buffer.from('0|1|0|key_0000000000000000').toString('base64url')]) {
+      const response = await t.send('GET', `/api/keys?cursor=${cursor}`, { cookie: t.cookie });
+      expect(response.status).toBe(422);
+      expect(response.json.errors).toEqual([expect.objectContaining({ in: 'query', pointer: '/cursor' })]);
+    }
+  });
+});
+
 describe('two users', () => {
   it('each see and act on their own keys only: the other user gets 404, as for a key that does not exist', async () => {
     const t = await createTestWebApp();
@@ -190,7 +308,8 @@ describe('two users', () => {
     for (const id of [adaKey.json.key.id, nobody]) {
       const revoke = await t.send('POST', `/api/keys/${id}/revoke`, { cookie: bob.cookie });
       const roll = await t.send('POST', `/api/keys/${id}/roll`, { cookie: bob.cookie, body: {} });
-      expect([revoke.status, roll.status]).toEqual([404, 404]);
+      const remove = await t.send('DELETE', `/api/keys/${id}`, { cookie: bob.cookie });
+      expect([revoke.status, roll.status, remove.status]).toEqual([404, 404, 404]);
       expect(revoke.json.detail).toBe('You have no API key with this id.');
     }
     expect((await t.callPublicApi(adaKey.json.secret)).status).toBe(200);

@@ -11,6 +11,7 @@ const schema = (spec: typeof accountSpec, name: string) => deref(spec, deref(spe
 describe('the account API contract (openapi/account.yaml)', () => {
   it('has the account operations: sign up, sign in, sign out, session, keys and key events', () => {
     expect(operations.map((operation) => `${operation.method} ${operation.path} ${operation.operationId}`).sort()).toEqual([
+      'DELETE /keys/{keyId} removeKey',
       'DELETE /session signOut',
       'GET /key-events listKeyEvents',
       'GET /keys listKeys',

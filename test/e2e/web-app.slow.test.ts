@@ -225,9 +225,44 @@ describe('the web application in Chromium', () => {
     expect(statuses).toEqual([404, 404]);
     expect(await grace.page.evaluate(() => fetch('/api/keys').then((answer) => answer.json()))).toEqual({
       keys: [expect.objectContaining({ name: 'grace laptop' })],
+      nextCursor: null,
     });
     expect(await publicStatuses(graceKey.key)).toEqual([200, 200, 200]);
     await grace.context.close();
+  });
+
+  it('shows an active key however many keys were made and revoked after it; older keys on demand, and removable', async () => {
+    const hal = await openPage(browser, { origin: webUrl, name: 'many-keys' });
+    await signUp(hal, 'hal');
+    await generateKey(hal, 'old but active');
+    await hal.page.getByRole('button', { name: 'Done, I have stored it' }).click();
+    // 100 keys made and revoked after it, through the account API the page uses.
+    await hal.page.evaluate(async () => {
+      for (let cycle = 0; cycle < 100; cycle++) {
+        const made = await fetch('/api/keys', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: `cycle ${cycle}` }),
+        });
+        const { key } = await made.json();
+        await fetch(`/api/keys/${key.id}/revoke`, { method: 'POST' });
+      }
+    });
+    const { page } = hal;
+    await page.reload();
+    const items = page.locator('#key-list > li');
+    await expect.poll(() => items.count()).toBe(100);
+    expect(await items.first().textContent()).toContain('old but active');
+    await page.getByRole('button', { name: /^Revoke old but active/ }).waitFor();
+    await page.getByRole('button', { name: 'Show older keys' }).click();
+    await expect.poll(() => items.count()).toBe(101);
+    expect(await page.getByRole('button', { name: 'Show older keys' }).isHidden()).toBe(true);
+    await page.getByRole('button', { name: /^Remove cycle 0 \(tka_…/ }).click();
+    await expect.poll(() => page.locator('#status').textContent()).toBe('Removed “cycle 0” from the list. Its activity stays below.');
+    await expect.poll(() => items.count()).toBe(100);
+    expect(await items.filter({ has: page.getByRole('heading', { name: 'cycle 0', exact: true }) }).count()).toBe(0);
+    expect(unexpectedConsoleErrors(hal)).toEqual([]);
+    await hal.context.close();
   });
 
   it('refuses a cross-site form post carrying the session cookie', async () => {

@@ -9,7 +9,7 @@ import { MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-migrations.js';
 import { SQLITE_CHANGE_CHECK_MS } from '../../src/store/sqlite-store.js';
-import { ActiveKeyLimitReached, type Store } from '../../src/store/store.js';
+import { ActiveKeyLimitReached, type KeyPosition, type KeySummary, type Store } from '../../src/store/store.js';
 import { freshDatabase, withClient } from '../helpers/postgres.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'store-test-'));
@@ -314,21 +314,70 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     expect(cut?.previous.expiresAt).toBe('2026-01-02T12:00:00.000Z');
   });
 
-  it('counts active keys, lists them newest first with a limit, and records each expiry once, at the time the key expired', async () => {
+  it('counts active keys and records each expiry once, at the time the key expired', async () => {
     const store = await open(await engine.fresh());
     const ann = await store.createUser('ann', at);
     const expiring = await store.createKey(ann.id, generateApiKey().digest, 'tka_…aaaa', at, { expiresAt: '2026-01-05T00:00:00.000Z' });
-    const forever = await store.createKey(ann.id, generateApiKey().digest, 'tka_…bbbb', '2026-01-01T00:00:01.000Z');
+    await store.createKey(ann.id, generateApiKey().digest, 'tka_…bbbb', '2026-01-01T00:00:01.000Z');
     const revoked = await store.createKey(ann.id, generateApiKey().digest, 'tka_…cccc', '2026-01-01T00:00:02.000Z');
     await store.revokeKey(revoked.id, '2026-01-01T00:00:03.000Z');
     expect(await store.countActiveKeys(ann.id, '2026-01-04T00:00:00.000Z')).toBe(2);
     expect(await store.countActiveKeys(ann.id, '2026-01-05T00:00:00.000Z')).toBe(1);
-    expect((await store.listKeys(ann.id, { newestFirst: true, limit: 2 })).map((key) => key.id)).toEqual([revoked.id, forever.id]);
     await store.recordExpiries(ann.id, '2026-01-04T00:00:00.000Z');
     await store.recordExpiries(ann.id, '2026-01-06T00:00:00.000Z');
     await store.recordExpiries(ann.id, '2026-01-07T00:00:00.000Z');
     const expired = (await store.listKeyEvents(ann.id, { limit: 20 })).filter((event) => event.type === 'expired');
     expect(expired.map((event) => [event.keyId, event.at, event.source])).toEqual([[expiring.id, '2026-01-05T00:00:00.000Z', 'system']]);
+  });
+
+  it('pages a key list: the keys active at its moment first, then the others, each group newest first; removed keys left out', async () => {
+    const store = await open(await engine.fresh());
+    const ann = await store.createUser('ann', at);
+    const bob = await store.createUser('bob', at);
+    const make = (second: number, options: { expiresAt?: string } = {}) =>
+      store.createKey(ann.id, generateApiKey().digest, 'tka_…aaaa', `2026-01-01T00:00:0${second}.000Z`, options);
+    const expiring = await make(0, { expiresAt: '2026-01-05T00:00:00.000Z' });
+    const a = await make(1);
+    const revoked = await make(2);
+    const b = await make(3);
+    const removed = await make(4);
+    // Two keys made in the same millisecond: the id breaks the tie.
+    const [c, d] = [await make(5), await make(5)].sort((x, y) => (x.id < y.id ? 1 : -1)) as [KeySummary, KeySummary];
+    await store.createKey(bob.id, generateApiKey().digest, 'tka_…bbbb', at);
+    await store.revokeKey(revoked.id, '2026-01-02T00:00:00.000Z');
+    await store.revokeKey(removed.id, '2026-01-02T00:00:00.000Z');
+    expect(await store.removeKey(ann.id, a.id, '2026-01-06T00:00:00.000Z')).toBe('active');
+    expect(await store.removeKey(bob.id, removed.id, '2026-01-06T00:00:00.000Z')).toBeUndefined();
+    expect(await store.removeKey(ann.id, removed.id, '2026-01-06T00:00:00.000Z')).toBe('removed');
+    expect(await store.removeKey(ann.id, removed.id, '2026-01-06T00:00:00.000Z')).toBeUndefined();
+    expect(await store.findKey(ann.id, removed.id)).toBeUndefined();
+    expect((await store.listKeys(ann.id)).map((key) => key.id)).toContain(removed.id);
+
+    const asOf = '2026-01-06T00:00:00.000Z';
+    const order = [c, d, b, a, revoked, expiring].map((key) => key.id);
+    const whole = await store.listKeyPage(ann.id, { asOf, limit: 100 });
+    expect(whole.map((key) => key.id)).toEqual(order);
+    expect(whole[0]).toEqual(c);
+    // Page by page, two at a time, each after the last key of the one before.
+    const paged: string[] = [];
+    let after: KeyPosition | undefined;
+    for (let page = 0; page < 5; page++) {
+      const rows = await store.listKeyPage(ann.id, { asOf, limit: 2, ...(after && { after }) });
+      paged.push(...rows.map((key) => key.id));
+      const last = rows.at(-1);
+      if (!last) break;
+      after = { active: last.revokedAt === null && (last.expiresAt === null || last.expiresAt > asOf), createdAt: last.createdAt, id: last.id };
+    }
+    expect(paged).toEqual(order);
+    // Before its expiry, the expiring key is active: the oldest of the active ones.
+    expect((await store.listKeyPage(ann.id, { asOf: '2026-01-04T00:00:00.000Z', limit: 100 })).map((key) => key.id)).toEqual([
+      c.id,
+      d.id,
+      b.id,
+      a.id,
+      expiring.id,
+      revoked.id,
+    ]);
   });
 
   it('makes no more active keys than maxActive, however many creates arrive at once from two stores on the database', async () => {
