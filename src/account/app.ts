@@ -16,7 +16,7 @@ import { type AccountContext, type AccountHandlers, accountHandlers } from './op
 import { checkSameOrigin } from './same-origin.js';
 import { sessionCookie } from './session-cookie.js';
 import { Sessions, sessionCookieFor } from './sessions.js';
-import { StoredFailureLimit } from './sign-in-limiter.js';
+import { StoredAttemptLimit } from './sign-in-limiter.js';
 
 export interface WebAppOptions {
   store: Store;
@@ -65,11 +65,12 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
   const limits: Limits = { ...contract.limits, ...options.limits };
   const secure = options.origin?.startsWith('https://') ?? false;
   const sessions = new Sessions(store, sessionCookieFor(secure), accountLimits.session);
-  // In the store: every instance on one database counts an account's and a client's failed sign-ins together.
+  // In the store: every instance on one database counts an account's and a client's sign-in attempts together.
   const { failuresPerAccount, failuresPerClient, windowSeconds } = accountLimits.signIn;
-  const signInFailures = {
-    perAccount: new StoredFailureLimit({ store, scope: 'account', failures: failuresPerAccount, windowSeconds, now }),
-    perClient: new StoredFailureLimit({ store, scope: 'client', failures: failuresPerClient, windowSeconds, now }),
+  const rule = (free: number) => ({ free, backoffMs: windowSeconds * 1000, maxBackoffMs: windowSeconds * 1000, forgetMs: windowSeconds * 1000 });
+  const signInAttempts = {
+    perAccount: new StoredAttemptLimit({ store, scope: 'account', rule: rule(failuresPerAccount), now }),
+    perClient: new StoredAttemptLimit({ store, scope: 'client', rule: rule(failuresPerClient), now }),
   };
   const clientAddress = options.clientAddress ?? socketAddress;
   const { requests, windowSeconds: requestWindow } = limits.rateLimit;
@@ -109,7 +110,7 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     async context(c): Promise<AccountContext> {
       const at = now();
       const session = c.get('session') ?? (await sessions.find(c, at));
-      return { store, sessions, session, client: c.get('client'), signInFailures, limits: accountLimits, now: at };
+      return { store, sessions, session, client: c.get('client'), signInAttempts, limits: accountLimits, now: at };
     },
     responseValidation: options.responseValidation,
     pages: {

@@ -7,7 +7,7 @@ import type { KeyEvent, KeySummary, SessionRecord, Store } from '../store/store.
 import type { AccountLimits } from '../contract/limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
-import type { FailureLimit } from './sign-in-limiter.js';
+import { type AttemptLimit, releaseAll, takeAll } from './sign-in-limiter.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -22,7 +22,8 @@ export interface AccountContext {
   session: SessionRecord | undefined;
   /** The caller's address, for the sign-in limits. */
   client: string;
-  signInFailures: { perAccount: FailureLimit; perClient: FailureLimit };
+  /** Sign-in attempts, taken before the password is checked. */
+  signInAttempts: { perAccount: AttemptLimit; perClient: AttemptLimit };
   limits: AccountLimits;
   /** The request's time, in milliseconds since the epoch. */
   now: number;
@@ -49,10 +50,13 @@ export const accountHandlers: AccountHandlers = {
   },
 
   async signIn({ body }, context) {
-    const { store, sessions, client, signInFailures, now } = context;
-    const account = body.name.toLowerCase();
-    const [forAccount, forClient] = await Promise.all([signInFailures.perAccount.retryAfter(account), signInFailures.perClient.retryAfter(client)]);
-    const wait = Math.max(forAccount, forClient);
+    const { store, sessions, client, signInAttempts, now } = context;
+    // Taken before the password is checked, in one statement each: guesses sent at once count one by one.
+    const attempts = [
+      [signInAttempts.perAccount, body.name.toLowerCase()],
+      [signInAttempts.perClient, client],
+    ] as const;
+    const wait = await takeAll(attempts);
     if (wait > 0) {
       throw new ApiError(
         'urn:problem-type:too-many-sign-in-attempts',
@@ -60,12 +64,20 @@ export const accountHandlers: AccountHandlers = {
         { headers: { 'Retry-After': String(wait) } },
       );
     }
-    const credential = await store.findUserCredential(body.name);
-    if (!(await verifyPassword(credential?.passwordHash, body.password)) || !credential) {
-      await Promise.all([signInFailures.perAccount.fail(account), signInFailures.perClient.fail(client)]);
+    let verified: boolean;
+    let credential: Awaited<ReturnType<Store['findUserCredential']>>;
+    try {
+      credential = await store.findUserCredential(body.name);
+      verified = await verifyPassword(credential?.passwordHash, body.password);
+    } catch (error) {
+      // Not checked (the hashing queue is full, the database away): the attempt is given back.
+      await releaseAll(attempts);
+      throw error;
+    }
+    if (!verified || !credential) {
       throw new ApiError('urn:problem-type:unauthorized', 'The user name or password is wrong.', { headers: { 'WWW-Authenticate': sessions.challenge } });
     }
-    await signInFailures.perAccount.clear(account);
+    await releaseAll(attempts);
     // A new session on every sign-in (never a fixed one); a session the browser still had ends.
     if (context.session) await sessions.end(context.session);
     await sessions.sweep(now);

@@ -141,6 +141,19 @@ describe('failed sign-ins', () => {
     expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(200);
   });
 
+  it('are counted before the password is checked: guesses sent at once get the limit of checks, no more', async () => {
+    // Every request from its own address, so only the account's limit applies.
+    let request = 0;
+    const t = await createTestWebApp({ clientAddress: () => `10.1.0.${++request}` });
+    await t.signUp('ada');
+    const guesses = Array.from({ length: 16 }, (_, index) => `wrong guess number ${index}`);
+    const answers = await Promise.all([...guesses, PASSWORD].map((password) => t.send('POST', '/api/session', { body: { name: 'ada', password } })));
+    const statuses = answers.map((answer) => answer.status);
+    // A password was checked for each 401 and 200: ten at most, whatever the order they arrived in.
+    expect(statuses.filter((status) => status === 401 || status === 200).length, statuses.join(' ')).toBe(10);
+    expect(statuses.filter((status) => status === 429).length, statuses.join(' ')).toBe(7);
+  });
+
   it('are counted in the database: failures on one instance count on another, so N instances allow what one does', async () => {
     const databasePath = join(mkdtempSync(join(tmpdir(), 'sign-in-shared-')), 'api.sqlite');
     const [one, two] = [await createTestWebApp({ databasePath }), await createTestWebApp({ databasePath })];
@@ -154,15 +167,18 @@ describe('failed sign-ins', () => {
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     }
-    // A sign-in that succeeds (after the window) clears the account's count for every instance.
+    // 15 minutes after the latest guess the counts are forgotten; a sign-in that succeeds gives its attempt back.
     one.clock.now += 15 * MINUTE;
     two.clock.now += 15 * MINUTE;
     expect((await one.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(200);
     const raw = new Database(databasePath, { readonly: true });
-    const rows = raw.prepare<[], { key: string; failures: number }>('SELECT key, failures FROM failure_windows').all();
+    const rows = raw.prepare<[], { key: string; attempts: number }>('SELECT key, attempts FROM attempt_counts ORDER BY key').all();
     raw.close();
-    // The account's count is gone; the client's stays; neither holds the name or the address in clear.
-    expect(rows.map((row) => row.key.split(':')[0])).toEqual(['client']);
+    // Neither count holds the name or the address in clear.
+    expect(rows.map((row) => [row.key.split(':')[0], row.attempts])).toEqual([
+      ['account', 0],
+      ['client', 0],
+    ]);
     expect(JSON.stringify(rows)).not.toMatch(/ada|127\.0\.0\.1|in-process/);
   });
 

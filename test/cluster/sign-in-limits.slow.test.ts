@@ -1,0 +1,52 @@
+/**
+ * The sign-in limits over two real server processes on one real PostgreSQL (the run's, from the global
+ * setup): guesses sent to both at once are counted before any password is checked, so the account's
+ * limit holds across instances, not once per instance.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServer } from '../../src/process/server.js';
+import { freshDatabase } from '../helpers/postgres.js';
+
+const PASSWORD = 'correct horse battery staple';
+let servers: ServerProcess[] = [];
+let webUrls: string[] = [];
+
+beforeAll(async () => {
+  const databaseUrl = await freshDatabase('sign-in-limits');
+  const env = { DATABASE_URL: databaseUrl, NODE_ENV: 'development', LOG_LEVEL: 'warn' };
+  servers = await Promise.all([0, 1].map(() => startServer({ databasePath: ':unused:', env, timeoutMs: 30_000 })));
+  webUrls = servers.map((server) => {
+    const url = /^Web application on (\S+)$/m.exec(server.stdout())?.[1];
+    if (!url) throw new Error(`the server did not print where the web application is:\n${server.stdout()}`);
+    return url;
+  });
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+});
+
+/** A request as the pages send it; the answer's status and headers. */
+async function post(webUrl: string, path: string, body: unknown, cookie?: string): Promise<{ status: number; headers: Headers }> {
+  const response = await fetch(`${webUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: webUrl, 'sec-fetch-site': 'same-origin', ...(cookie && { cookie }) },
+    body: JSON.stringify(body),
+  });
+  await response.body?.cancel();
+  return { status: response.status, headers: response.headers };
+}
+
+describe('sign-in limits on two instances of one PostgreSQL', () => {
+  it('check at most the account limit of passwords when guesses go to both instances at once', async () => {
+    const [one = '', two = ''] = webUrls;
+    expect((await post(one, '/api/users', { name: 'ada', password: PASSWORD })).status).toBe(201);
+    // Fourteen to each instance: within each one's hashing queue (1 + 16), so only the limit can refuse them.
+    const guesses = Array.from({ length: 28 }, (_, index) => ({ url: index % 2 === 0 ? one : two, password: `wrong guess number ${index}` }));
+    const statuses = await Promise.all(
+      guesses.map(({ url, password }) => post(url, '/api/session', { name: 'ada', password }).then((answer) => answer.status)),
+    );
+    expect(statuses.filter((status) => status === 401).length, statuses.join(' ')).toBe(10);
+    expect(statuses.filter((status) => status === 429).length, statuses.join(' ')).toBe(18);
+  });
+});
