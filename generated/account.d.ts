@@ -479,6 +479,10 @@ export interface components {
         /**
          * @description The session cookie: `__Host-session=<token>; Path=/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict`
          *     over HTTPS, `session=<token>; Path=/; Max-Age=28800; HttpOnly; SameSite=Strict` over plain HTTP in local development.
+         *     A second `Set-Cookie` header follows with the device cookie,
+         *     `__Host-device=<user id>.<nonce>.<signature>; Path=/; Max-Age=31536000; HttpOnly; Secure; SameSite=Strict`
+         *     (`device=...` without `Secure` over plain HTTP). The pattern takes the session cookie alone, or both as
+         *     a client that folds the two headers into one shows them (joined by `, `, as the Fetch API's `Headers.get` does).
          * @example __Host-session=Qm9vdHN0cmFwcGluZy1hLXNlc3Npb24tdG9rZW4tMDA; Path=/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict
          */
         SetSessionCookie: string;
@@ -613,7 +617,11 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
-            /** @description Too many failed sign-ins for this account or from this client, or too many requests from this client. */
+            /**
+             * @description Too many failed sign-ins from this browser (when it carries the account's device cookie), or for this
+             *     account from browsers it does not know, or from this client; or too many requests from this client.
+             *     The `detail` says how many minutes to wait.
+             */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { type ClientAddress, socketAddress } from '../http/client-address.js';
-import { createContractApp, type KernelEnv } from '../http/contract-app.js';
+import { createContractApp, type Guard, type KernelEnv } from '../http/contract-app.js';
 import { FailureBudget } from '../http/failure-budget.js';
 import { quota } from '../http/quota.js';
 import { FixedWindowRateLimiter } from '../http/rate-limit.js';
@@ -16,6 +16,7 @@ import { type AccountContext, type AccountHandlers, accountHandlers } from './op
 import { checkSameOrigin } from './same-origin.js';
 import { sessionCookie } from './session-cookie.js';
 import { Sessions, sessionCookieFor } from './sessions.js';
+import { type DeviceRequest, Devices } from './devices.js';
 import { StoredAttemptLimit } from './sign-in-limiter.js';
 
 export interface WebAppOptions {
@@ -48,7 +49,7 @@ export interface WebAppOptions {
   responseValidation?: ResponseValidationMode;
 }
 
-type WebVariables = { client: string; session?: SessionRecord };
+type WebVariables = { client: string; session?: SessionRecord; device?: DeviceRequest };
 
 /** Where the account API is mounted on the web application's listener. */
 export const ACCOUNT_API_BASE = '/api';
@@ -65,13 +66,20 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
   const limits: Limits = { ...contract.limits, ...options.limits };
   const secure = options.origin?.startsWith('https://') ?? false;
   const sessions = new Sessions(store, sessionCookieFor(secure), accountLimits.session);
-  // In the store: every instance on one database counts an account's and a client's sign-in attempts together.
-  const { failuresPerAccount, failuresPerClient, windowSeconds } = accountLimits.signIn;
-  const rule = (free: number) => ({ free, backoffMs: windowSeconds * 1000, maxBackoffMs: windowSeconds * 1000, forgetMs: windowSeconds * 1000 });
+  // In the store: every instance on one database counts an account's, a client's and a device's sign-in attempts together.
+  const { signIn } = accountLimits;
+  const rule = (free: number) => ({
+    free,
+    backoffMs: signIn.backoffSeconds * 1000,
+    maxBackoffMs: signIn.maxBackoffSeconds * 1000,
+    forgetMs: signIn.windowSeconds * 1000,
+  });
   const signInAttempts = {
-    perAccount: new StoredAttemptLimit({ store, scope: 'account', rule: rule(failuresPerAccount), now }),
-    perClient: new StoredAttemptLimit({ store, scope: 'client', rule: rule(failuresPerClient), now }),
+    perAccount: new StoredAttemptLimit({ store, scope: 'account', rule: rule(signIn.failuresPerAccount), now }),
+    perClient: new StoredAttemptLimit({ store, scope: 'client', rule: rule(signIn.failuresPerClient), now }),
+    perDevice: new StoredAttemptLimit({ store, scope: 'device', rule: rule(signIn.failuresPerDevice), now }),
   };
+  const devices = new Devices(store, { secure, lifetimeSeconds: signIn.deviceSeconds });
   const clientAddress = options.clientAddress ?? socketAddress;
   const { requests, windowSeconds: requestWindow } = limits.rateLimit;
   const page = (c: Context<KernelEnv<WebVariables>>, path: string) =>
@@ -105,12 +113,13 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
           checkSameOrigin(c, options.origin);
           return next();
         },
+        deviceCookie(devices),
       ],
     },
     async context(c): Promise<AccountContext> {
       const at = now();
       const session = c.get('session') ?? (await sessions.find(c, at));
-      return { store, sessions, session, client: c.get('client'), signInAttempts, limits: accountLimits, now: at };
+      return { store, sessions, session, client: c.get('client'), device: deviceOf(c), signInAttempts, limits: accountLimits, now: at };
     },
     responseValidation: options.responseValidation,
     pages: {
@@ -123,4 +132,29 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
       notFound: (c) => (c.req.path === ACCOUNT_API_BASE || c.req.path.startsWith(`${ACCOUNT_API_BASE}/`) ? undefined : page(c, c.req.path)),
     },
   });
+}
+
+/** The request's device cookie, which `deviceCookie` runs before every operation to give. */
+function deviceOf(c: Context<KernelEnv<WebVariables>>): DeviceRequest {
+  const device = c.get('device');
+  if (!device) throw new Error('the deviceCookie middleware did not run before this operation');
+  return device;
+}
+
+/**
+ * Gives the handlers the request's device cookie (`DeviceRequest`), and appends the new one a handler issued to
+ * its answer: the kernel writes one value per header, and the answer already sets the session cookie.
+ */
+function deviceCookie(devices: Devices): Guard<WebVariables> {
+  return async (c, next) => {
+    let issued: string | undefined;
+    c.set('device', {
+      find: () => devices.find(c),
+      issue: async (userId) => {
+        issued = await devices.issue(userId);
+      },
+    });
+    await next();
+    if (issued !== undefined && c.res.status < 300) c.res.headers.append('set-cookie', issued);
+  };
 }

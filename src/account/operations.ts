@@ -6,6 +6,7 @@ import { generateApiKey } from '../keys/api-key.js';
 import type { KeyEvent, KeySummary, SessionRecord, Store } from '../store/store.js';
 import type { AccountLimits } from '../contract/limits.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import type { DeviceRequest } from './devices.js';
 import type { Sessions } from './sessions.js';
 import { type AttemptLimit, releaseAll, takeAll } from './sign-in-limiter.js';
 
@@ -22,8 +23,10 @@ export interface AccountContext {
   session: SessionRecord | undefined;
   /** The caller's address, for the sign-in limits. */
   client: string;
+  /** The request's device cookie: the browser's account, if it signed in before, and a new one to set. */
+  device: DeviceRequest;
   /** Sign-in attempts, taken before the password is checked. */
-  signInAttempts: { perAccount: AttemptLimit; perClient: AttemptLimit };
+  signInAttempts: { perAccount: AttemptLimit; perClient: AttemptLimit; perDevice: AttemptLimit };
   limits: AccountLimits;
   /** The request's time, in milliseconds since the epoch. */
   now: number;
@@ -46,42 +49,44 @@ export const accountHandlers: AccountHandlers = {
       throw error;
     }
     const { session, setCookie } = await sessions.start(user.id, now);
+    // The browser that made the account is one it knows.
+    await context.device.issue(user.id);
     return { status: 201, body: { user: session.user, ...sessions.view(session) }, headers: { 'set-cookie': setCookie } };
   },
 
   async signIn({ body }, context) {
-    const { store, sessions, client, signInAttempts, now } = context;
+    const { store, sessions, client, device, signInAttempts, now } = context;
+    const credential = await store.findUserCredential(body.name);
+    const known = await device.find();
+    // A browser this account signed in with before is counted on its own: others' guesses never hold it back.
+    const trusted = known !== undefined && known.userId === credential?.user.id;
+    const attempts = trusted
+      ? ([[signInAttempts.perDevice, known.nonce]] as const)
+      : ([
+          [signInAttempts.perAccount, body.name.toLowerCase()],
+          [signInAttempts.perClient, client],
+        ] as const);
     // Taken before the password is checked, in one statement each: guesses sent at once count one by one.
-    const attempts = [
-      [signInAttempts.perAccount, body.name.toLowerCase()],
-      [signInAttempts.perClient, client],
-    ] as const;
     const wait = await takeAll(attempts);
-    if (wait > 0) {
-      throw new ApiError(
-        'urn:problem-type:too-many-sign-in-attempts',
-        `Too many failed sign-ins for this account or from this address. Try again in ${wait} seconds.`,
-        { headers: { 'Retry-After': String(wait) } },
-      );
-    }
+    if (wait > 0) throw tooManySignIns(wait, trusted);
     let verified: boolean;
-    let credential: Awaited<ReturnType<Store['findUserCredential']>>;
     try {
-      credential = await store.findUserCredential(body.name);
       verified = await verifyPassword(credential?.passwordHash, body.password);
     } catch (error) {
-      // Not checked (the hashing queue is full, the database away): the attempt is given back.
+      // Not checked (the hashing queue is full): the attempt is given back.
       await releaseAll(attempts);
       throw error;
     }
     if (!verified || !credential) {
       throw new ApiError('urn:problem-type:unauthorized', 'The user name or password is wrong.', { headers: { 'WWW-Authenticate': sessions.challenge } });
     }
-    await releaseAll(attempts);
+    if (trusted) await signInAttempts.perDevice.clear(known.nonce);
+    else await releaseAll(attempts);
     // A new session on every sign-in (never a fixed one); a session the browser still had ends.
     if (context.session) await sessions.end(context.session);
     await sessions.sweep(now);
     const { session, setCookie } = await sessions.start(credential.user.id, now);
+    await device.issue(credential.user.id);
     return { status: 200, body: { user: session.user, ...sessions.view(session) }, headers: { 'set-cookie': setCookie } };
   },
 
@@ -215,6 +220,19 @@ function decodeEventCursor(cursor: string): { at: string; id: string } | undefin
   const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   if (rest.length > 0 || at === undefined || id === undefined || Number.isNaN(Date.parse(at)) || !/^evt_[0-9a-z]{16}$/.test(id)) return undefined;
   return { at, id };
+}
+
+/**
+ * The 429 of a sign-in whose count allows no attempt now, saying how long to wait in minutes (the page shows it;
+ * `Retry-After` has the seconds). It reads the same for an unknown name as for a real one.
+ */
+function tooManySignIns(waitSeconds: number, trusted: boolean): ApiError {
+  const minutes = Math.ceil(waitSeconds / 60);
+  const wait = `Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+  const detail = trusted
+    ? `Too many failed sign-ins from this browser. ${wait}`
+    : `Too many failed sign-ins for this account from browsers it does not know, or from this address. ${wait} A browser that signed in to this account before is not held back.`;
+  return new ApiError('urn:problem-type:too-many-sign-in-attempts', detail, { headers: { 'Retry-After': String(waitSeconds) } });
 }
 
 function nameTaken(): ApiError {

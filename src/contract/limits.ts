@@ -42,13 +42,20 @@ const accountProperties = {
   signIn: {
     type: 'object',
     description:
-      'Failed sign-ins, counted per account name and per client address. Past either, sign-in answers 429 with Retry-After before checking the password.',
+      'Sign-in attempts, each taken before its password is checked and given back when it signs in, so guesses sent at once count one by one. ' +
+      'A browser holding the device cookie of the account it signs in to is counted on its own (failuresPerDevice), never in the account’s ' +
+      'or its address’s count. Past a count’s free attempts, each further one waits backoffSeconds after the latest, doubled for each, at most ' +
+      'maxBackoffSeconds; until then sign-in answers 429 with Retry-After before checking the password.',
     additionalProperties: false,
-    required: ['failuresPerAccount', 'failuresPerClient', 'windowSeconds'],
+    required: ['failuresPerAccount', 'failuresPerClient', 'failuresPerDevice', 'backoffSeconds', 'maxBackoffSeconds', 'windowSeconds', 'deviceSeconds'],
     properties: {
-      failuresPerAccount: count('Failed sign-ins allowed for one account name per window.'),
-      failuresPerClient: count('Failed sign-ins allowed from one client address per window.'),
-      windowSeconds: count('Length of the fixed window, in seconds.'),
+      failuresPerAccount: count('Free attempts at one account name from browsers without its device cookie, all together.'),
+      failuresPerClient: count('Free attempts from one client address (without the device cookie of the account tried), over all accounts.'),
+      failuresPerDevice: count('Free attempts from one browser holding the account’s device cookie; nobody else’s attempts touch this count.'),
+      backoffSeconds: count('The wait after the first attempt past the free ones, doubled for each further attempt.'),
+      maxBackoffSeconds: count('The longest wait, in seconds.'),
+      windowSeconds: count('A count is forgotten this many seconds after its latest attempt.'),
+      deviceSeconds: count('How long a device cookie lasts (its Max-Age), in seconds: a browser that signed in is known this long.'),
     },
   },
   session: {

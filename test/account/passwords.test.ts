@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONCURRENT_HASHES, HashQueue, QUEUED_HASHES } from '../../src/account/passwords.js';
 import { ApiError } from '../../src/http/problems.js';
-import { accountChecker, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
+import { readLimits } from '../../src/contract/limits.js';
+import { accountChecker, accountSpec, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
 
 /** A piece of work the test finishes by hand. */
 function held<T>(value: T): { work: () => Promise<T>; started: () => boolean; finish: () => void; fail: () => void } {
@@ -51,7 +52,9 @@ describe('the password hash queue', () => {
   });
 
   it(`bounds sign-in on the web application: ${CONCURRENT_HASHES} hashing, ${QUEUED_HASHES} waiting, the rest answered 503 as the account spec documents`, async () => {
-    const t = await createTestWebApp();
+    // Limits far out of reach: this is about the queue (each sign-in in flight holds an attempt of the account's count).
+    const limits = { ...readLimits(accountSpec, 'account').signIn, failuresPerAccount: 1_000, failuresPerClient: 1_000 };
+    const t = await createTestWebApp({ accountLimits: { signIn: limits } });
     await t.signUp('ada');
     const signIn = async () => {
       const response = await t.app.request('http://127.0.0.1:3001/api/session', {

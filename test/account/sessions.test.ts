@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { digestSessionToken } from '../../src/account/sessions.js';
-import { cookieOf, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
+import { cookieOf, createTestWebApp, deviceCookieOf, PASSWORD } from '../helpers/web-app.js';
 
 const MINUTE = 60_000;
 
@@ -13,7 +13,7 @@ describe('sign up, sign in, sign out', () => {
     const t = await createTestWebApp();
     const response = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
     expect(response.status).toBe(201);
-    expect(response.headers.get('set-cookie')).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/);
+    expect(response.headers.getSetCookie()[0]).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/);
     expect(response.json).toMatchObject({ user: { name: 'ada' }, expiresAt: '2026-01-01T08:00:00.000Z', idleExpiresAt: '2026-01-01T00:30:00.000Z' });
     expect(response.text).not.toContain(PASSWORD);
     const session = await t.send('GET', '/api/session', { cookie: cookieOf(response) });
@@ -23,7 +23,11 @@ describe('sign up, sign in, sign out', () => {
   it('names the cookie __Host-session and marks it Secure when the web origin is https', async () => {
     const t = await createTestWebApp({ origin: 'https://keys.example.com' });
     const response = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
-    expect(response.headers.get('set-cookie')).toMatch(/^__Host-session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict$/);
+    const [session, device] = response.headers.getSetCookie();
+    expect(session).toMatch(/^__Host-session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict$/);
+    expect(device).toMatch(
+      /^__Host-device=usr_[0-9a-z]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=31536000; HttpOnly; Secure; SameSite=Strict$/,
+    );
     expect((await t.send('GET', '/api/session', { cookie: cookieOf(response) })).status).toBe(200);
     // The plain development name is not read in secure mode.
     expect((await t.send('GET', '/api/session', { cookie: cookieOf(response).replace('__Host-', '') })).status).toBe(401);
@@ -127,18 +131,86 @@ describe('sign up, sign in, sign out', () => {
 });
 
 describe('failed sign-ins', () => {
-  it('are limited per account: past 10 failures even the right password waits, with Retry-After, until the window ends', async () => {
-    const t = await createTestWebApp();
+  it('are limited per account with a backoff, not a wall: past 10, 1 minute after the latest, then 2, 4, 8, at most 15, the page told in minutes', async () => {
+    let request = 0;
+    const t = await createTestWebApp({ clientAddress: () => `10.2.0.${++request}` });
     await t.signUp('ada');
-    for (let attempt = 1; attempt <= 10; attempt++) {
-      expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: `wrong guess number ${attempt}` } })).status).toBe(401);
+    const guess = () => t.send('POST', '/api/session', { body: { name: 'ada', password: 'not the password at all' } });
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await guess()).status).toBe(401);
+    for (const minutes of [1, 2, 4, 8, 15, 15]) {
+      // Even the right password waits, and the answer says for how long.
+      const limited = await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } });
+      expect(limited.status).toBe(429);
+      expect(limited.json.type).toBe('urn:problem-type:too-many-sign-in-attempts');
+      expect(Number(limited.headers.get('retry-after'))).toBe(minutes * 60);
+      expect(limited.json.detail).toContain(`Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`);
+      t.clock.now += minutes * MINUTE - 1_000;
+      expect((await guess()).status).toBe(429);
+      t.clock.now += 1_000;
+      expect((await guess()).status).toBe(401);
     }
-    const limited = await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } });
+    // An hour after the latest attempt the count is forgotten: ten free attempts again.
+    t.clock.now += 60 * MINUTE;
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await guess()).status).toBe(401);
+    expect(Number((await guess()).headers.get('retry-after'))).toBe(60);
+  });
+
+  it("never hold back a browser that signed in to the account before: it is counted on its own, not in the account's or its address's count", async () => {
+    let client = '10.3.0.1';
+    const t = await createTestWebApp({ clientAddress: () => client });
+    const signUp = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
+    const device = deviceCookieOf(signUp);
+    expect(signUp.headers.getSetCookie()[1]).toMatch(
+      /^device=usr_[0-9a-z]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=31536000; HttpOnly; SameSite=Strict$/,
+    );
+    // Someone behind the owner's own address spends the account's attempts and the address's.
+    for (let attempt = 1; attempt <= 25; attempt++) await t.send('POST', '/api/session', { body: { name: 'ada', password: `wrong guess number ${attempt}` } });
+    const stranger = await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } });
+    expect(stranger.status).toBe(429);
+    expect(stranger.json.detail).toContain('A browser that signed in to this account before is not held back.');
+    const owner = await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD }, cookie: device });
+    expect(owner.status).toBe(200);
+    // Every sign-in sets a new device cookie (a new nonce), and it works from another address too.
+    const next = deviceCookieOf(owner);
+    expect(next).not.toBe(device);
+    client = '10.3.0.2';
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD }, cookie: next })).status).toBe(200);
+  });
+
+  it("count a known browser's own failures with a backoff, apart from everyone else's; signing in clears them", async () => {
+    let request = 0;
+    const t = await createTestWebApp({ clientAddress: () => `10.4.0.${++request}` });
+    const device = deviceCookieOf(await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } }));
+    const fromDevice = (password: string) => t.send('POST', '/api/session', { body: { name: 'ada', password }, cookie: device });
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await fromDevice(`wrong guess number ${attempt}`)).status).toBe(401);
+    const limited = await fromDevice(PASSWORD);
     expect(limited.status).toBe(429);
-    expect(limited.json.type).toBe('urn:problem-type:too-many-sign-in-attempts');
-    expect(Number(limited.headers.get('retry-after'))).toBe(900);
-    t.clock.now += 15 * MINUTE;
+    expect(limited.json.detail).toBe('Too many failed sign-ins from this browser. Try again in 1 minute.');
+    // The device's failures are its own: another browser signs in to the account at once.
     expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(200);
+    t.clock.now += MINUTE;
+    expect((await fromDevice(PASSWORD)).status).toBe(200);
+    // Signing in cleared the device's count: ten free attempts again (the old cookie still names the account).
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await fromDevice(`wrong guess number ${attempt}`)).status).toBe(401);
+  });
+
+  it("take a forged device cookie, or another account's, for a stranger's browser", async () => {
+    let request = 0;
+    const t = await createTestWebApp({ clientAddress: () => `10.5.0.${++request}` });
+    await t.signUp('ada');
+    const bobs = deviceCookieOf(await t.send('POST', '/api/users', { body: { name: 'bob', password: PASSWORD } }));
+    const adas = deviceCookieOf(await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } }));
+    for (let attempt = 1; attempt <= 10; attempt++) await t.send('POST', '/api/session', { body: { name: 'ada', password: `wrong guess number ${attempt}` } });
+    const forged = `${adas.slice(0, -1)}${adas.endsWith('A') ? 'B' : 'A'}`;
+    const [, userId = ''] = /^device=(usr_[0-9a-z]{16})/.exec(adas) ?? [];
+    const otherDatabase = await createTestWebApp();
+    for (const cookie of [bobs, forged, bobs.replace(/usr_[0-9a-z]{16}/, userId), 'device=garbage']) {
+      expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD }, cookie })).status, cookie).toBe(429);
+    }
+    // Signed with another database's secret: not this one's.
+    const foreign = deviceCookieOf(await otherDatabase.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } }));
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD }, cookie: foreign })).status).toBe(429);
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD }, cookie: adas })).status).toBe(200);
   });
 
   it('are counted before the password is checked: guesses sent at once get the limit of checks, no more', async () => {
@@ -167,9 +239,9 @@ describe('failed sign-ins', () => {
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     }
-    // 15 minutes after the latest guess the counts are forgotten; a sign-in that succeeds gives its attempt back.
-    one.clock.now += 15 * MINUTE;
-    two.clock.now += 15 * MINUTE;
+    // An hour after the latest guess the counts are forgotten; a sign-in that succeeds gives its attempt back.
+    one.clock.now += 60 * MINUTE;
+    two.clock.now += 60 * MINUTE;
     expect((await one.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(200);
     const raw = new Database(databasePath, { readonly: true });
     const rows = raw.prepare<[], { key: string; attempts: number }>('SELECT key, attempts FROM attempt_counts ORDER BY key').all();

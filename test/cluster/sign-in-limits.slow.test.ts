@@ -1,7 +1,8 @@
 /**
  * The sign-in limits over two real server processes on one real PostgreSQL (the run's, from the global
  * setup): guesses sent to both at once are counted before any password is checked, so the account's
- * limit holds across instances, not once per instance.
+ * limit holds across instances, not once per instance; and a browser that signed in on one instance is
+ * known to the other, so others' guesses do not hold it back there either.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from '../../src/process/server.js';
@@ -48,5 +49,20 @@ describe('sign-in limits on two instances of one PostgreSQL', () => {
     );
     expect(statuses.filter((status) => status === 401).length, statuses.join(' ')).toBe(10);
     expect(statuses.filter((status) => status === 429).length, statuses.join(' ')).toBe(18);
+  });
+
+  it("let a browser that signed up on one instance sign in on the other while strangers' attempts at the account are spent", async () => {
+    const [one = '', two = ''] = webUrls;
+    const signedUp = await post(two, '/api/users', { name: 'bob', password: PASSWORD });
+    expect(signedUp.status).toBe(201);
+    const device = signedUp.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith('device='))
+      ?.split(';')[0];
+    expect(device).toMatch(/^device=usr_/);
+    const guesses = await Promise.all(Array.from({ length: 12 }, (_, index) => post(one, '/api/session', { name: 'bob', password: `wrong guess ${index}` })));
+    expect(guesses.filter((answer) => answer.status === 429).length).toBeGreaterThan(0);
+    expect((await post(one, '/api/session', { name: 'bob', password: PASSWORD })).status).toBe(429);
+    expect((await post(one, '/api/session', { name: 'bob', password: PASSWORD }, device)).status).toBe(200);
   });
 });

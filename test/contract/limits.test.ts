@@ -40,7 +40,15 @@ describe('readLimits, when a contract loads', () => {
   it("reads each contract's x-limits as its variant of the schema allows", () => {
     expect(readLimits(specs.main, 'main')).toEqual(specs.main['x-limits']);
     expect(readLimits(specs.account, 'account')).toEqual(specs.account['x-limits']);
-    expect(readLimits(specs.account).signIn).toEqual({ failuresPerAccount: 10, failuresPerClient: 20, windowSeconds: 900 });
+    expect(readLimits(specs.account).signIn).toEqual({
+      failuresPerAccount: 10,
+      failuresPerClient: 20,
+      failuresPerDevice: 10,
+      backoffSeconds: 60,
+      maxBackoffSeconds: 900,
+      windowSeconds: 3600,
+      deviceSeconds: 31536000,
+    });
   });
 
   it.each([
