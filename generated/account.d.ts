@@ -17,7 +17,10 @@ export interface paths {
         /**
          * Sign up
          * @description Creates a user with a name and a password and signs them in: the answer
-         *     sets the session cookie. User names are unique.
+         *     sets the session cookie and the device cookie. User names are unique.
+         *     Sign-ups are limited per client address (`x-limits.signUp`): one that
+         *     makes an account and one that meets a taken name both count, so the
+         *     `409` is no free way to learn which names exist.
          */
         post: operations["signUp"];
         delete?: never;
@@ -549,7 +552,19 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
-            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description This client address has signed up, or tried a taken name, as often as `x-limits.signUp` allows (the
+             *     `detail` says how many minutes to wait), or has sent too many requests.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -80,6 +80,14 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     perDevice: new StoredAttemptLimit({ store, scope: 'device', rule: rule(signIn.failuresPerDevice), now }),
   };
   const devices = new Devices(store, { secure, lifetimeSeconds: signIn.deviceSeconds });
+  // Sign-ups per client, in the store too: past perClient, a client waits windowSeconds after its latest.
+  const signUpWindowMs = accountLimits.signUp.windowSeconds * 1000;
+  const signUpAttempts = new StoredAttemptLimit({
+    store,
+    scope: 'sign-up',
+    rule: { free: accountLimits.signUp.perClient, backoffMs: signUpWindowMs, maxBackoffMs: signUpWindowMs, forgetMs: signUpWindowMs },
+    now,
+  });
   const clientAddress = options.clientAddress ?? socketAddress;
   const { requests, windowSeconds: requestWindow } = limits.rateLimit;
   const page = (c: Context<KernelEnv<WebVariables>>, path: string) =>
@@ -119,7 +127,7 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     async context(c): Promise<AccountContext> {
       const at = now();
       const session = c.get('session') ?? (await sessions.find(c, at));
-      return { store, sessions, session, client: c.get('client'), device: deviceOf(c), signInAttempts, limits: accountLimits, now: at };
+      return { store, sessions, session, client: c.get('client'), device: deviceOf(c), signInAttempts, signUpAttempts, limits: accountLimits, now: at };
     },
     responseValidation: options.responseValidation,
     pages: {

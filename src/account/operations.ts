@@ -27,6 +27,8 @@ export interface AccountContext {
   device: DeviceRequest;
   /** Sign-in attempts, taken before the password is checked. */
   signInAttempts: { perAccount: AttemptLimit; perClient: AttemptLimit; perDevice: AttemptLimit };
+  /** Sign-ups per client, taken before the name is looked up. */
+  signUpAttempts: AttemptLimit;
   limits: AccountLimits;
   /** The request's time, in milliseconds since the epoch. */
   now: number;
@@ -37,15 +39,25 @@ export type AccountHandlers = HandlerMap<AccountOperations, AccountContext>;
 
 export const accountHandlers: AccountHandlers = {
   async signUp({ body }, context) {
-    const { store, sessions, now } = context;
-    if (await store.findUserByName(body.name)) throw nameTaken();
-    const passwordHash = await hashPassword(body.password);
+    const { store, sessions, client, signUpAttempts, now } = context;
+    // Taken before the name is looked up: a sign-up that meets a taken name counts as one that makes an account,
+    // so "this name is taken" costs what an account costs.
+    const wait = await signUpAttempts.take(client);
+    if (wait > 0) throw tooManySignUps(wait, context.limits.signUp.perClient);
     let user: Awaited<ReturnType<Store['createUser']>>;
     try {
-      user = await store.createUser(body.name, iso(now), passwordHash);
-    } catch (error) {
-      // Two sign-ups for one name at once: the second meets the UNIQUE constraint.
       if (await store.findUserByName(body.name)) throw nameTaken();
+      const passwordHash = await hashPassword(body.password);
+      try {
+        user = await store.createUser(body.name, iso(now), passwordHash);
+      } catch (error) {
+        // Two sign-ups for one name at once: the second meets the UNIQUE constraint.
+        if (await store.findUserByName(body.name)) throw nameTaken();
+        throw error;
+      }
+    } catch (error) {
+      // Anything but a taken name (the hashing queue full, the database away) was not a sign-up: its attempt is given back.
+      if (!(error instanceof ApiError && error.status === 409)) await signUpAttempts.release(client);
       throw error;
     }
     const { session, setCookie } = await sessions.start(user.id, now);
@@ -233,6 +245,16 @@ function tooManySignIns(waitSeconds: number, trusted: boolean): ApiError {
     ? `Too many failed sign-ins from this browser. ${wait}`
     : `Too many failed sign-ins for this account from browsers it does not know, or from this address. ${wait} A browser that signed in to this account before is not held back.`;
   return new ApiError('urn:problem-type:too-many-sign-in-attempts', detail, { headers: { 'Retry-After': String(waitSeconds) } });
+}
+
+/** The 429 of a sign-up from a client whose count allows none now, saying how long to wait in minutes. */
+function tooManySignUps(waitSeconds: number, perClient: number): ApiError {
+  const minutes = Math.ceil(waitSeconds / 60);
+  return new ApiError(
+    'urn:problem-type:rate-limited',
+    `This address has signed up or tried a taken name ${perClient} times. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    { headers: { 'Retry-After': String(waitSeconds) } },
+  );
 }
 
 function nameTaken(): ApiError {

@@ -22,42 +22,51 @@ export const ARGON2_OPTIONS: Readonly<Options> = {
  * worth at most, and only what the public API leaves, so a flood of sign-ins cannot starve it; 19 MiB each.
  */
 export const CONCURRENT_HASHES = 1;
-/** Sign-ups and sign-ins waiting for their hash at most (under a second at about 40 ms each); more are refused with 503. */
+/** Sign-ins waiting for their hash at most (under a second at about 40 ms each); more are refused with 503. */
 export const QUEUED_HASHES = 16;
+/** Sign-ups waiting at most, in their own line behind every waiting sign-in; more are refused with 503. */
+export const QUEUED_SIGN_UPS = 4;
+
+/** Which line a hash waits in: a sign-in's goes before any sign-up's. */
+export type HashLane = 'sign-in' | 'sign-up';
 
 /**
- * Runs password hashes through a bounded queue: `concurrent` at a time, `queued` more waiting, and past
- * that a 503 with `Retry-After` at once rather than a queue that grows with the flood. (A plain
- * concurrency limiter queues without bound; refusing is the point here.)
+ * Runs password hashes through bounded queues: `concurrent` at a time, and a line per lane with its own bound,
+ * past which a 503 with `Retry-After` comes at once rather than a queue that grows with the flood. (A plain
+ * concurrency limiter queues without bound; refusing is the point here.) A free slot goes to the longest-waiting
+ * sign-in first, and to a sign-up only when no sign-in waits: a flood of sign-ups fills its own line and is
+ * refused there, and never keeps a sign-in waiting longer than the hash that is running.
  */
 export class HashQueue {
   readonly #concurrent: number;
-  readonly #queued: number;
+  readonly #bounds: Readonly<Record<HashLane, number>>;
   #running = 0;
-  readonly #waiting: Array<() => void> = [];
+  readonly #waiting: Record<HashLane, Array<() => void>> = { 'sign-in': [], 'sign-up': [] };
 
-  constructor(options: { concurrent: number; queued: number }) {
+  constructor(options: { concurrent: number; queued: Readonly<Record<HashLane, number>> }) {
     this.#concurrent = options.concurrent;
-    this.#queued = options.queued;
+    this.#bounds = options.queued;
   }
 
-  /** Runs `work` when a slot is free; throws the 503 when the queue is full. */
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  /** Runs `work` when a slot is free and its turn comes; throws the 503 when its lane is full. */
+  async run<T>(lane: HashLane, work: () => Promise<T>): Promise<T> {
     if (this.#running >= this.#concurrent) {
-      if (this.#waiting.length >= this.#queued) {
-        throw new ApiError('urn:problem-type:service-unavailable', 'Too many sign-ins are being checked at this moment. Try again in a second.', {
+      const line = this.#waiting[lane];
+      if (line.length >= this.#bounds[lane]) {
+        const what = lane === 'sign-in' ? 'sign-ins' : 'sign-ups';
+        throw new ApiError('urn:problem-type:service-unavailable', `Too many ${what} are being checked at this moment. Try again in a second.`, {
           headers: { 'Retry-After': '1' },
         });
       }
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      await new Promise<void>((resolve) => line.push(resolve));
     } else {
       this.#running++;
     }
     try {
       return await work();
     } finally {
-      // The slot passes to the next in line, or is freed.
-      const next = this.#waiting.shift();
+      // The slot passes to the next in line, sign-ins first, or is freed.
+      const next = this.#waiting['sign-in'].shift() ?? this.#waiting['sign-up'].shift();
       if (next) next();
       else this.#running--;
     }
@@ -128,12 +137,16 @@ class HashingThread {
 }
 
 /** The process's one queue and thread: the CPU they protect is the process's. */
-const hashes = new HashQueue({ concurrent: CONCURRENT_HASHES, queued: QUEUED_HASHES });
+const hashes = new HashQueue({ concurrent: CONCURRENT_HASHES, queued: { 'sign-in': QUEUED_HASHES, 'sign-up': QUEUED_SIGN_UPS } });
 const thread = new HashingThread();
 
-/** Hashes a password for storage (a PHC string: `$argon2id$v=19$m=19456,t=2,p=1$salt$hash`). */
-export function hashPassword(password: string): Promise<string> {
-  return hashes.run(() => thread.run({ kind: 'hash', password, options: { ...ARGON2_OPTIONS } }));
+/**
+ * Hashes a password for storage (a PHC string: `$argon2id$v=19$m=19456,t=2,p=1$salt$hash`).
+ *
+ * @param lane the line it waits in: `sign-up` (the default), or `sign-in` for a hash made again at sign-in.
+ */
+export function hashPassword(password: string, lane: HashLane = 'sign-up'): Promise<string> {
+  return hashes.run(lane, () => thread.run({ kind: 'hash', password, options: { ...ARGON2_OPTIONS } }));
 }
 
 let decoy: Promise<string> | undefined;
@@ -148,11 +161,11 @@ export async function verifyPassword(storedHash: string | null | undefined, pass
     // Made once per process, outside the queue, so a full queue never leaves a failed decoy behind.
     decoy ??= thread.run({ kind: 'hash', password: 'decoy password, never matched', options: { ...ARGON2_OPTIONS } });
     const decoyHash = await decoy;
-    await hashes.run(() => thread.run({ kind: 'verify', hash: decoyHash, password }));
+    await hashes.run('sign-in', () => thread.run({ kind: 'verify', hash: decoyHash, password }));
     return false;
   }
   try {
-    return await hashes.run(() => thread.run({ kind: 'verify', hash: storedHash, password }));
+    return await hashes.run('sign-in', () => thread.run({ kind: 'verify', hash: storedHash, password }));
   } catch (error) {
     if (error instanceof ApiError) throw error;
     return false;

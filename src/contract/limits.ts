@@ -37,7 +37,7 @@ const commonProperties = {
   },
 } as const;
 
-/** The account API's own limits: sign-in failures, sessions and keys. */
+/** The account API's own limits: sign-in attempts, sign-ups, sessions and keys. */
 const accountProperties = {
   signIn: {
     type: 'object',
@@ -56,6 +56,18 @@ const accountProperties = {
       maxBackoffSeconds: count('The longest wait, in seconds.'),
       windowSeconds: count('A count is forgotten this many seconds after its latest attempt.'),
       deviceSeconds: count('How long a device cookie lasts (its Max-Age), in seconds: a browser that signed in is known this long.'),
+    },
+  },
+  signUp: {
+    type: 'object',
+    description:
+      'Sign-ups per client address, each taken before the name is looked up: one that makes an account and one that meets a taken name both ' +
+      'count, so the "name is taken" answer is no free oracle. Past perClient, sign-up answers 429 with Retry-After until windowSeconds after the latest.',
+    additionalProperties: false,
+    required: ['perClient', 'windowSeconds'],
+    properties: {
+      perClient: count('Sign-ups (and attempts at a taken name) allowed from one client address before it waits.'),
+      windowSeconds: count('A client’s count is forgotten this many seconds after its latest sign-up; past perClient, it waits that long.'),
     },
   },
   session: {
@@ -80,13 +92,13 @@ const accountProperties = {
 } as const;
 
 const commonRequired = ['maxBodyBytes', 'headersTimeoutSeconds', 'requestTimeoutSeconds', 'rateLimit', 'failedAuthentication'] as const;
-const accountRequired = ['signIn', 'session', 'keys'] as const;
+const accountRequired = ['signIn', 'signUp', 'session', 'keys'] as const;
 
 const closedObject = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false } as const;
 
 /**
  * The JSON Schema of a spec's top-level `x-limits`, the limits the server reads from the contract (ADR 0003):
- * the common limits, and the account API's three groups, all or none. Each contract is held to its own
+ * the common limits, and the account API's four groups, all or none. Each contract is held to its own
  * variant ({@link LIMITS_SCHEMAS}): the public API may not have the account groups, the account API must.
  */
 export const limitsSchema = {
@@ -95,7 +107,12 @@ export const limitsSchema = {
   description: 'The limits a contract states and the server enforces (an operator may override some: src/config/limits.ts).',
   required: commonRequired,
   properties: { ...commonProperties, ...accountProperties },
-  dependentRequired: { signIn: ['session', 'keys'], session: ['signIn', 'keys'], keys: ['signIn', 'session'] },
+  dependentRequired: {
+    signIn: ['signUp', 'session', 'keys'],
+    signUp: ['signIn', 'session', 'keys'],
+    session: ['signIn', 'signUp', 'keys'],
+    keys: ['signIn', 'signUp', 'session'],
+  },
 } as const;
 
 /** Each contract's variant of {@link limitsSchema}, by its name in `redocly.yaml`. */
@@ -118,7 +135,7 @@ export const LIMITS_SCHEMAS = {
 
 /** `x-limits` of either contract. */
 export type SpecLimits = FromSchema<typeof limitsSchema>;
-/** `x-limits` of the account API: the common limits and its own three groups. */
+/** `x-limits` of the account API: the common limits and its own four groups. */
 export type AccountSpecLimits = FromSchema<(typeof LIMITS_SCHEMAS)['account']>;
 /** The limits the app enforces on each request: the body size, the request rate, failed authentication. */
 export type Limits = Pick<SpecLimits, 'maxBodyBytes' | 'rateLimit' | 'failedAuthentication'>;
@@ -195,7 +212,7 @@ function describe(error: ErrorObject): string[] {
     return [`${field(error.instancePath)} must be an integer >= ${parent.minimum}, found ${JSON.stringify(error.data)}`];
   }
   if (error.keyword === 'dependentRequired') {
-    return [`${field(`/${error.params['missingProperty']}`)} is required: the account API's groups signIn, session and keys come together`];
+    return [`${field(`/${error.params['missingProperty']}`)} is required: the account API's groups signIn, signUp, session and keys come together`];
   }
   if (error.keyword === 'type') return [`${field(error.instancePath)} must be an object, found ${JSON.stringify(error.data)}`];
   return describeErrors([error]).map((violation) => `${field(violation.pointer)} ${violation.detail}`);

@@ -162,6 +162,18 @@ const PROSE_COPIES: ProseCopy[] = [
     want: (specs) => [accountLimit('rateLimit/requests')(specs), accountLimit('rateLimit/windowSeconds')(specs)],
   },
   {
+    files: [ACCOUNT, WEB_APP],
+    of: 'x-limits.signUp of account.yaml',
+    find: /Sign-ups(?:\*\*)? are limited per client address(?: \(`x-limits.signUp`\))?: (\d+), each\s+counted before the name is looked up, whether it makes an account or meets\s+a taken name; past them the address waits (\d+) minutes after its latest/g,
+    want: (specs) => [accountLimit('signUp/perClient')(specs), accountLimit('signUp/windowSeconds')(specs) / 60],
+  },
+  {
+    files: [ACCOUNT],
+    of: 'x-limits.signUp of account.yaml',
+    find: /signed up or tried a taken name (\d+) times\. Try again in (\d+) minutes/g,
+    want: (specs) => [accountLimit('signUp/perClient')(specs), accountLimit('signUp/windowSeconds')(specs) / 60],
+  },
+  {
     files: [ACCOUNT],
     of: 'x-limits.keys.activePerUser of account.yaml',
     find: /You have (\d+) active API keys/g,

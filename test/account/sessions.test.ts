@@ -244,7 +244,9 @@ describe('failed sign-ins', () => {
     two.clock.now += 60 * MINUTE;
     expect((await one.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(200);
     const raw = new Database(databasePath, { readonly: true });
-    const rows = raw.prepare<[], { key: string; attempts: number }>('SELECT key, attempts FROM attempt_counts ORDER BY key').all();
+    const rows = raw
+      .prepare<[], { key: string; attempts: number }>("SELECT key, attempts FROM attempt_counts WHERE key NOT LIKE 'sign-up:%' ORDER BY key")
+      .all();
     raw.close();
     // Neither count holds the name or the address in clear.
     expect(rows.map((row) => [row.key.split(':')[0], row.attempts])).toEqual([
@@ -270,6 +272,41 @@ describe('failed sign-ins', () => {
     const t = await createTestWebApp();
     for (let attempt = 1; attempt <= 10; attempt++) await t.send('POST', '/api/session', { body: { name: 'ghost', password: `guess ${attempt} of many` } });
     expect((await t.send('POST', '/api/session', { body: { name: 'ghost', password: PASSWORD } })).status).toBe(429);
+  });
+});
+
+describe('sign-ups', () => {
+  it('are limited per client address: 10, then an hour after the latest, told in minutes; other addresses are not held back', async () => {
+    let client = '10.8.0.1';
+    const t = await createTestWebApp({ clientAddress: () => client });
+    for (let index = 1; index <= 10; index++) await t.signUp(`user-${index}`);
+    const limited = await t.send('POST', '/api/users', { body: { name: 'user-11', password: PASSWORD } });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBe(3600);
+    expect(limited.json.detail).toBe('This address has signed up or tried a taken name 10 times. Try again in 60 minutes.');
+    client = '10.8.0.2';
+    await t.signUp('user-11');
+    client = '10.8.0.1';
+    t.clock.now += 60 * MINUTE;
+    await t.signUp('user-12');
+  });
+
+  it('count an attempt at a taken name like a sign-up, so "this name is taken" is no free oracle', async () => {
+    let client = '10.9.0.1';
+    const t = await createTestWebApp({ clientAddress: () => client });
+    await t.signUp('ada');
+    client = '10.9.0.2';
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect((await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } })).status).toBe(409);
+    }
+    for (const name of ['ada', 'free-name']) expect((await t.send('POST', '/api/users', { body: { name, password: PASSWORD } })).status, name).toBe(429);
+  });
+
+  it('are counted in the database: sign-ups on one instance count on another', async () => {
+    const databasePath = join(mkdtempSync(join(tmpdir(), 'sign-up-shared-')), 'api.sqlite');
+    const [one, two] = [await createTestWebApp({ databasePath }), await createTestWebApp({ databasePath })];
+    for (let index = 1; index <= 10; index++) await (index % 2 === 0 ? one : two).signUp(`user-${index}`);
+    for (const instance of [one, two]) expect((await instance.send('POST', '/api/users', { body: { name: 'user-11', password: PASSWORD } })).status).toBe(429);
   });
 });
 

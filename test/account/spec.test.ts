@@ -88,6 +88,7 @@ describe('the account API contract (openapi/account.yaml)', () => {
         windowSeconds: 3600,
         deviceSeconds: 31536000,
       },
+      signUp: { perClient: 10, windowSeconds: 3600 },
       session: { idleSeconds: 1800, absoluteSeconds: 28800 },
       keys: { activePerUser: 20 },
     });

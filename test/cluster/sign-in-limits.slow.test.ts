@@ -2,7 +2,8 @@
  * The sign-in limits over two real server processes on one real PostgreSQL (the run's, from the global
  * setup): guesses sent to both at once are counted before any password is checked, so the account's
  * limit holds across instances, not once per instance; and a browser that signed in on one instance is
- * known to the other, so others' guesses do not hold it back there either.
+ * known to the other, so others' guesses do not hold it back there either. Sign-ups from one address are
+ * counted by both together.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from '../../src/process/server.js';
@@ -64,5 +65,15 @@ describe('sign-in limits on two instances of one PostgreSQL', () => {
     expect(guesses.filter((answer) => answer.status === 429).length).toBeGreaterThan(0);
     expect((await post(one, '/api/session', { name: 'bob', password: PASSWORD })).status).toBe(429);
     expect((await post(one, '/api/session', { name: 'bob', password: PASSWORD }, device)).status).toBe(200);
+  });
+
+  it('count the sign-ups of one address on both instances together, attempts at a taken name included', async () => {
+    const [one = '', two = ''] = webUrls;
+    // The tests above signed up two accounts from this address; an attempt at a taken name is the third.
+    expect((await post(one, '/api/users', { name: 'ada', password: PASSWORD })).status).toBe(409);
+    const statuses: number[] = [];
+    for (let index = 0; index < 9; index++)
+      statuses.push((await post(index % 2 === 0 ? one : two, '/api/users', { name: `user-${index}`, password: PASSWORD })).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 201, 201, 429, 429]);
   });
 });
