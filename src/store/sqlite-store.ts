@@ -443,7 +443,9 @@ class SqliteStore implements Store {
   }
 
   async deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number> {
-    return this.#db.prepare('DELETE FROM attempt_counts WHERE last_ms < ? AND substr(key, 1, length(?2)) = ?2').run(beforeMs, prefix).changes;
+    return this.#db
+      .prepare('DELETE FROM attempt_counts WHERE last_ms < @before AND substr(key, 1, length(@prefix)) = @prefix')
+      .run({ before: beforeMs, prefix }).changes;
   }
 
   async secret(name: string): Promise<Buffer> {
