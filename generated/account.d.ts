@@ -173,14 +173,27 @@ export interface components {
         /** @description A new user's name and password. */
         SignUpRequest: {
             name: components["schemas"]["UserName"];
-            /** @description 15 to 256 characters. Never logged or returned. */
+            /**
+             * @description 15 to 256 characters, compared and stored in Unicode normalization form NFKC (so full-width letters,
+             *     ligatures or a decomposed accent make the same password as their plain form). It must not be easy to
+             *     guess (NIST SP 800-63B): zxcvbn-ts, offline, estimates the guesses its first 64 characters take against
+             *     lists of common and breached passwords, common words and names, keyboard patterns, repeats, sequences
+             *     and dates, and the user name and the service's name; fewer than 10^8 guesses
+             *     (`x-limits.password.minGuessesLog10`) is refused with `422`, whose violation names the rule it breaks
+             *     ("repeats a character or a group of characters", "is built on your user name or the service's name",
+             *     "is on a list of common and breached passwords", ...). No rule on which kinds of characters it holds.
+             *     Never logged or returned.
+             */
             password: string;
         };
         /** @description A user name and password. */
         SignInRequest: {
             /** @description The user name given at sign-up. */
             name: string;
-            /** @description The user's password. */
+            /**
+             * @description The user's password, compared in Unicode normalization form NFKC (and, for a password set before
+             *     passwords were normalized, as typed, after which it is stored normalized).
+             */
             password: string;
         };
         /** @description A user account. */
@@ -551,7 +564,18 @@ export interface operations {
             };
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableContent"];
+            /**
+             * @description The request breaks the schema, or the password breaks the password rule (see `SignUpRequest`); each
+             *     violation is listed in `errors` with a JSON pointer, and a password's names the rule it breaks.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /**
              * @description This client address has signed up, or tried a taken name, as often as `x-limits.signUp` allows (the
              *     `detail` says how many minutes to wait), or has sent too many requests.

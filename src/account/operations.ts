@@ -5,7 +5,8 @@ import { InputViolation } from '../http/read-input.js';
 import { generateApiKey } from '../keys/api-key.js';
 import type { KeyEvent, KeySummary, SessionRecord, Store } from '../store/store.js';
 import type { AccountLimits } from '../contract/limits.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { normalizePassword, passwordProblem, SERVICE_WORDS } from './password-rule.js';
+import { hashPassword, type PasswordCheck, passwordStrength, verifyPassword } from './passwords.js';
 import type { DeviceRequest } from './devices.js';
 import type { Sessions } from './sessions.js';
 import { type AttemptLimit, releaseAll, takeAll } from './sign-in-limiter.js';
@@ -39,15 +40,19 @@ export type AccountHandlers = HandlerMap<AccountOperations, AccountContext>;
 
 export const accountHandlers: AccountHandlers = {
   async signUp({ body }, context) {
-    const { store, sessions, client, signUpAttempts, now } = context;
+    const { store, sessions, client, signUpAttempts, limits, now } = context;
+    // The password rule first: its 422 says nothing of the name, and costs no attempt.
+    const password = normalizePassword(body.password);
+    const problem = passwordProblem(await passwordStrength(password, [body.name, ...SERVICE_WORDS]), limits.password.minGuessesLog10);
+    if (problem) throw new InputViolation('/password', problem);
     // Taken before the name is looked up: a sign-up that meets a taken name counts as one that makes an account,
     // so "this name is taken" costs what an account costs.
     const wait = await signUpAttempts.take(client);
-    if (wait > 0) throw tooManySignUps(wait, context.limits.signUp.perClient);
+    if (wait > 0) throw tooManySignUps(wait, limits.signUp.perClient);
     let user: Awaited<ReturnType<Store['createUser']>>;
     try {
       if (await store.findUserByName(body.name)) throw nameTaken();
-      const passwordHash = await hashPassword(body.password);
+      const passwordHash = await hashPassword(password);
       try {
         user = await store.createUser(body.name, iso(now), passwordHash);
       } catch (error) {
@@ -81,19 +86,21 @@ export const accountHandlers: AccountHandlers = {
     // Taken before the password is checked, in one statement each: guesses sent at once count one by one.
     const wait = await takeAll(attempts);
     if (wait > 0) throw tooManySignIns(wait, trusted);
-    let verified: boolean;
+    let check: PasswordCheck;
     try {
-      verified = await verifyPassword(credential?.passwordHash, body.password);
+      check = await verifyPassword(credential?.passwordHash, body.password);
     } catch (error) {
       // Not checked (the hashing queue is full): the attempt is given back.
       await releaseAll(attempts);
       throw error;
     }
-    if (!verified || !credential) {
+    if (check === 'no-match' || !credential) {
       throw new ApiError('urn:problem-type:unauthorized', 'The user name or password is wrong.', { headers: { 'WWW-Authenticate': sessions.challenge } });
     }
     if (trusted) await signInAttempts.perDevice.clear(known.nonce);
     else await releaseAll(attempts);
+    // A hash made before passwords were normalized is made again from the normalized form, when the thread has a turn.
+    if (check === 'match-as-typed') await rehash(store, credential.user.id, body.password);
     // A new session on every sign-in (never a fixed one); a session the browser still had ends.
     if (context.session) await sessions.end(context.session);
     await sessions.sweep(now);
@@ -245,6 +252,18 @@ function tooManySignIns(waitSeconds: number, trusted: boolean): ApiError {
     ? `Too many failed sign-ins from this browser. ${wait}`
     : `Too many failed sign-ins for this account from browsers it does not know, or from this address. ${wait} A browser that signed in to this account before is not held back.`;
   return new ApiError('urn:problem-type:too-many-sign-in-attempts', detail, { headers: { 'Retry-After': String(waitSeconds) } });
+}
+
+/** Stores a hash of the normalized password in place of one made from the password as typed; skipped when the hashing thread is busy (the next sign-in tries again). */
+async function rehash(store: Store, userId: string, password: string): Promise<void> {
+  let hash: string;
+  try {
+    hash = await hashPassword(normalizePassword(password), 'sign-in');
+  } catch (error) {
+    if (error instanceof ApiError) return;
+    throw error;
+  }
+  await store.setPasswordHash(userId, hash);
 }
 
 /** The 429 of a sign-up from a client whose count allows none now, saying how long to wait in minutes. */

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Algorithm, Options } from '@node-rs/argon2';
 import { ApiError } from '../http/problems.js';
+import { normalizePassword, type PasswordStrength } from './password-rule.js';
 
 /**
  * Argon2id with OWASP's minimum parameters (Password Storage Cheat Sheet):
@@ -77,7 +78,8 @@ export class HashQueue {
  * The hashing thread's code, as text: a worker made from a string loads the same under tsx, vitest and the
  * build in `dist/`, where a worker file would need a different path in each. It lowers its own scheduling
  * priority (on Linux a nice value belongs to a thread), so a hash takes only CPU the event loop leaves free:
- * on a core shared with the public API, a flood of sign-ins slows sign-in, not the API.
+ * on a core shared with the public API, a flood of sign-ins slows sign-in, not the API. It also estimates a
+ * new password's strength with zxcvbn-ts (`password-rule.ts`), whose dictionaries it loads on first use.
  */
 const HASHING_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -85,26 +87,51 @@ const { hashSync, verifySync } = require(workerData.argon2);
 if (process.platform === 'linux') {
   try { require('node:os').setPriority(19); } catch {}
 }
-parentPort.on('message', ({ id, kind, password, hash, options }) => {
+let zxcvbn;
+function strength(password, userInputs) {
+  if (!zxcvbn) {
+    const { ZxcvbnFactory } = require(workerData.zxcvbn.core);
+    const common = require(workerData.zxcvbn.common);
+    const en = require(workerData.zxcvbn.en);
+    zxcvbn = new ZxcvbnFactory({ dictionary: { ...common.dictionary, ...en.dictionary }, graphs: common.adjacencyGraphs, ...workerData.zxcvbn.options });
+  }
+  const result = zxcvbn.check(password, userInputs);
+  return { guessesLog10: result.guessesLog10, warning: result.feedback.warning };
+}
+parentPort.on('message', ({ id, kind, password, hash, options, userInputs }) => {
   try {
-    parentPort.postMessage({ id, value: kind === 'hash' ? hashSync(password, options) : verifySync(hash, password) });
+    const value = kind === 'hash' ? hashSync(password, options) : kind === 'verify' ? verifySync(hash, password) : strength(password, userInputs);
+    parentPort.postMessage({ id, value });
   } catch (error) {
     parentPort.postMessage({ id, error: String((error && error.message) || error) });
   }
 });
 `;
 
-type HashJob = { kind: 'hash'; password: string; options: Options } | { kind: 'verify'; hash: string; password: string };
+/**
+ * zxcvbn-ts's options: the first 64 characters are estimated (a longer password is long enough, and a pattern
+ * at its start is still found), and at most 12 l33t substitutions are tried: past either, its time grows to
+ * seconds for crafted input (measured: 3.7 s for 256 characters of repeated l33t, 43 ms with these bounds).
+ */
+const ZXCVBN_OPTIONS = { maxLength: 64, l33tMaxSubstitutions: 12 };
+
+type HashJob =
+  | { kind: 'hash'; password: string; options: Options }
+  | { kind: 'verify'; hash: string; password: string }
+  | { kind: 'strength'; password: string; userInputs: string[] };
+
+type JobValue = string | boolean | PasswordStrength;
 
 /** One worker thread that hashes and verifies passwords, started on first use and not keeping the process alive. */
 class HashingThread {
   #worker: Worker | undefined;
   #next = 0;
-  readonly #pending = new Map<number, { resolve: (value: string | boolean) => void; reject: (error: Error) => void }>();
+  readonly #pending = new Map<number, { resolve: (value: JobValue) => void; reject: (error: Error) => void }>();
 
   run(job: { kind: 'hash'; password: string; options: Options }): Promise<string>;
   run(job: { kind: 'verify'; hash: string; password: string }): Promise<boolean>;
-  run(job: HashJob): Promise<string | boolean> {
+  run(job: { kind: 'strength'; password: string; userInputs: string[] }): Promise<PasswordStrength>;
+  run(job: HashJob): Promise<JobValue> {
     const worker = this.#start();
     const id = this.#next++;
     return new Promise((resolve, reject) => {
@@ -115,9 +142,21 @@ class HashingThread {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(HASHING_THREAD, { eval: true, workerData: { argon2: createRequire(import.meta.url).resolve('@node-rs/argon2') } });
+    const { resolve } = createRequire(import.meta.url);
+    const worker = new Worker(HASHING_THREAD, {
+      eval: true,
+      workerData: {
+        argon2: resolve('@node-rs/argon2'),
+        zxcvbn: {
+          core: resolve('@zxcvbn-ts/core'),
+          common: resolve('@zxcvbn-ts/language-common'),
+          en: resolve('@zxcvbn-ts/language-en'),
+          options: ZXCVBN_OPTIONS,
+        },
+      },
+    });
     worker.unref();
-    worker.on('message', ({ id, value, error }: { id: number; value?: string | boolean; error?: string }) => {
+    worker.on('message', ({ id, value, error }: { id: number; value?: JobValue; error?: string }) => {
       const pending = this.#pending.get(id);
       this.#pending.delete(id);
       if (error !== undefined) pending?.reject(new Error(error));
@@ -149,25 +188,48 @@ export function hashPassword(password: string, lane: HashLane = 'sign-up'): Prom
   return hashes.run(lane, () => thread.run({ kind: 'hash', password, options: { ...ARGON2_OPTIONS } }));
 }
 
+/**
+ * Estimates a new password's strength (zxcvbn-ts, on the hashing thread, in the sign-up line).
+ *
+ * @param password the password as it will be hashed (`normalizePassword`).
+ * @param userInputs words of this account and service a guesser would try: the user name, the service's name.
+ */
+export function passwordStrength(password: string, userInputs: string[]): Promise<PasswordStrength> {
+  return hashes.run('sign-up', () => thread.run({ kind: 'strength', password, userInputs }));
+}
+
 let decoy: Promise<string> | undefined;
 
+/** What a password check found: a match of the normalized password, of the password as typed (an older hash), or none. */
+export type PasswordCheck = 'match' | 'match-as-typed' | 'no-match';
+
 /**
- * Checks a password against a stored hash. With no hash (no such user, or a
- * user without a password), a decoy hash is checked instead, so the answer
- * takes as long as for a real user and timing does not tell which half was wrong.
+ * Checks a password against a stored hash, in its normalized form (`normalizePassword`), and, when typing it
+ * differs from that, as typed: a hash made before passwords were normalized was made from the text as typed
+ * (the caller makes it again from the normalized form). With no hash (no such user, or a user without a
+ * password), a decoy hash is checked instead, as many times, so the answer takes as long as for a real user
+ * and timing does not tell which half was wrong.
  */
-export async function verifyPassword(storedHash: string | null | undefined, password: string): Promise<boolean> {
+export async function verifyPassword(storedHash: string | null | undefined, password: string): Promise<PasswordCheck> {
+  const normalized = normalizePassword(password);
+  const forms = normalized === password ? [normalized] : [normalized, password];
   if (!storedHash) {
     // Made once per process, outside the queue, so a full queue never leaves a failed decoy behind.
     decoy ??= thread.run({ kind: 'hash', password: 'decoy password, never matched', options: { ...ARGON2_OPTIONS } });
     const decoyHash = await decoy;
-    await hashes.run('sign-in', () => thread.run({ kind: 'verify', hash: decoyHash, password }));
-    return false;
+    await hashes.run('sign-in', async () => {
+      for (const form of forms) await thread.run({ kind: 'verify', hash: decoyHash, password: form });
+    });
+    return 'no-match';
   }
   try {
-    return await hashes.run('sign-in', () => thread.run({ kind: 'verify', hash: storedHash, password }));
+    return await hashes.run('sign-in', async () => {
+      if (await thread.run({ kind: 'verify', hash: storedHash, password: normalized })) return 'match';
+      if (forms.length > 1 && (await thread.run({ kind: 'verify', hash: storedHash, password }))) return 'match-as-typed';
+      return 'no-match';
+    });
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    return false;
+    return 'no-match';
   }
 }

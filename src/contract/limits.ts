@@ -37,7 +37,7 @@ const commonProperties = {
   },
 } as const;
 
-/** The account API's own limits: sign-in attempts, sign-ups, sessions and keys. */
+/** The account API's own limits: sign-in attempts, sign-ups, the password rule, sessions and keys. */
 const accountProperties = {
   signIn: {
     type: 'object',
@@ -70,6 +70,17 @@ const accountProperties = {
       windowSeconds: count('A client’s count is forgotten this many seconds after its latest sign-up; past perClient, it waits that long.'),
     },
   },
+  password: {
+    type: 'object',
+    description:
+      'How hard a new password must be to guess, as zxcvbn-ts estimates it (lists of common and breached passwords, words, names, keyboard ' +
+      'patterns, repeats, sequences, dates, the user name and the service’s name). Sign-up refuses an easier one with 422, naming the rule it broke.',
+    additionalProperties: false,
+    required: ['minGuessesLog10'],
+    properties: {
+      minGuessesLog10: count('The fewest guesses a new password may take, as a power of ten (8: 10^8 guesses, zxcvbn-ts’s score 3 of 4).'),
+    },
+  },
   session: {
     type: 'object',
     description: 'How long a session lasts.',
@@ -92,13 +103,13 @@ const accountProperties = {
 } as const;
 
 const commonRequired = ['maxBodyBytes', 'headersTimeoutSeconds', 'requestTimeoutSeconds', 'rateLimit', 'failedAuthentication'] as const;
-const accountRequired = ['signIn', 'signUp', 'session', 'keys'] as const;
+const accountRequired = ['signIn', 'signUp', 'password', 'session', 'keys'] as const;
 
 const closedObject = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false } as const;
 
 /**
  * The JSON Schema of a spec's top-level `x-limits`, the limits the server reads from the contract (ADR 0003):
- * the common limits, and the account API's four groups, all or none. Each contract is held to its own
+ * the common limits, and the account API's five groups, all or none. Each contract is held to its own
  * variant ({@link LIMITS_SCHEMAS}): the public API may not have the account groups, the account API must.
  */
 export const limitsSchema = {
@@ -108,10 +119,11 @@ export const limitsSchema = {
   required: commonRequired,
   properties: { ...commonProperties, ...accountProperties },
   dependentRequired: {
-    signIn: ['signUp', 'session', 'keys'],
-    signUp: ['signIn', 'session', 'keys'],
-    session: ['signIn', 'signUp', 'keys'],
-    keys: ['signIn', 'signUp', 'session'],
+    signIn: ['signUp', 'password', 'session', 'keys'],
+    signUp: ['signIn', 'password', 'session', 'keys'],
+    password: ['signIn', 'signUp', 'session', 'keys'],
+    session: ['signIn', 'signUp', 'password', 'keys'],
+    keys: ['signIn', 'signUp', 'password', 'session'],
   },
 } as const;
 
@@ -135,7 +147,7 @@ export const LIMITS_SCHEMAS = {
 
 /** `x-limits` of either contract. */
 export type SpecLimits = FromSchema<typeof limitsSchema>;
-/** `x-limits` of the account API: the common limits and its own four groups. */
+/** `x-limits` of the account API: the common limits and its own five groups. */
 export type AccountSpecLimits = FromSchema<(typeof LIMITS_SCHEMAS)['account']>;
 /** The limits the app enforces on each request: the body size, the request rate, failed authentication. */
 export type Limits = Pick<SpecLimits, 'maxBodyBytes' | 'rateLimit' | 'failedAuthentication'>;
@@ -212,7 +224,7 @@ function describe(error: ErrorObject): string[] {
     return [`${field(error.instancePath)} must be an integer >= ${parent.minimum}, found ${JSON.stringify(error.data)}`];
   }
   if (error.keyword === 'dependentRequired') {
-    return [`${field(`/${error.params['missingProperty']}`)} is required: the account API's groups signIn, signUp, session and keys come together`];
+    return [`${field(`/${error.params['missingProperty']}`)} is required: the account API's groups signIn, signUp, password, session and keys come together`];
   }
   if (error.keyword === 'type') return [`${field(error.instancePath)} must be an object, found ${JSON.stringify(error.data)}`];
   return describeErrors([error]).map((violation) => `${field(violation.pointer)} ${violation.detail}`);

@@ -168,6 +168,12 @@ const PROSE_COPIES: ProseCopy[] = [
     want: (specs) => [accountLimit('signUp/perClient')(specs), accountLimit('signUp/windowSeconds')(specs) / 60],
   },
   {
+    files: [ACCOUNT, WEB_APP],
+    of: 'x-limits.password.minGuessesLog10 of account.yaml',
+    find: /fewer than 10\^(\d+)\s+guesses/g,
+    want: (specs) => [accountLimit('password/minGuessesLog10')(specs)],
+  },
+  {
     files: [ACCOUNT],
     of: 'x-limits.signUp of account.yaml',
     find: /signed up or tried a taken name (\d+) times\. Try again in (\d+) minutes/g,

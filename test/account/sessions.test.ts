@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/account/passwords.js';
 import { digestSessionToken } from '../../src/account/sessions.js';
 import { cookieOf, createTestWebApp, deviceCookieOf, PASSWORD } from '../helpers/web-app.js';
 
@@ -307,6 +308,63 @@ describe('sign-ups', () => {
     const [one, two] = [await createTestWebApp({ databasePath }), await createTestWebApp({ databasePath })];
     for (let index = 1; index <= 10; index++) await (index % 2 === 0 ? one : two).signUp(`user-${index}`);
     for (const instance of [one, two]) expect((await instance.send('POST', '/api/users', { body: { name: 'user-11', password: PASSWORD } })).status).toBe(429);
+  });
+});
+
+describe('the password rule', () => {
+  const REPEATS = 'repeats a character or a group of characters';
+  const CONTEXT = "is built on your user name or the service's name";
+  it.each([
+    { given: 'one letter fifteen times', name: 'ada', password: 'aaaaaaaaaaaaaaa', rule: REPEATS },
+    { given: 'fifteen spaces', name: 'ada', password: ' '.repeat(15), rule: REPEATS },
+    { given: 'a common password typed twice', name: 'ada', password: 'passwordpassword', rule: REPEATS },
+    { given: 'the user name typed twice', name: 'adalovelace', password: 'adalovelaceadalovelace', rule: CONTEXT },
+    { given: "the service's name typed twice", name: 'ada', password: 'bearerlistbearerlist', rule: CONTEXT },
+    { given: 'a breached password and digits', name: 'ada', password: 'iloveyou12345678', rule: 'a list of common and breached passwords' },
+    { given: 'the alphabet in order', name: 'ada', password: 'abcdefghijklmnop', rule: 'is a sequence of letters or digits' },
+  ])('refuses $given with 422, naming the rule it breaks, without sending the password back', async ({ name, password, rule }) => {
+    const t = await createTestWebApp();
+    const response = await t.send('POST', '/api/users', { body: { name, password } });
+    expect(response.status).toBe(422);
+    expect(response.json.errors).toEqual([{ in: 'body', pointer: '/password', detail: expect.stringContaining(rule) }]);
+    expect(response.text).not.toContain(JSON.stringify(password));
+    expect(await t.store.findUserByName(name)).toBeUndefined();
+  });
+
+  it('lets a passphrase through, and costs no sign-up when it refuses one', async () => {
+    const t = await createTestWebApp();
+    for (let attempt = 1; attempt <= 12; attempt++)
+      expect((await t.send('POST', '/api/users', { body: { name: 'ada', password: 'passwordpassword' } })).status).toBe(422);
+    await t.signUp('ada', 'a few unrelated words make a strong one');
+  });
+});
+
+describe('passwords in Unicode', () => {
+  it('are normalized (NFKC) before they are hashed and compared: full-width letters, or a decomposed accent, are the same password', async () => {
+    const t = await createTestWebApp();
+    await t.signUp('ada', 'ｆｕｌｌｗｉｄｔｈ ｐａｓｓ ｐｈｒａｓｅ ９');
+    await t.signUp('bob', 'cafe\u0301 au lait, sans sucre');
+    for (const [name, password] of [
+      ['ada', 'ｆｕｌｌｗｉｄｔｈ ｐａｓｓ ｐｈｒａｓｅ ９'],
+      ['ada', 'fullwidth pass phrase 9'],
+      ['bob', 'café au lait, sans sucre'],
+      ['bob', 'cafe\u0301 au lait, sans sucre'],
+    ]) {
+      expect((await t.send('POST', '/api/session', { body: { name, password } })).status, password).toBe(200);
+    }
+  });
+
+  it('sign in a user whose hash was made from the password as typed, and make it again from the normalized form', async () => {
+    const t = await createTestWebApp();
+    const typed = 'ｆｕｌｌｗｉｄｔｈ ｐａｓｓ ｐｈｒａｓｅ ９';
+    // As the service hashed passwords before it normalized them.
+    await t.store.createUser('ada', new Date(t.clock.now).toISOString(), await hashPassword(typed));
+    const before = (await t.store.findUserCredential('ada'))?.passwordHash;
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: 'fullwidth pass phrase 9' } })).status).toBe(401);
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: typed } })).status).toBe(200);
+    expect((await t.store.findUserCredential('ada'))?.passwordHash).not.toBe(before);
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: 'fullwidth pass phrase 9' } })).status).toBe(200);
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: typed } })).status).toBe(200);
   });
 });
 

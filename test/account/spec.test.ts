@@ -89,6 +89,7 @@ describe('the account API contract (openapi/account.yaml)', () => {
         deviceSeconds: 31536000,
       },
       signUp: { perClient: 10, windowSeconds: 3600 },
+      password: { minGuessesLog10: 8 },
       session: { idleSeconds: 1800, absoluteSeconds: 28800 },
       keys: { activePerUser: 20 },
     });

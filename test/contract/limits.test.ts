@@ -89,17 +89,17 @@ describe('readLimits, when a contract loads', () => {
     );
   });
 
-  it("holds each contract to its own groups, naming the spec's file when it was loaded from one: the account API's are the account API's alone, and all four", () => {
+  it("holds each contract to its own groups, naming the spec's file when it was loaded from one: the account API's are the account API's alone, and all five", () => {
     expect(() => readLimits(specs.account, 'main')).toThrow(
-      'openapi/account.yaml: x-limits.signIn is not a known field; x-limits.signUp is not a known field; x-limits.session is not a known field; x-limits.keys is not a known field',
+      'openapi/account.yaml: x-limits.signIn is not a known field; x-limits.signUp is not a known field; x-limits.password is not a known field; x-limits.session is not a known field; x-limits.keys is not a known field',
     );
     expect(() => readLimits(specs.main, 'account')).toThrow(
-      'openapi/openapi.yaml: x-limits.signIn is required; x-limits.signUp is required; x-limits.session is required; x-limits.keys is required',
+      'openapi/openapi.yaml: x-limits.signIn is required; x-limits.signUp is required; x-limits.password is required; x-limits.session is required; x-limits.keys is required',
     );
     // Without a contract's name, either variant; but a group alone is a mistake in both.
     expect(readLimits(specs.main).signIn).toBeUndefined();
     expect(() => readLimits(withLimits('account', { keys: undefined }))).toThrow(
-      "the spec's x-limits.keys is required: the account API's groups signIn, signUp, session and keys come together (the schema",
+      "the spec's x-limits.keys is required: the account API's groups signIn, signUp, password, session and keys come together (the schema",
     );
   });
 
