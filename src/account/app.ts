@@ -9,7 +9,7 @@ import type { RequestLines } from '../http/request-lines.js';
 import type { AppLogger } from '../http/app-logger.js';
 import type { ResponseValidationMode } from '../http/response-validation.js';
 import type { PageAssets } from '../pages/assets.js';
-import { pageResponse } from '../pages/serve.js';
+import { FORM_PAGES, formFallback, pageResponse } from '../pages/serve.js';
 import type { SessionRecord, Store } from '../store/store.js';
 import type { AccountLimits } from '../contract/limits.js';
 import { type AccountContext, type AccountHandlers, accountHandlers } from './operations.js';
@@ -135,6 +135,7 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
         app.get('/', (c) => page(c, '/'));
         app.get('/assets/*', (c) => page(c, c.req.path));
         app.get('/:page{[a-z-]+}', (c) => page(c, c.req.path));
+        for (const path of FORM_PAGES) app.post(path, (c) => formFallback(path, { secure, headers: { 'x-request-id': c.get('requestId') } }));
       },
       // Under /api, a path no operation has is the account API's 404 problem; anywhere else, the pages' own answer.
       notFound: (c) => (c.req.path === ACCOUNT_API_BASE || c.req.path.startsWith(`${ACCOUNT_API_BASE}/`) ? undefined : page(c, c.req.path)),

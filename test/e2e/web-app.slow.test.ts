@@ -266,4 +266,31 @@ describe('the web application in Chromium', () => {
     expect(unexpectedConsoleErrors(ada)).toEqual([]);
     await ada.context.close();
   });
+
+  it('with JavaScript off, posts the sign-in and sign-up forms (the password in no URL) and says JavaScript is needed', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const requests: string[] = [];
+      page.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
+      const secret = 'typed before any script ran';
+      for (const path of ['/sign-in', '/sign-up']) {
+        await page.goto(`${webUrl}${path}`);
+        await page.getByLabel('User name').fill('no-script');
+        await page.getByLabel('Password').fill(secret);
+        await page.locator('button[type="submit"]').click();
+        await page.waitForLoadState('load');
+        // Back on the page, which says why nothing happened, in <noscript> (Chromium's emulated "JavaScript off" does
+        // not show <noscript> as a browser with JavaScript turned off does, so it is read from the HTML here); the
+        // password was in no URL.
+        expect(page.url()).toBe(`${webUrl}${path}`);
+        expect(await page.content(), path).toMatch(/<noscript>[^<]*<p[^>]*>[^<]*needs JavaScript/);
+      }
+      expect(requests).toEqual(expect.arrayContaining([`POST ${webUrl}/sign-in`, `POST ${webUrl}/sign-up`]));
+      expect(requests.filter((request) => request.includes(encodeURIComponent(secret).slice(0, 10)) || request.includes('password='))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
