@@ -20,9 +20,9 @@ export default defineConfig({
           name: 'default',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, SLOW],
-          // One Prism and one server for the whole run, for the files that can share them (see the file).
-          // And one real PostgreSQL (Debian's binaries, no Docker), whose URL is inject('postgresUrl').
-          globalSetup: ['test/global-setup.ts', 'test/global-setup-postgres.ts'],
+          // One Prism, one server and one real PostgreSQL (Debian's binaries, no Docker) for the whole run, each
+          // started when the first file asks for it (`sharedService`, see the file), so a run that needs none starts none.
+          globalSetup: ['test/global-setup.ts'],
           // Most test files wait on processes and sockets rather than compute, so three run at a time
           // even on two cores (vitest's default in `run` mode is cores - 1). Measured on this 2-core
           // machine, quiet: 2 workers 65.8 s, 3 workers 59.9 s, 4 workers 61.2 s.
@@ -37,8 +37,8 @@ export default defineConfig({
       },
       {
         extends: true,
-        // PostgreSQL too: the cluster's tests start instances on it.
-        test: { name: 'slow', include: [SLOW], maxWorkers: 1, testTimeout: 120_000, globalSetup: ['test/global-setup-postgres.ts'] },
+        // The same broker: the cluster's tests start instances on its PostgreSQL, which starts only for them.
+        test: { name: 'slow', include: [SLOW], maxWorkers: 1, testTimeout: 120_000, globalSetup: ['test/global-setup.ts'] },
       },
     ],
   },

@@ -1,5 +1,5 @@
-import type { Guard } from '../http/contract-app.js';
 import type { FailureBudget } from '../http/failure-budget.js';
+import type { Guard } from '../http/kernel-env.js';
 import { ApiError } from '../http/problems.js';
 import type { SessionRecord } from '../store/store.js';
 import type { Sessions } from './sessions.js';

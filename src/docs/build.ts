@@ -9,11 +9,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { execa } from 'execa';
 import { readOperations } from '../contract/operations.js';
 import { projectRoot } from '../contract/project.js';
 import { isObject, loadSpec, type OpenApiDocument } from '../contract/spec.js';
-import { binCommand } from '../process/commands.js';
-import { runCommand } from '../process/run-command.js';
 import { codeSamples, SAMPLE_LANGUAGES } from './code-samples.js';
 import { makeOffline } from './offline-html.js';
 
@@ -53,21 +52,13 @@ export async function buildDocs(contract: { name: string; spec: string }, output
     const input = join(scratch, `${contract.name}.json`);
     writeFileSync(input, JSON.stringify(withCodeSamples(loadSpec(contract.spec), contract.name)));
     const built = join(scratch, 'page.html');
-    const result = await runCommand(
-      binCommand('redocly', [
-        'build-docs',
-        input,
-        '--config',
-        resolve(projectRoot, 'redocly.yaml'),
-        '--inlineBundle',
-        '--openapi',
-        JSON.stringify(REDOC_OPTIONS),
-        '--output',
-        built,
-      ]),
-      { cwd: projectRoot },
+    // Redocly CLI from the project's node_modules/.bin (execa's preferLocal, as `npm run` finds it).
+    const result = await execa(
+      'redocly',
+      ['build-docs', input, '--config', resolve(projectRoot, 'redocly.yaml'), '--inlineBundle', '--openapi', JSON.stringify(REDOC_OPTIONS), '--output', built],
+      { cwd: projectRoot, preferLocal: true, stdin: 'ignore', reject: false, timeout: 60_000 },
     );
-    if (result.code !== 0) throw new Error(`redocly build-docs failed for ${relative(projectRoot, contract.spec)}:\n${result.stdout}${result.stderr}`);
+    if (result.exitCode !== 0) throw new Error(`redocly build-docs failed for ${relative(projectRoot, contract.spec)}:\n${result.stdout}${result.stderr}`);
     mkdirSync(resolve(output, '..'), { recursive: true });
     writeFileSync(output, makeOffline(readFileSync(built, 'utf8'), relative(projectRoot, contract.spec)));
   } finally {

@@ -1,34 +1,18 @@
-import type { IncomingMessage } from 'node:http';
-import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { type Context, Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { OperationShape } from '../contract/types.js';
 import { StoreUnavailable } from '../store/store.js';
 import type { AppLogger } from './app-logger.js';
 import { bindOperations, type HandlerMap, type HandlerResult } from './bind-operations.js';
 import { corsAllowedRequestHeaders, corsExposedResponseHeaders } from './cors-headers.js';
+import { type Guard, type KernelEnv, kernelOf } from './kernel-env.js';
 import { ApiError, problemText } from './problems.js';
-import type { Quota } from './rate-limit.js';
 import type { CompiledOperation, RequestContract } from './request-contract.js';
 import type { RequestLines } from './request-lines.js';
 import { requestLog } from './request-log.js';
 import { responseHeaders } from './response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
 import { storeUnavailableProblems } from './unavailable.js';
-
-/** What the kernel keeps on every request; an API adds its own (the caller, the session). */
-export interface KernelVariables {
-  requestId: string;
-  /** The operation the request was routed to; unset on a 404. */
-  operation?: CompiledOperation;
-  /** The budget the answer's `RateLimit-*` headers report, when the API keeps one. */
-  quota?: Quota;
-}
-
-/** The Hono environment of a contract app: the Node request as @hono/node-server passes it, and the variables. */
-export type KernelEnv<Variables extends object = object> = { Bindings: { incoming?: IncomingMessage }; Variables: KernelVariables & Variables };
-
-/** Middleware of a contract app; it refuses a request by throwing an `ApiError`. */
-export type Guard<Variables extends object = object> = MiddlewareHandler<KernelEnv<Variables>>;
 
 export interface ContractAppOptions<Operations extends { [Id in keyof Operations]: OperationShape }, HandlerContext, Variables extends object> {
   /** How messages name the API: `this API`, `the account API`. */
@@ -203,11 +187,6 @@ function securityOf<Variables extends object>(operation: CompiledOperation, secu
   const guard = security[scheme];
   if (!guard) throw new Error(`${operation.operationId} declares the security scheme ${scheme}, which this app has no middleware for`);
   return [guard];
-}
-
-/** The kernel's own view of a request's context (TypeScript cannot see the kernel's variables through an API's generic ones). */
-export function kernelOf<Variables extends object>(c: Context<KernelEnv<Variables>>): Context<KernelEnv> {
-  return c as unknown as Context<KernelEnv>;
 }
 
 /** A handler's answer as a response: JSON (or no body) with the contract's headers and the handler's own (Set-Cookie). */

@@ -1,11 +1,6 @@
-/** The state of one key's quota, as the RateLimit-* headers report it. */
-export interface Quota {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Whole seconds until the window ends. */
-  resetSeconds: number;
-}
+import type { Context } from 'hono';
+import { type Guard, type KernelEnv, kernelOf, type Quota } from './kernel-env.js';
+import { ApiError } from './problems.js';
 
 /** Counts a request against a key's quota; synchronous when it can answer from memory. */
 export interface RateLimiter {
@@ -57,4 +52,31 @@ export class FixedWindowRateLimiter implements RateLimiter {
       if (now - window.start >= this.#windowMs) this.#windows.delete(key);
     }
   }
+}
+
+export interface QuotaOptions<Variables extends object> {
+  limiter: RateLimiter;
+  /** Whose quota the request counts against: the key, the client address. */
+  keyOf: (c: Context<KernelEnv<Variables>>) => string;
+  /** Why a used-up quota refuses, in the 429's detail (the wait is added). */
+  refusal: string;
+  /** Whether answers report the quota in `RateLimit-*` headers (the contract declares them). */
+  headers: boolean;
+}
+
+/** Middleware that counts each request against a quota and refuses it with 429 once the quota is used up. */
+export function quota<Variables extends object>(options: QuotaOptions<Variables>): Guard<Variables> {
+  const { limiter, keyOf, refusal, headers } = options;
+  const apply = (c: Context<KernelEnv<Variables>>, taken: Quota) => {
+    if (headers) kernelOf(c).set('quota', taken);
+    if (!taken.allowed)
+      throw new ApiError('urn:problem-type:rate-limited', `${refusal} Retry in ${taken.resetSeconds} seconds.`, {
+        headers: { 'Retry-After': String(taken.resetSeconds) },
+      });
+  };
+  return async (c, next) => {
+    const taken = limiter.take(keyOf(c));
+    apply(c, taken instanceof Promise ? await taken : taken);
+    await next();
+  };
 }

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { type ConnectionLimits, type Limits, readLimits } from '../contract/limits.js';
-import { readOperations, type OperationContract, type ParameterContract } from '../contract/operations.js';
+import { type OperationContract, type ParameterContract, readOperations } from '../contract/operations.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
 import { deref, type Json, type OpenApiDocument } from '../contract/spec.js';
 import type { Violation } from '../contract/types.js';

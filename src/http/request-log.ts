@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AppLogger } from './app-logger.js';
 import { scrubKeys } from '../keys/api-key.js';
+import type { AppLogger } from './app-logger.js';
 import { loggedRequestLines, type RequestLines } from './request-lines.js';
 import { clientRequestId, newRequestId } from './response-headers.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { looksLikeApiKey } from '../keys/api-key.js';
-import type { Quota } from './rate-limit.js';
+import type { Quota } from './kernel-env.js';
 
 /**
  * The response headers the OWASP REST Security Cheat Sheet asks of a JSON API,

@@ -1,6 +1,6 @@
 import type { StoreUnavailable } from '../store/store.js';
-import { ApiError } from './problems.js';
 import type { AppLogger } from './app-logger.js';
+import { ApiError } from './problems.js';
 
 /**
  * Turns `StoreUnavailable` (the database is away) into the contract's `503` problem with `Retry-After`, for

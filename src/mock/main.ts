@@ -9,11 +9,11 @@
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import getPort from 'get-port';
 import { ExitCode, runCli } from '../cli/exit.js';
+import { waitForHttp } from '../cli/wait-for-http.js';
 import { projectRoot, readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
-import { freePort } from '../process/free-port.js';
-import { waitForHttp } from '../process/ready.js';
 import { createMockEdge } from './edge.js';
 import { MOCK_DEFAULTS, prismCommand, prismReadinessProbe, type MockOptions } from './prism.js';
 import { launchPrism } from './prism-launcher.js';
@@ -41,7 +41,7 @@ await runCli('mock', async () => {
   const specFile = options.spec ?? readContractPaths(projectRoot, options.api ?? 'main').spec;
   const spec = loadSpec(specFile);
   // Prism answers only the edge, on loopback; the edge listens where the developer asked.
-  const prismUrl = `http://127.0.0.1:${await freePort()}`;
+  const prismUrl = `http://127.0.0.1:${await getPort()}`;
   const { prism, serving, stopRequested } = launchPrism(prismCommand({ ...options, spec: specFile, host: '127.0.0.1', port: Number(new URL(prismUrl).port) }));
   let server: Server | undefined;
 

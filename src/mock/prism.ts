@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { projectRoot, readContractPaths } from '../contract/project.js';
-import type { ReadinessProbe } from '../process/ready.js';
+import type { ReadinessProbe } from '../cli/wait-for-http.js';
 
 export interface MockOptions {
   host: string;

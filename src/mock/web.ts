@@ -12,7 +12,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { Hono } from 'hono';
 import { buildPages } from '../pages/assets.js';
 import { pageResponse } from '../pages/serve.js';
-import { waitForHttp } from '../process/ready.js';
+import { waitForHttp } from '../cli/wait-for-http.js';
 import { projectRoot, readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
 import { createMockEdge } from './edge.js';

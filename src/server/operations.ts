@@ -2,7 +2,7 @@ import type { components, operations } from '../contract/types.js';
 import type { HandlerMap } from '../http/bind-operations.js';
 import { InputViolation } from '../http/read-input.js';
 import type { ListScope, Position, Store } from '../store/store.js';
-import type { Caller } from './authenticate.js';
+import type { Caller } from './bearer-key.js';
 import type { CursorCodec } from './cursor.js';
 
 /** What every handler of this API works with, besides its input. */

@@ -1,4 +1,5 @@
-import type { Quota, RateLimiter } from '../http/rate-limit.js';
+import type { Quota } from '../http/kernel-env.js';
+import type { RateLimiter } from '../http/rate-limit.js';
 import type { Store } from '../store/store.js';
 
 /**

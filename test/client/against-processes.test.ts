@@ -1,9 +1,10 @@
-import { describe, expect, inject, it } from 'vitest';
-import { createApiClient, paginate, ProblemError, type Item, type ItemPage } from 'bearer-list-api/client';
+import { createApiClient, type Item, type ItemPage, ProblemError, paginate } from 'bearer-list-api/client';
+import { describe, expect, it } from 'vitest';
+import { sharedService } from '../helpers/services.js';
 
 // Started once for the run by test/global-setup.ts.
-const mock = inject('mock');
-const server = inject('server');
+const mock = await sharedService('mock');
+const server = await sharedService('server');
 const demoKey = server.demoKey;
 
 async function collect(pages: AsyncIterable<ItemPage>): Promise<Item[]> {

@@ -12,9 +12,9 @@ import { readOperations } from '../../src/contract/operations.js';
 import { projectRoot, readContracts } from '../../src/contract/project.js';
 import { loadSpec } from '../../src/contract/spec.js';
 import { codeSamples, SAMPLE_LANGUAGES } from '../../src/docs/code-samples.js';
-import { typescriptCommand } from '../../src/process/commands.js';
-import { runCommand } from '../../src/process/run-command.js';
-import { buildClientPackage, CLIENT_PACKAGE_NAME, packClientPackage } from '../../src/tooling/client-package.js';
+import { typescriptCommand } from '../../tools/process/commands.js';
+import { runCommand } from '../../tools/process/run-command.js';
+import { buildClientPackage, CLIENT_PACKAGE_NAME, packClientPackage } from '../../tools/client-package/client-package.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'client-package-'));
 const consumer = join(scratch, 'consumer');

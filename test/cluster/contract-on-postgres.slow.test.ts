@@ -4,10 +4,10 @@
  * second engine answers as the spec says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tsxCommand } from '../../src/process/commands.js';
-import { makeKey } from '../../src/process/make-key.js';
-import { runCommand } from '../../src/process/run-command.js';
-import { type ServerProcess, startServer } from '../../src/process/server.js';
+import { tsxCommand } from '../../tools/process/commands.js';
+import { makeKey } from '../../tools/process/make-key.js';
+import { runCommand } from '../../tools/process/run-command.js';
+import { type ServerProcess, startServer } from '../../tools/process/server.js';
 import { DEMO_USER, seedDemoDatabase } from '../../src/store/demo-data.js';
 import { freshDatabase } from '../helpers/postgres.js';
 

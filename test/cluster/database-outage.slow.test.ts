@@ -4,13 +4,13 @@
  * itself. This test kills its own PostgreSQL (`pg_ctl stop -m immediate`), not the run's shared one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalPostgres, SCRATCH_SETTINGS, startLocalPostgres } from '../../src/cluster/local-postgres.js';
-import { tsxCommand } from '../../src/process/commands.js';
-import { makeKey } from '../../src/process/make-key.js';
-import { launch } from '../../src/process/launch.js';
-import { waitForOutput } from '../../src/process/ready.js';
-import { runCommand } from '../../src/process/run-command.js';
-import { type ServerProcess, startServer } from '../../src/process/server.js';
+import { type LocalPostgres, SCRATCH_SETTINGS, startLocalPostgres } from '../../tools/cluster/local-postgres.js';
+import { tsxCommand } from '../../tools/process/commands.js';
+import { makeKey } from '../../tools/process/make-key.js';
+import { launch } from '../../tools/process/launch.js';
+import { waitForOutput } from '../../tools/process/ready.js';
+import { runCommand } from '../../tools/process/run-command.js';
+import { type ServerProcess, startServer } from '../../tools/process/server.js';
 import { expectHonoursContract } from '../helpers/contract.js';
 
 let postgres: LocalPostgres;

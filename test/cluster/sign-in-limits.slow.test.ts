@@ -6,7 +6,7 @@
  * counted by both together.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ServerProcess, startServer } from '../../src/process/server.js';
+import { type ServerProcess, startServer } from '../../tools/process/server.js';
 import { freshDatabase } from '../helpers/postgres.js';
 
 const PASSWORD = 'correct horse battery staple';

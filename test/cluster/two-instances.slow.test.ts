@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaseBlock } from '../../src/server/shared-rate-limit.js';
-import { tsxCommand } from '../../src/process/commands.js';
-import { makeKey } from '../../src/process/make-key.js';
-import { runCommand } from '../../src/process/run-command.js';
-import { type ServerProcess, startServer } from '../../src/process/server.js';
+import { tsxCommand } from '../../tools/process/commands.js';
+import { makeKey } from '../../tools/process/make-key.js';
+import { runCommand } from '../../tools/process/run-command.js';
+import { type ServerProcess, startServer } from '../../tools/process/server.js';
 import { expectHonoursContract } from '../helpers/contract.js';
 import { freshDatabase } from '../helpers/postgres.js';
 

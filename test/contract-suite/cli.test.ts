@@ -1,13 +1,14 @@
-import { describe, expect, inject, it } from 'vitest';
+import getPort from 'get-port';
+import { describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../src/cli/exit.js';
 import { bufferedIo } from '../../src/cli/io.js';
 import { parseContractArgs } from '../../src/contract-suite/cli-options.js';
 import { runContract } from '../../src/contract-suite/command.js';
 import type { SuiteReport } from '../../src/contract-suite/run.js';
-import { tsxCommand } from '../../src/process/commands.js';
-import { freePort } from '../../src/process/free-port.js';
-import { makeKey } from '../../src/process/make-key.js';
-import { runCommand } from '../../src/process/run-command.js';
+import { tsxCommand } from '../../tools/process/commands.js';
+import { makeKey } from '../../tools/process/make-key.js';
+import { runCommand } from '../../tools/process/run-command.js';
+import { sharedService } from '../helpers/services.js';
 
 /** `npm run contract -- ...` as a process, without npm in between; API_KEY only when the test sets it. */
 function contractProcess(args: string[], env: Record<string, string> = {}) {
@@ -22,8 +23,8 @@ async function contract(args: string[]) {
 }
 
 // Started once for the run by test/global-setup.ts.
-const mock = inject('mock');
-const server = inject('server');
+const mock = await sharedService('mock');
+const server = await sharedService('server');
 
 // Against the shared mock and server (with its own key where it needs one), side by side; one case runs the command as a process.
 describe('npm run contract', { concurrent: true }, () => {
@@ -71,7 +72,7 @@ describe('npm run contract', { concurrent: true }, () => {
   });
 
   it('exits 2 when nothing answers at the URL, without sending the other requests', async () => {
-    const result = await contract(['--base-url', `http://127.0.0.1:${await freePort()}`, '--token', 'anything']);
+    const result = await contract(['--base-url', `http://127.0.0.1:${await getPort()}`, '--token', 'anything']);
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/Could not reach http:\/\/127\.0\.0\.1:\d+: no answer: .*ECONNREFUSED/);
   });

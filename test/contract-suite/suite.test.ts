@@ -1,12 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
 import { deref, loadSpec } from '../../src/contract/spec.js';
 import { KNOWN_DIFFERENCES } from '../../src/contract-suite/known-differences.js';
 import { formatReport } from '../../src/contract-suite/report.js';
 import { disagreements, runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
-import { makeKey } from '../../src/process/make-key.js';
+import { makeKey } from '../../tools/process/make-key.js';
+import { sharedService } from '../helpers/services.js';
 
 /** The report's failures, readable in an assertion message. */
 function failures(report: SuiteReport): string[] {
@@ -16,8 +17,8 @@ function failures(report: SuiteReport): string[] {
 }
 
 // Started once for the run by test/global-setup.ts, which also checks that stopping them leaves nothing running.
-const mock = inject('mock');
-const server = inject('server');
+const mock = await sharedService('mock');
+const server = await sharedService('server');
 // The demo user the server seeds on a fresh database has items and shares, so walks span pages.
 const demoKey = server.demoKey;
 let mockReport: SuiteReport;

@@ -6,9 +6,9 @@ import { readOperations, type OperationContract } from '../../src/contract/opera
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../../src/contract/schemas.js';
 import { readContracts } from '../../src/contract/project.js';
 import { deref, isObject, loadSpec, type Json } from '../../src/contract/spec.js';
-import { findInvalidValueExamples, listValueExamples } from '../../src/tooling/value-examples.js';
-import { binCommand } from '../../src/process/commands.js';
-import { runCommand } from '../../src/process/run-command.js';
+import { findInvalidValueExamples, listValueExamples } from '../../tools/check/value-examples.js';
+import { binCommand } from '../../tools/process/commands.js';
+import { runCommand } from '../../tools/process/run-command.js';
 
 // Every expectation here is a rule of the contract or is derived from the spec, so adding an
 // operation that follows the rules needs no edit here; a failure names what to change in the spec.

@@ -4,23 +4,25 @@
  * the typecheck fail until one handler exists, then the server, the client,
  * the mock and the contract suite follow with no other source change.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { launch, type LaunchedProcess } from '../../src/process/launch.js';
-import { startMock } from '../../src/process/mock.js';
-import { waitForOutput } from '../../src/process/ready.js';
-import { scratchDatabase } from '../../src/process/scratch-database.js';
+import { launch, type LaunchedProcess } from '../../tools/process/launch.js';
+import { copyProject } from '../../tools/process/project-copy.js';
+import { startMock } from '../../tools/process/mock.js';
+import { waitForOutput } from '../../tools/process/ready.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
 import { openStore } from '../../src/store/open-store.js';
 import { parse, stringify } from 'yaml';
 import { projectRoot } from '../../src/contract/project.js';
-import { binCommand, typescriptCommand } from '../../src/process/commands.js';
-import { runCommand } from '../../src/process/run-command.js';
+import { binCommand, typescriptCommand } from '../../tools/process/commands.js';
+import { runCommand } from '../../tools/process/run-command.js';
 
-const copy = mkdtempSync(join(tmpdir(), 'add-operation-'));
-afterAll(() => rmSync(copy, { recursive: true, force: true }));
+// The project's own tools come along: the copy's generator finds the copy as its project root.
+const project = copyProject('add-operation-');
+const copy = project.root;
+afterAll(() => project.remove());
 
 /** `GET /items/{id}`: one item the caller may see; 404 when there is none (or it is not theirs to see). */
 function addGetItem(spec: Record<string, any>): void {
@@ -94,9 +96,6 @@ const HANDLER = `
 const inCopy = (file: string) => join(copy, file);
 
 beforeAll(async () => {
-  for (const entry of ['src', 'openapi', 'generated', 'redocly.yaml', 'package.json', 'tsconfig.json'])
-    cpSync(join(projectRoot, entry), inCopy(entry), { recursive: true });
-  symlinkSync(join(projectRoot, 'node_modules'), inCopy('node_modules'));
   // Only src/ and generated/ are typechecked in the copy; tests stay in the project.
   writeFileSync(
     inCopy('tsconfig.json'),
@@ -120,7 +119,7 @@ describe('adding GET /items/{id} to a copy of the project', () => {
   it('passes the contract lint and regenerates the types', async () => {
     const lint = await runCommand(binCommand('redocly', ['lint', '--config', inCopy('redocly.yaml')]), { cwd: copy });
     expect(lint.code, lint.stdout + lint.stderr).toBe(0);
-    const generate = await runCommand([process.execPath, '--import', 'tsx', 'src/tooling/generate.ts'], { cwd: copy }); // the copy's own generator
+    const generate = await runCommand([process.execPath, '--import', 'tsx', 'tools/generate/generate.ts'], { cwd: copy }); // the copy's own generator
     expect(generate.code, generate.stderr).toBe(0);
     expect(readFileSync(inCopy('generated/openapi.d.ts'), 'utf8')).toContain('getItem');
   });
@@ -141,8 +140,8 @@ describe('adding GET /items/{id} to a copy of the project', () => {
     const withHandler = handlers
       .replace(/(listSharedItemsByQuery: [^\n]+\n)/, `$1${HANDLER.slice(1)}\n`)
       .replace(
-        "import { InputViolation } from './read-input.js';",
-        "import { ApiError } from './problems.js';\nimport { InputViolation } from './read-input.js';",
+        "import { InputViolation } from '../http/read-input.js';",
+        "import { ApiError } from '../http/problems.js';\nimport { InputViolation } from '../http/read-input.js';",
       );
     expect(withHandler).toContain('getItem:');
     writeFileSync(inCopy('src/server/operations.ts'), withHandler);
@@ -220,7 +219,7 @@ describe('adding GET /items/{id} to a copy of the project', () => {
       example: 'A',
     };
     writeFileSync(inCopy('openapi/openapi.yaml'), stringify(spec, { lineWidth: 0 }));
-    expect((await runCommand([process.execPath, '--import', 'tsx', 'src/tooling/generate.ts'], { cwd: copy })).code).toBe(0);
+    expect((await runCommand([process.execPath, '--import', 'tsx', 'tools/generate/generate.ts'], { cwd: copy })).code).toBe(0);
     const database = scratchDatabase('ignored-field-');
     const store = await openStore({ databasePath: database.path });
     const at = '2026-01-01T00:00:00.000Z';

@@ -5,10 +5,10 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tsxCommand } from '../../src/process/commands.js';
-import { freePort } from '../../src/process/free-port.js';
-import { launch, type LaunchedProcess } from '../../src/process/launch.js';
-import { waitForOutput } from '../../src/process/ready.js';
+import { tsxCommand } from '../../tools/process/commands.js';
+import getPort from 'get-port';
+import { launch, type LaunchedProcess } from '../../tools/process/launch.js';
+import { waitForOutput } from '../../tools/process/ready.js';
 import { launchChromium, openPage } from './browser.js';
 
 let browser: Browser;
@@ -16,7 +16,7 @@ let url: string;
 let pages: LaunchedProcess | undefined;
 
 beforeAll(async () => {
-  const [pagesPort, mockPort] = [await freePort(), await freePort()];
+  const [pagesPort, mockPort] = [await getPort(), await getPort()];
   pages = launch(tsxCommand('src/mock/web.ts', ['--port', String(pagesPort), '--mock-port', String(mockPort)]));
   browser = await launchChromium();
   const [, started = ''] = await waitForOutput(pages, /^Web application on (\S+)$/m, { timeoutMs: 60_000 });

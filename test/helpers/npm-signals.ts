@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { LaunchedProcess } from '../../src/process/launch.js';
-import { isRunning } from '../../src/process/process-group.js';
+import type { LaunchedProcess } from '../../tools/process/launch.js';
+import { isRunning } from '../../tools/process/process-group.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,11 +1,11 @@
 import pg from 'pg';
-import { inject } from 'vitest';
+import { sharedService } from './services.js';
 
 let made = 0;
 
-/** The run's PostgreSQL server (started by `test/global-setup-postgres.ts`), as a superuser URL. */
-export function postgresServerUrl(): string {
-  return inject('postgresUrl');
+/** The run's PostgreSQL server (started on the first file's demand; `test/services/shared-services.ts`), as a superuser URL. */
+export async function postgresServerUrl(): Promise<string> {
+  return (await sharedService('postgres')).url;
 }
 
 /** A URL like `base` for another database on the same server. */
@@ -16,8 +16,10 @@ export function withDatabase(base: string, database: string): string {
 }
 
 /** A fresh, empty database on a server (the run's by default), named after the test file so a leftover is traceable. */
-export async function freshDatabase(label = 'test', server = postgresServerUrl()): Promise<string> {
-  const name = `${inject('postgresRun')}_${label.replace(/\W+/g, '_').toLowerCase()}_${process.pid}_${++made}`;
+export async function freshDatabase(label = 'test', serverUrl?: string): Promise<string> {
+  const { url, run } = await sharedService('postgres');
+  const server = serverUrl ?? url;
+  const name = `${run}_${label.replace(/\W+/g, '_').toLowerCase()}_${process.pid}_${++made}`;
   await withClient(server, (client) => client.query(`CREATE DATABASE "${name}"`));
   return withDatabase(server, name);
 }

@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { OpenApiDocument } from '../../src/contract/spec.js';
 import type { HandlerMap } from '../../src/http/bind-operations.js';
-import { createContractApp, type Guard } from '../../src/http/contract-app.js';
+import { createContractApp } from '../../src/http/contract-app.js';
 import { FailureBudget } from '../../src/http/failure-budget.js';
+import type { Guard } from '../../src/http/kernel-env.js';
 import { ApiError, problemBody } from '../../src/http/problems.js';
 import { compileRequestContract } from '../../src/http/request-contract.js';
 

@@ -3,16 +3,17 @@
  * (`translateAnswer` on answers as Prism writes them), and on the wire against the mock
  * the test run starts (`npm run mock`'s process: the edge in front of Prism).
  */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readContractPaths } from '../../src/contract/project.js';
 import { loadSpec } from '../../src/contract/spec.js';
 import { compileRequestContract } from '../../src/http/request-contract.js';
 import { type ContractFacts, headerExamples, problemTypesByStatus, translateAnswer } from '../../src/mock/edge.js';
+import { sharedService } from '../helpers/services.js';
 
 const spec = loadSpec(readContractPaths().spec);
 const contractTypes = new Set((spec.components['schemas'] as { ProblemType: { enum: string[] } }).ProblemType.enum);
 const facts: ContractFacts = { problemTypes: problemTypesByStatus(spec), bounds: compileRequestContract(spec).problemBounds };
-const mock = inject('mock');
+const mock = await sharedService('mock');
 
 const prismAnswer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/problem+json', ...headers } });

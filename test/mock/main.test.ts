@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prismCommand } from '../../src/mock/prism.js';
-import { tsxCommand } from '../../src/process/commands.js';
-import { launch } from '../../src/process/launch.js';
+import { tsxCommand } from '../../tools/process/commands.js';
+import { launch } from '../../tools/process/launch.js';
 
 /** `npm run mock -- <args>` without npm, leading its own process group (Prism joins it). */
 const startLauncher = (args: string[]) => launch(tsxCommand('src/mock/main.ts', args));

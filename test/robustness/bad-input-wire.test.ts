@@ -6,14 +6,15 @@
  * same process must still answer a valid request.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, inject, it } from 'vitest';
-import { isRunning } from '../../src/process/process-group.js';
+import { describe, expect, it } from 'vitest';
+import { isRunning } from '../../tools/process/process-group.js';
 import { expectHonoursContract, operationIdFor } from '../helpers/contract.js';
+import { sharedService } from '../helpers/services.js';
 import { chunkedBody, exchange, httpRequest, type RawResponse, type Step } from './helpers/raw-http.js';
 
 const MAX = 8192;
 // Started once for the run by test/global-setup.ts; other files send it requests meanwhile.
-const server = inject('server');
+const server = await sharedService('server');
 const key = server.demoKey;
 
 const json: Array<[string, string]> = [['Content-Type', 'application/json']];

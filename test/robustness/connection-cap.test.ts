@@ -7,9 +7,9 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeKey } from '../../src/process/make-key.js';
-import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { startServer, type ServerProcess } from '../../src/process/server.js';
+import { makeKey } from '../../tools/process/make-key.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
+import { startServer, type ServerProcess } from '../../tools/process/server.js';
 import { exchange, httpRequest } from './helpers/raw-http.js';
 
 const MAX = 6;

@@ -6,10 +6,10 @@
  * answer on its connection, and the connection closed where the framing can no longer be trusted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeKey } from '../../tools/process/make-key.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
+import { startServer, type ServerProcess } from '../../tools/process/server.js';
 import { SECURITY_HEADERS } from '../../src/http/response-headers.js';
-import { makeKey } from '../../src/process/make-key.js';
-import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { type ServerProcess, startServer } from '../../src/process/server.js';
 import { expectHonoursContract } from '../helpers/contract.js';
 import { exchange, httpRequest, type RawResponse, type Step } from './helpers/raw-http.js';
 

@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { makeKey } from '../../src/process/make-key.js';
-import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { startServer } from '../../src/process/server.js';
+import { makeKey } from '../../tools/process/make-key.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
+import { startServer } from '../../tools/process/server.js';
 import { createTestApp } from '../helpers/app.js';
 import { exchange, httpRequest } from './helpers/raw-http.js';
 

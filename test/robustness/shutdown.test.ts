@@ -9,9 +9,9 @@ import { existsSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { makeKey } from '../../src/process/make-key.js';
-import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { startServer, type ServerProcess } from '../../src/process/server.js';
+import { makeKey } from '../../tools/process/make-key.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
+import { startServer, type ServerProcess } from '../../tools/process/server.js';
 import { expectHonoursContract } from '../helpers/contract.js';
 
 interface SlowCall {

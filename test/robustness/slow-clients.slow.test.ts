@@ -4,9 +4,9 @@
  * near the configured time, while the server keeps answering everyone else.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeKey } from '../../src/process/make-key.js';
-import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { startServer, type ServerProcess } from '../../src/process/server.js';
+import { makeKey } from '../../tools/process/make-key.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
+import { startServer, type ServerProcess } from '../../tools/process/server.js';
 import { exchange, httpRequest, parseResponses, type RawExchange, type Step } from './helpers/raw-http.js';
 
 const HEADERS_TIMEOUT_MS = 1_000;

@@ -1,19 +1,19 @@
 /**
  * A short `npm run soak` (a few seconds) in `npm run test:slow`, both ways it runs:
  * starting its own server, and targeting a running one with --url/--token/--pid.
- * The long run is `npm run soak` (60 s by default); bad usage is test/soak/options.test.ts.
+ * The long run is `npm run soak` (60 s by default); bad usage is test/tools/soak/options.test.ts.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { tsxCommand } from '../../src/process/commands.js';
-import { makeKey } from '../../src/process/make-key.js';
-import { runCommand } from '../../src/process/run-command.js';
-import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { startServer } from '../../src/process/server.js';
-import type { SoakReport } from '../../src/soak/soak.js';
+import { tsxCommand } from '../../tools/process/commands.js';
+import { makeKey } from '../../tools/process/make-key.js';
+import { runCommand } from '../../tools/process/run-command.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
+import { startServer } from '../../tools/process/server.js';
+import type { SoakReport } from '../../tools/soak/soak.js';
 
-const soak = (args: string[]) => runCommand(tsxCommand('src/soak/main.ts', args), { timeoutMs: 60_000 });
+const soak = (args: string[]) => runCommand(tsxCommand('tools/soak/main.ts', args), { timeoutMs: 60_000 });
 
 function expectClean(report: SoakReport): void {
   expect(report.requests).toBeGreaterThan(100);

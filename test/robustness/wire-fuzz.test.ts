@@ -10,14 +10,15 @@
  * WIRE_FUZZ_SEED=<seed> replays a reported failure.
  */
 import fc from 'fast-check';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SECURITY_HEADERS } from '../../src/http/response-headers.js';
 import { expectHonoursContract } from '../helpers/contract.js';
+import { sharedService } from '../helpers/services.js';
 import { chunkedBody, exchange } from './helpers/raw-http.js';
 
 const RUNS = Number(process.env['WIRE_FUZZ_RUNS'] ?? 1_000);
 // Started once for the run by test/global-setup.ts (strict response validation, failed-authentication budgets lifted).
-const server = inject('server');
+const server = await sharedService('server');
 
 /** A request as raw text: each part either well-formed or broken in one of the ways clients and attackers break it. */
 const wireRequest = fc

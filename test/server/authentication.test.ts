@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { digestApiKey, generateApiKey } from '../../src/keys/api-key.js';
-import { authenticate } from '../../src/server/authenticate.js';
+import { authenticate } from '../../src/server/bearer-key.js';
 import { createTestApp } from '../helpers/app.js';
 import { operationRequests } from '../helpers/spec-fixture.js';
 

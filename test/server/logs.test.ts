@@ -4,8 +4,8 @@
  * terminal hanging up, a supervisor asking to reopen logs) flushes the lines and keeps serving.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { startServer, type ServerProcess } from '../../src/process/server.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
+import { startServer, type ServerProcess } from '../../tools/process/server.js';
 
 const database = scratchDatabase('logs-');
 let server: ServerProcess;

@@ -5,10 +5,10 @@
  * running. Slow: npm and the server start for real, and `start:prod` compiles the project first.
  */
 import { describe, expect, it } from 'vitest';
-import { launch } from '../../src/process/launch.js';
-import { isRunning } from '../../src/process/process-group.js';
-import { waitForOutput } from '../../src/process/ready.js';
-import { scratchDatabase } from '../../src/process/scratch-database.js';
+import { launch } from '../../tools/process/launch.js';
+import { isRunning } from '../../tools/process/process-group.js';
+import { waitForOutput } from '../../tools/process/ready.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
 import { expectSignalReachesServer } from '../helpers/npm-signals.js';
 
 describe.each([

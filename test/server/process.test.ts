@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { tsxCommand } from '../../src/process/commands.js';
-import { makeKey } from '../../src/process/make-key.js';
-import { waitForOutput } from '../../src/process/ready.js';
-import { runCommand } from '../../src/process/run-command.js';
-import { scratchDatabase } from '../../src/process/scratch-database.js';
-import { type ServerProcess, startServer } from '../../src/process/server.js';
+import { tsxCommand } from '../../tools/process/commands.js';
+import { makeKey } from '../../tools/process/make-key.js';
+import { waitForOutput } from '../../tools/process/ready.js';
+import { runCommand } from '../../tools/process/run-command.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
+import { type ServerProcess, startServer } from '../../tools/process/server.js';
 
 const database = scratchDatabase('process-test-');
 const databasePath = database.path;

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot, readContractPaths } from '../../src/contract/project.js';
-import { renderTypes } from '../../src/tooling/render-types.js';
+import { renderTypes } from '../../tools/generate/render-types.js';
 import { editSpec } from '../helpers/spec-edits.js';
-import { typescriptCommand } from '../../src/process/commands.js';
-import { runCommand } from '../../src/process/run-command.js';
+import { typescriptCommand } from '../../tools/process/commands.js';
+import { runCommand } from '../../tools/process/run-command.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'spec-change-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -4,7 +4,7 @@
  * Measured in a process of its own, after garbage collection.
  */
 import { describe, expect, it } from 'vitest';
-import { runCommand } from '../../src/process/run-command.js';
+import { runCommand } from '../../tools/process/run-command.js';
 import { PAGE_CACHE_BYTES } from '../../src/store/cached-store.js';
 
 describe('the page cache under one key on a large account', () => {

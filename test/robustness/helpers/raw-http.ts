@@ -1,2 +1,2 @@
 // The raw-socket client lives beside the soak, which drives slow clients with it too.
-export * from '../../../src/soak/raw-http.js';
+export * from '../../../tools/soak/raw-http.js';

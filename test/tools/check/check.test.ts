@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatChecks, runChecks } from '../../../tools/check/run-checks.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'check-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('npm run check, its steps at once', () => {
+  it('runs every step even when one fails, at the same time, and reports each in the order given', async () => {
+    // Each of the two waits (up to 10 s) for the other to have started: run one after the other, both would fail.
+    const waitFor = (other: string) =>
+      `touch ${other === 'b' ? 'a' : 'b'}.started; for i in $(seq 100); do [ -f ${other}.started ] && echo ${other} seen && exit 0; sleep 0.1; done; exit 1`;
+    const scripts = { slow: waitFor('b'), broken: "echo 'spec.yaml:3 wrong' >&2; exit 3", fast: waitFor('a') };
+    const results = await runChecks(['slow', 'broken', 'fast'], scripts, scratch);
+    expect(results.map(({ name, ok }) => [name, ok])).toEqual([
+      ['slow', true],
+      ['broken', false],
+      ['fast', true],
+    ]);
+    const { stdout, stderr } = formatChecks(results, 0.7);
+    expect(stdout).toMatch(/^ok {4}slow .*\nFAIL {2}broken .*\nok {4}fast .*\ncheck: 1 of 3 failed in 0\.7 s/);
+    expect(stderr).toContain('── broken (npm run broken) failed:\nspec.yaml:3 wrong');
+    expect(stderr).not.toContain('seen');
+  });
+
+  it('skips a step whose pass cache says its inputs are unchanged, and records the pass of one that passed, never of one that failed', async () => {
+    const recorded: string[] = [];
+    const cache = (name: string, unchanged: boolean) => ({ unchanged, recordPass: () => recorded.push(name) });
+    const scripts = { cached: 'exit 7', stale: 'echo ran', failing: 'exit 1', plain: 'echo plain' };
+    const caches: Record<string, { unchanged: boolean; recordPass(): void }> = {
+      cached: cache('cached', true),
+      stale: cache('stale', false),
+      failing: cache('failing', false),
+    };
+    const results = await runChecks(['cached', 'stale', 'failing', 'plain'], scripts, scratch, (name) => caches[name]);
+    expect(results.map(({ name, ok, skipped }) => [name, ok, skipped === true])).toEqual([
+      ['cached', true, true],
+      ['stale', true, false],
+      ['failing', false, false],
+      ['plain', true, false],
+    ]);
+    expect(recorded).toEqual(['stale']);
+    expect(formatChecks(results, 1).stdout).toMatch(/^ok {4}cached +its inputs are unchanged since its last pass\nok {4}stale +\d/);
+  });
+
+  it("finds the project's own binaries first on PATH, as npm run does", async () => {
+    const [result] = await runChecks(['which'], { which: 'command -v biome' });
+    expect(result?.output.trim()).toMatch(/node_modules\/\.bin\/biome$/);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * `npm run start:cluster` as an operator runs it, on the run's PostgreSQL: it prints where to get a key but
+ * never a key (its output carries the instances' logs), a key made with the keys CLI works through it, the
+ * balancer spreads requests over both instances (their quota windows are shared, so the remaining count
+ * goes down across them), and Ctrl-C stops every process it started.
+ */
+import getPort from 'get-port';
+import { describe, expect, it } from 'vitest';
+import { tsxCommand } from '../../../tools/process/commands.js';
+import { launch } from '../../../tools/process/launch.js';
+import { makeKey } from '../../../tools/process/make-key.js';
+import { waitForOutput } from '../../../tools/process/ready.js';
+import { freshDatabase } from '../../helpers/postgres.js';
+
+describe('npm run start:cluster', () => {
+  it('serves one key through a balancer over two instances and stops them all on SIGINT', async () => {
+    const databaseUrl = await freshDatabase('start_cluster');
+    const [port, webPort] = [await getPort(), await getPort()];
+    const cluster = launch(tsxCommand('tools/cluster/main.ts', ['--instances', '2', '--port', String(port), '--web-port', String(webPort)]), {
+      env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    });
+    const output = () => `${cluster.stdout()}${cluster.stderr()}`;
+    try {
+      await waitForOutput(cluster, /Ctrl-C stops/, { timeoutMs: 60_000 });
+      expect(output()).not.toMatch(/tka_[0-9A-Za-z]{38}/);
+      expect(output()).toContain('npm run keys -- create --user');
+      const { key } = await makeKey(':unused:', 'ann', { DATABASE_URL: databaseUrl });
+      const instancePorts = [...output().matchAll(/(?:Listening on|Web application on) http:\/\/127\.0\.0\.1:(\d+)/g)].map((match) => Number(match[1]));
+      expect(new Set(instancePorts).size, output()).toBe(4);
+      expect(output()).toContain(`Web application balancer on http://127.0.0.1:${webPort}`);
+      const page = await fetch(`http://127.0.0.1:${webPort}/`);
+      expect(page.status).toBe(200);
+      // The pages' curl shows the API balancer, not an instance.
+      expect(await page.text()).not.toContain(`127.0.0.1:${instancePorts[0]}`);
+      const remaining = [];
+      for (let index = 0; index < 4; index++) {
+        const response = await fetch(`http://127.0.0.1:${port}/`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: '{}',
+        });
+        await response.arrayBuffer();
+        expect(response.status).toBe(200);
+        remaining.push(Number(response.headers.get('ratelimit-remaining')));
+      }
+      // Two instances each leased a block of 12 of the 600: neither thinks the whole quota is its own.
+      expect(Math.min(...remaining)).toBeLessThan(600 - 12);
+    } finally {
+      cluster.signal('SIGINT');
+    }
+    expect(await cluster.exited).toEqual({ code: 0, signal: null });
+    // Nothing answers on the balancers' or the instances' ports any more.
+    for (const stopped of [port, webPort, ...instancePortsSeen(output())]) {
+      await expect(fetch(`http://127.0.0.1:${stopped}/`, { method: 'POST' })).rejects.toThrow();
+    }
+  }, 90_000);
+});
+
+function instancePortsSeen(output: string): number[] {
+  return [...output.matchAll(/(?:Listening on|Web application on) http:\/\/127\.0\.0\.1:(\d+)/g)].map((match) => Number(match[1]));
+}

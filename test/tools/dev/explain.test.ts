@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../../src/contract/project.js';
+import { explainLint, explainTypecheck } from '../../../tools/dev/explain.js';
+import type { TypecheckError } from '../../../tools/dev/typecheck.js';
+
+const handlers = join(projectRoot, 'src', 'server', 'operations.ts');
+const error = (message: string, code: number, file = handlers): TypecheckError => ({ file, line: 25, column: 14, code, message });
+
+describe('explainTypecheck', () => {
+  it.each([
+    {
+      given: 'a handler map without an operation the spec added (TS2741)',
+      errors: [
+        error(
+          "Property 'deleteItem' is missing in type '{ listOwnItems: (input: { sort?: \"asc\" | \"desc\" | undefined; }) => Page; }' but required in type 'OperationHandlers'.",
+          2741,
+        ),
+      ],
+      want: ['a handler for operation deleteItem is missing in src/server/operations.ts: add it (its input and result types come from the regenerated types)'],
+    },
+    {
+      given: 'a handler map without several operations (TS2739)',
+      errors: [
+        error(
+          "Type '{ listOwnItems: Handler; }' is missing the following properties from type 'OperationHandlers': listSharedItems, listSharedItemsByQuery",
+          2739,
+        ),
+      ],
+      want: [
+        'a handler for operation listSharedItems is missing in src/server/operations.ts: add it (its input and result types come from the regenerated types)',
+        'a handler for operation listSharedItemsByQuery is missing in src/server/operations.ts: add it (its input and result types come from the regenerated types)',
+      ],
+    },
+    {
+      given: 'an operation renamed in the spec (TS2561)',
+      errors: [
+        error(
+          "Object literal may only specify known properties, but 'listSharedItemsByQuery' does not exist in type 'OperationHandlers'. Did you mean to write 'listSharedItemsViaQuery'?",
+          2561,
+        ),
+      ],
+      want: ['operation listSharedItemsByQuery is now listSharedItemsViaQuery in the spec: rename its handler in src/server/operations.ts'],
+    },
+    {
+      given: 'an operation removed from the spec (TS2353)',
+      errors: [error("Object literal may only specify known properties, and 'listSharedItemsByQuery' does not exist in type 'OperationHandlers'.", 2353)],
+      want: ['the spec has no operation listSharedItemsByQuery: remove its handler from src/server/operations.ts, or restore the operation in the spec'],
+    },
+    {
+      given: 'any other error after a spec change',
+      errors: [error("Property 'title' does not exist on type 'Item'.", 2339, join(projectRoot, 'src', 'store', 'sqlite-store.ts'))],
+      want: ['the code no longer follows the regenerated types: fix src/store/sqlite-store.ts:25 (or change the spec back)'],
+    },
+  ])('$given', ({ errors, want }) => {
+    expect(explainTypecheck(errors, 'spec').fixes).toEqual(want);
+  });
+
+  it('points at the first error after a source change, and shows at most three', () => {
+    const errors = [1, 2, 3, 4].map((line) => ({ ...error("Type 'string' is not assignable to type 'number'.", 2322), line }));
+    const breakage = explainTypecheck(errors, 'source');
+    expect(breakage.fixes).toEqual(['fix src/server/operations.ts:1']);
+    expect(breakage.errors).toEqual([1, 2, 3].map((line) => `src/server/operations.ts:${line}:14 Type 'string' is not assignable to type 'number'. (TS2322)`));
+    expect(breakage.total).toBe(4);
+  });
+});
+
+describe('explainLint', () => {
+  it('names the place and the message of the first problem', () => {
+    const breakage = explainLint([
+      { ruleId: 'operation-summary', message: 'Operation object should contain `summary` field.', location: 'openapi/openapi.yaml:70:7' },
+    ]);
+    expect(breakage.errors).toEqual(['openapi/openapi.yaml:70:7 Operation object should contain `summary` field. (operation-summary)']);
+    expect(breakage.fixes).toEqual(['fix the spec at openapi/openapi.yaml:70:7: Operation object should contain `summary` field.']);
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { exitCodeFor, UsageError } from '../../../src/cli/exit.js';
+import { tsxCommand } from '../../../tools/process/commands.js';
+import { runCommand } from '../../../tools/process/run-command.js';
+import { parseSoakArgs, type SoakOptions } from '../../../tools/soak/options.js';
+
+/** What parsing `args` leads to: the options, or the exit code and what was written to stderr. */
+function parse(args: string[]): { options?: SoakOptions; code?: number; stderr: string } {
+  let stderr = '';
+  const writeErr = (text: string) => {
+    stderr += text;
+  };
+  try {
+    return { options: parseSoakArgs(args, writeErr), stderr };
+  } catch (error) {
+    return { code: exitCodeFor('soak', error, writeErr), stderr };
+  }
+}
+
+describe('npm run soak arguments', () => {
+  it('defaults to starting its own server for 60 s with 16 connections and 8 slow clients', () => {
+    expect(parse([])).toEqual({ options: { duration: 60, connections: 16, slowClients: 8, user: 'demo' }, stderr: '' });
+    expect(parse(['--slow-clients', '0']).options).toMatchObject({ slowClients: 0 });
+  });
+
+  it('targets a running server with --url, --token and --pid', () => {
+    expect(parse(['--url', 'http://127.0.0.1:3000', '--token', 'tka_x', '--pid', '42', '--duration', '5', '--json']).options).toEqual({
+      url: 'http://127.0.0.1:3000',
+      token: 'tka_x',
+      pid: 42,
+      duration: 5,
+      connections: 16,
+      slowClients: 8,
+      user: 'demo',
+      json: true,
+    });
+  });
+
+  it.each([
+    { given: ['--url', 'http://127.0.0.1:1'], want: '--url and --token go together' },
+    { given: ['--token', 'tka_x'], want: '--url and --token go together' },
+    { given: ['--pid', '1'], want: '--pid only applies with --url' },
+    { given: ['--duration', '0'], want: '--duration must be a whole number of at least 1' },
+    { given: ['--connections', 'many'], want: '--connections must be a whole number of at least 1' },
+    { given: ['--slow-clients', '-1'], want: '--slow-clients must be a whole number, 0 or more' },
+    { given: ['--token', '--json', '--url', 'http://127.0.0.1:1'], want: "'--token <key>' argument '--json' is invalid" },
+    { given: ['--bogus'], want: "unknown option '--bogus'" },
+  ])('is bad usage (exit 2): $given', ({ given, want }) => {
+    const result = parse(given);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(want);
+  });
+
+  it('throws a UsageError for options that do not go together', () => {
+    expect(() => parseSoakArgs(['--pid', '1'])).toThrow(UsageError);
+  });
+
+  it('exits 2 with the message as a real process', async () => {
+    const { code, stderr } = await runCommand(tsxCommand('tools/soak/main.ts', ['--token', 'tka_x']));
+    expect(code).toBe(2);
+    expect(stderr).toBe('soak: --url and --token go together: both to target a running server, neither to start one\n');
+  });
+});

@@ -1,0 +1,72 @@
+import { relative } from 'node:path';
+import { ExitCode, runCli } from '../../src/cli/exit.js';
+import { type Contract, projectRoot, readContracts } from '../../src/contract/project.js';
+import { binCommand } from '../process/commands.js';
+import { describeExit } from '../process/launch.js';
+import { runCommand } from '../process/run-command.js';
+import { passCache } from './pass-cache.js';
+
+/**
+ * `npm run lint`: the contracts of `redocly.yaml` through both linters, side by side:
+ * Redocly with `redocly.yaml` (recommended-strict and this project's rules), as its CLI
+ * in a process of its own, and Spectral with `.spectral.yaml` (the OWASP API Security
+ * ruleset) in this one (`spectral.ts`). Each one's output is printed whole, in turn. Warnings fail Redocly's run,
+ * and a Spectral finding of any severity fails Spectral's. Each linter keeps a pass
+ * cache per contract (`pass-cache.ts`): it lints only the contracts whose spec, its own
+ * config or the tools' versions changed since their last pass, so an edit to one spec
+ * lints that spec alone; with none changed it does not run (`CHECK_CACHE=off` lints all).
+ */
+await runCli('lint', async () => {
+  const contracts = readContracts();
+  const env = { REDOCLY_SUPPRESS_NOTIFICATIONS: 'true', REDOCLY_TELEMETRY: 'off' };
+  const linters = [
+    {
+      name: 'redocly lint',
+      config: 'redocly.yaml',
+      // Redocly lints the named APIs of its config, each with that config's rules.
+      run: (chosen: Contract[]) =>
+        runCommand(binCommand('redocly', ['lint', ...chosen.map((contract) => contract.name), '--config', 'redocly.yaml']), { env, timeoutMs: 120_000 }),
+    },
+    {
+      name: 'spectral lint (OWASP)',
+      config: '.spectral.yaml',
+      // In this process (spectral.ts); a finding of any severity fails, as `--fail-severity hint` does.
+      async run(chosen: Contract[]) {
+        const specs = chosen.map((contract) => relative(projectRoot, contract.spec));
+        // Loaded only when a spec is linted: Spectral's modules take a third of a second, which a skipped run need not pay.
+        const { formatFindings, lintWithSpectral } = await import('./spectral.js');
+        const findings = await lintWithSpectral(specs);
+        return { code: findings.length === 0 ? 0 : 1, signal: null, stdout: formatFindings(findings, specs), stderr: '' };
+      },
+    },
+  ].map((linter) => {
+    const checks = contracts.map((contract) => ({
+      contract,
+      cache: passCache(`${linter.name.split(' ')[0]}-${contract.name}`, [
+        relative(projectRoot, contract.spec),
+        linter.config,
+        'package-lock.json',
+        'tools/check/lint.ts',
+        'tools/check/spectral.ts',
+      ]),
+    }));
+    return { ...linter, stale: checks.filter((check) => !check.cache.unchanged), fresh: checks.filter((check) => check.cache.unchanged) };
+  });
+  const results = await Promise.all(linters.map((linter) => (linter.stale.length === 0 ? undefined : linter.run(linter.stale.map((check) => check.contract)))));
+  let code: ExitCode = ExitCode.ok;
+  linters.forEach((linter, index) => {
+    const result = results[index];
+    if (linter.fresh.length > 0) {
+      const names = linter.fresh.map((check) => check.contract.name).join(', ');
+      console.log(`lint: ${linter.name}: ok for ${names}, unchanged since the last pass (CHECK_CACHE=off lints them anyway)`);
+    }
+    if (!result) return;
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    if (result.code !== 0) {
+      console.error(`lint: ${linter.name} failed (${describeExit(result)})`);
+      code = ExitCode.failed;
+    } else for (const check of linter.stale) check.cache.recordPass();
+  });
+  return code;
+});

@@ -1,0 +1,425 @@
+import { readFileSync } from 'node:fs';
+import { maxHeaderSize } from 'node:http';
+import { join } from 'node:path';
+import { projectRoot, readContracts } from '../../src/contract/project.js';
+import { deref, isObject, loadSpec, type Json, type OpenApiDocument } from '../../src/contract/spec.js';
+import { leaseBlock } from '../../src/server/shared-rate-limit.js';
+
+/** The two contracts, by their name in `redocly.yaml`. */
+export interface Specs {
+  main: OpenApiDocument;
+  account: OpenApiDocument;
+}
+
+/**
+ * A place in prose (a description, an example, the README or a page of `docs/`) that restates something the spec
+ * says elsewhere: a limit, an enum, a bound. The text stays readable as prose, and this says
+ * what each number in it must be, read from the spec, so a change to `x-limits` or a schema
+ * cannot leave the copy behind.
+ */
+interface ProseCopy {
+  /** Files to look in, relative to the project root. */
+  files: string[];
+  /** What it restates, for the message: `x-limits.rateLimit of openapi.yaml`. */
+  of: string;
+  /** Finds the copy; each capture group is one restated value. */
+  find: RegExp;
+  want: (specs: Specs) => Array<string | number>;
+}
+
+/** A value of the spec itself (an example) that must agree with another place of the spec. */
+interface ValueCopy {
+  spec: keyof Specs;
+  /** JSON pointer of the copy. */
+  at: string;
+  of: string;
+  /** The problem, or undefined when the value agrees. */
+  problem: (value: Json | undefined, specs: Specs) => string | undefined;
+}
+
+const MAIN = 'openapi/openapi.yaml';
+const ACCOUNT = 'openapi/account.yaml';
+const README = 'README.md';
+/** The pages of `docs/` that restate the specs, each named where its copies are listed. */
+const DECISIONS = 'docs/what-the-contract-decides.md';
+const EDITING = 'docs/editing-the-contract.md';
+const SERVER = 'docs/server.md';
+const SCALING = 'docs/scaling-out.md';
+const WEB_APP = 'docs/web-application.md';
+const CONTRACT_SUITE = 'docs/contract-suite.md';
+
+/** A value of a spec by JSON pointer (`$ref`s followed on the way), or undefined. */
+function at(spec: OpenApiDocument, pointer: string): Json | undefined {
+  let node: Json | undefined = spec;
+  for (const raw of pointer.replace(/^#\//, '').split('/')) {
+    const segment = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (isObject(node) && typeof node['$ref'] === 'string') node = deref(spec, node);
+    node = Array.isArray(node) ? node[Number(segment)] : isObject(node) ? node[segment] : undefined;
+  }
+  return node;
+}
+
+function number(spec: OpenApiDocument, pointer: string): number {
+  const value = at(spec, pointer);
+  if (typeof value !== 'number') throw new Error(`the spec has no number at ${pointer}; update tools/check/spec-copies.ts`);
+  return value;
+}
+
+function list(spec: OpenApiDocument, pointer: string): Json[] {
+  const value = at(spec, pointer);
+  if (!Array.isArray(value)) throw new Error(`the spec has no list at ${pointer}; update tools/check/spec-copies.ts`);
+  return value;
+}
+
+const limit = (pointer: string) => (specs: Specs) => number(specs.main, `#/x-limits/${pointer}`);
+const accountLimit = (pointer: string) => (specs: Specs) => number(specs.account, `#/x-limits/${pointer}`);
+const kib = (bytes: number) => bytes / 1024;
+const expiries = (specs: Specs) => list(specs.account, '#/components/schemas/ExpiresInDays/enum') as number[];
+
+/** A contract's body limit as its 413 problem and examples say it: in KiB in the title-like wording, in bytes in the detail. */
+function bodyLimitCopies(file: string, name: string, maxBodyBytes: (specs: Specs) => number): ProseCopy[] {
+  const of = `x-limits.maxBodyBytes of ${name}`;
+  return [
+    { files: [file], of, find: /(?:The request body is larger than|summary: Body over) (\d+) KiB/g, want: (specs) => [kib(maxBodyBytes(specs))] },
+    { files: [file], of, find: /The request body exceeds (\d+) bytes/g, want: (specs) => [maxBodyBytes(specs)] },
+  ];
+}
+
+const PROSE_COPIES: ProseCopy[] = [
+  // The public API: its "specified vs decided" table (in the spec and, copied, in docs/what-the-contract-decides.md), its description, examples.
+  {
+    files: [MAIN, DECISIONS],
+    of: 'x-limits.maxBodyBytes of openapi.yaml',
+    find: /Request bodies up to (\d+) KiB/g,
+    want: (specs) => [kib(limit('maxBodyBytes')(specs))],
+  },
+  {
+    files: [MAIN, DECISIONS, EDITING],
+    of: 'x-limits.rateLimit of openapi.yaml',
+    find: /(\d+) requests per key per (\d+) s window/g,
+    want: (specs) => [limit('rateLimit/requests')(specs), limit('rateLimit/windowSeconds')(specs)],
+  },
+  {
+    files: [MAIN, DECISIONS],
+    of: 'components.schemas.Limit of openapi.yaml',
+    find: /`limit` \((\d+) to (\d+), default (\d+)\)/g,
+    want: ({ main }) => ['minimum', 'maximum', 'default'].map((keyword) => number(main, `#/components/schemas/Limit/${keyword}`)),
+  },
+  {
+    files: [MAIN, DECISIONS],
+    of: 'components.schemas.Sort of openapi.yaml',
+    find: /Enum (`[^|]*`), optional, default `(\w+)`/g,
+    want: ({ main }) => [
+      list(main, '#/components/schemas/Sort/enum')
+        .map((value) => `\`${String(value)}\``)
+        .join(' / '),
+      String(at(main, '#/components/schemas/Sort/default')),
+    ],
+  },
+  {
+    files: [MAIN, DECISIONS],
+    of: 'components.schemas.ExpiresInDays of account.yaml',
+    find: /expire \((\d+) to (\d+) days\)/g,
+    want: (specs) => [Math.min(...expiries(specs)), Math.max(...expiries(specs))],
+  },
+  {
+    files: [MAIN],
+    of: 'components.schemas.ExpiresInDays of account.yaml',
+    find: /an expiry its user chose \((\d+) to (\d+) days\)/g,
+    want: (specs) => [Math.min(...expiries(specs)), Math.max(...expiries(specs))],
+  },
+  {
+    files: [MAIN],
+    of: 'x-limits.headersTimeoutSeconds and requestTimeoutSeconds of openapi.yaml',
+    find: /\((\d+) s for the headers, (\d+) s in all\)/g,
+    want: (specs) => [limit('headersTimeoutSeconds')(specs), limit('requestTimeoutSeconds')(specs)],
+  },
+  {
+    files: [MAIN, ACCOUNT],
+    of: "Node's http.maxHeaderSize (the server does not change it)",
+    find: /request headers\s+over (\d+) KiB/g,
+    want: () => [kib(maxHeaderSize)],
+  },
+  ...bodyLimitCopies(MAIN, 'openapi.yaml', limit('maxBodyBytes')),
+  {
+    files: [MAIN],
+    of: 'x-limits.rateLimit of openapi.yaml',
+    find: /has used its (\d+) requests for the current (\d+)-second window/g,
+    want: (specs) => [limit('rateLimit/requests')(specs), limit('rateLimit/windowSeconds')(specs)],
+  },
+  {
+    files: [MAIN],
+    of: 'components.schemas.Sort of openapi.yaml',
+    find: /'must be one of: ([^']*)'/g,
+    want: ({ main }) => [list(main, '#/components/schemas/Sort/enum').join(', ')],
+  },
+  // The account API's description and examples.
+  ...bodyLimitCopies(ACCOUNT, 'account.yaml', accountLimit('maxBodyBytes')),
+  {
+    files: [ACCOUNT],
+    of: 'x-limits.rateLimit of account.yaml',
+    find: /has sent (\d+) requests in the current (\d+)-second window/g,
+    want: (specs) => [accountLimit('rateLimit/requests')(specs), accountLimit('rateLimit/windowSeconds')(specs)],
+  },
+  {
+    files: [ACCOUNT, WEB_APP],
+    of: 'x-limits.signUp of account.yaml',
+    find: /Sign-ups(?:\*\*)? are limited per client address(?: \(`x-limits.signUp`\))?: (\d+), each\s+counted before the name is looked up, whether it makes an account or meets\s+a taken name; past them the address waits (\d+) minutes after its latest/g,
+    want: (specs) => [accountLimit('signUp/perClient')(specs), accountLimit('signUp/windowSeconds')(specs) / 60],
+  },
+  {
+    files: [ACCOUNT, WEB_APP],
+    of: 'x-limits.password.minGuessesLog10 of account.yaml',
+    find: /fewer than 10\^(\d+)\s+guesses/g,
+    want: (specs) => [accountLimit('password/minGuessesLog10')(specs)],
+  },
+  {
+    files: [ACCOUNT],
+    of: 'x-limits.signUp of account.yaml',
+    find: /signed up or tried a taken name (\d+) times\. Try again in (\d+) minutes/g,
+    want: (specs) => [accountLimit('signUp/perClient')(specs), accountLimit('signUp/windowSeconds')(specs) / 60],
+  },
+  {
+    files: [ACCOUNT],
+    of: 'x-limits.keys.activePerUser of account.yaml',
+    find: /You have (\d+) active API keys/g,
+    want: (specs) => [accountLimit('keys/activePerUser')(specs)],
+  },
+  {
+    files: [ACCOUNT, WEB_APP],
+    of: 'components.schemas.SignUpRequest.password of account.yaml',
+    find: /(?:Passwords(?:\*\*)? are|description:) (\d+) to (\d+) characters/g,
+    want: ({ account }) => ['minLength', 'maxLength'].map((keyword) => number(account, `#/components/schemas/SignUpRequest/properties/password/${keyword}`)),
+  },
+  {
+    files: [ACCOUNT],
+    of: 'x-limits.session of account.yaml',
+    find: /after (\d+) minutes without a request \(idle expiry\), and\s+- (\d+) hours after sign-in/g,
+    want: (specs) => [accountLimit('session/idleSeconds')(specs) / 60, accountLimit('session/absoluteSeconds')(specs) / 3600],
+  },
+  {
+    files: [ACCOUNT],
+    of: 'x-limits.session.absoluteSeconds of account.yaml',
+    find: /session=(?:<token>|[A-Za-z0-9_-]{43}); Path=\/; Max-Age=(\d+)/g,
+    want: (specs) => [accountLimit('session/absoluteSeconds')(specs)],
+  },
+  {
+    files: [ACCOUNT],
+    of: 'components.schemas.ExpiresInDays of account.yaml',
+    find: /presets \(([\d, ]+) or (\d+)\s+days; (\d+) by default\)/g,
+    want: (specs) => [
+      expiries(specs).slice(0, -1).join(', '),
+      String(expiries(specs).at(-1)),
+      number(specs.account, '#/components/schemas/ExpiresInDays/default'),
+    ],
+  },
+  {
+    files: [ACCOUNT],
+    of: 'components.schemas.ExpiresInDays of account.yaml',
+    find: /'must be one of: ([^']*)'/g,
+    want: (specs) => [expiries(specs).join(', ')],
+  },
+  // The README's and docs/'s prose about the limits: the variables (docs/server.md), scaling out, the contract suite, the web application, the scripts.
+  {
+    files: [SERVER],
+    of: 'x-limits.rateLimit of openapi.yaml',
+    find: /the spec's `x-limits` \((\d+) per (\d+) s\)/g,
+    want: (specs) => [limit('rateLimit/requests')(specs), limit('rateLimit/windowSeconds')(specs)],
+  },
+  {
+    files: [SERVER],
+    of: 'x-limits.maxBodyBytes of openapi.yaml',
+    find: /the spec's `x-limits` \((\d+)\) \| largest request body/g,
+    want: (specs) => [limit('maxBodyBytes')(specs)],
+  },
+  {
+    files: [SERVER],
+    of: 'x-limits.failedAuthentication of openapi.yaml',
+    find: /the spec's `x-limits` \((\d+) and (\d+) per (\d+) s\)/g,
+    want: (specs) => ['perAddress', 'total', 'windowSeconds'].map((key) => limit(`failedAuthentication/${key}`)(specs)),
+  },
+  {
+    files: [SERVER],
+    of: 'x-limits.headersTimeoutSeconds and requestTimeoutSeconds of openapi.yaml',
+    find: /the spec's `x-limits` \((\d+) s, (\d+) s\)/g,
+    want: (specs) => [limit('headersTimeoutSeconds')(specs), limit('requestTimeoutSeconds')(specs)],
+  },
+  {
+    files: [SCALING],
+    of: 'x-limits.rateLimit.requests of openapi.yaml and leaseBlock in src/server/shared-rate-limit.ts',
+    find: /block = 2% of the quota: (\d+) of (\d+),/g,
+    want: (specs) => [leaseBlock(limit('rateLimit/requests')(specs)), limit('rateLimit/requests')(specs)],
+  },
+  {
+    files: [CONTRACT_SUITE],
+    of: 'x-limits.rateLimit of openapi.yaml',
+    find: /well inside the quota of (\d+) requests per (\d+) s/g,
+    want: (specs) => [limit('rateLimit/requests')(specs), limit('rateLimit/windowSeconds')(specs)],
+  },
+  {
+    files: [ACCOUNT, WEB_APP],
+    of: 'x-limits.signIn of account.yaml',
+    find: /\((\d+) per\s+account, (\d+) per\s+client\s+address, (\d+) per\s+device\)/g,
+    want: (specs) => ['failuresPerAccount', 'failuresPerClient', 'failuresPerDevice'].map((key) => accountLimit(`signIn/${key}`)(specs)),
+  },
+  {
+    files: [ACCOUNT, WEB_APP],
+    of: 'x-limits.signIn of account.yaml',
+    find: /waits (\d+) minutes? after the latest, doubled each time, at most (\d+) minutes, and\s+a count is forgotten (\d+) minutes after its latest attempt/g,
+    want: (specs) => ['backoffSeconds', 'maxBackoffSeconds', 'windowSeconds'].map((key) => accountLimit(`signIn/${key}`)(specs) / 60),
+  },
+  {
+    files: [ACCOUNT, WEB_APP],
+    of: 'x-limits.signIn.deviceSeconds of account.yaml',
+    find: /kept for (\d+) days/g,
+    want: (specs) => [accountLimit('signIn/deviceSeconds')(specs) / 86_400],
+  },
+  {
+    files: [ACCOUNT],
+    of: 'x-limits.signIn.deviceSeconds of account.yaml',
+    find: /device=<user id>\.<nonce>\.<signature>; Path=\/; Max-Age=(\d+)/g,
+    want: (specs) => [accountLimit('signIn/deviceSeconds')(specs)],
+  },
+  {
+    files: [WEB_APP],
+    of: 'x-limits.session of account.yaml',
+    find: /A session ends after (\d+) idle\s+minutes, (\d+) hours after sign-in/g,
+    want: (specs) => [accountLimit('session/idleSeconds')(specs) / 60, accountLimit('session/absoluteSeconds')(specs) / 3600],
+  },
+  {
+    files: [WEB_APP],
+    of: 'x-limits.keys.activePerUser of account.yaml',
+    find: /(?:At most (\d+) active keys per user|(\d+) active keys\)\.)/g,
+    want: (specs) => [accountLimit('keys/activePerUser')(specs)],
+  },
+  {
+    files: [WEB_APP],
+    of: 'x-limits.maxBodyBytes and rateLimit of account.yaml',
+    find: /\(body (\d+) KiB, (\d+) requests per client address per (\d+) s,/g,
+    want: (specs) => [kib(accountLimit('maxBodyBytes')(specs)), accountLimit('rateLimit/requests')(specs), accountLimit('rateLimit/windowSeconds')(specs)],
+  },
+  {
+    files: [WEB_APP],
+    of: 'components.schemas.ExpiresInDays of account.yaml',
+    find: /expiry from\s+([\d, ]+) or (\d+) days, (\d+) by default/g,
+    want: (specs) => [
+      expiries(specs).slice(0, -1).join(', '),
+      String(expiries(specs).at(-1)),
+      number(specs.account, '#/components/schemas/ExpiresInDays/default'),
+    ],
+  },
+  {
+    files: [README],
+    of: 'components.schemas.ExpiresInDays of account.yaml',
+    find: /from the same presets \(([\d, ]+); default (\d+)\)/g,
+    want: (specs) => [expiries(specs).join(', '), number(specs.account, '#/components/schemas/ExpiresInDays/default')],
+  },
+];
+
+const VALUE_COPIES: ValueCopy[] = [
+  {
+    spec: 'main',
+    at: '#/components/headers/RateLimit-Limit/example',
+    of: 'x-limits.rateLimit.requests',
+    problem: (value, specs) => (value === limit('rateLimit/requests')(specs) ? undefined : `should be ${limit('rateLimit/requests')(specs)}`),
+  },
+  {
+    spec: 'main',
+    at: '#/components/headers/RateLimit-Remaining/example',
+    of: 'x-limits.rateLimit.requests',
+    problem: (value, specs) =>
+      typeof value === 'number' && value < limit('rateLimit/requests')(specs) ? undefined : `should be below the quota, ${limit('rateLimit/requests')(specs)}`,
+  },
+  ...['#/components/headers/RateLimit-Reset/example', '#/components/headers/Retry-After/example'].map(
+    (pointer): ValueCopy => ({
+      spec: 'main',
+      at: pointer,
+      of: 'x-limits.rateLimit.windowSeconds',
+      problem: (value, specs) =>
+        typeof value === 'number' && value <= limit('rateLimit/windowSeconds')(specs)
+          ? undefined
+          : `should be at most the window, ${limit('rateLimit/windowSeconds')(specs)} s`,
+    }),
+  ),
+  {
+    spec: 'account',
+    at: '#/components/headers/Retry-After/example',
+    of: 'x-limits.signIn.maxBackoffSeconds',
+    problem: (value, specs) =>
+      typeof value === 'number' && value <= accountLimit('signIn/maxBackoffSeconds')(specs)
+        ? undefined
+        : `should be at most the longest wait, ${accountLimit('signIn/maxBackoffSeconds')(specs)} s`,
+  },
+];
+
+export interface CopiesResult {
+  ok: boolean;
+  /** One line per stale copy: `update docs/what-the-contract-decides.md:16: ...`. */
+  problems: string[];
+  message: string;
+}
+
+/**
+ * Checks every place that restates the spec in prose or in an example against the spec:
+ * each copy listed here must still be found where it was (a reworded sentence must be listed
+ * anew), and each value in it must be what the spec says now.
+ *
+ * @param texts the files' contents by path relative to the project root (default: read from disk)
+ */
+export function checkSpecCopies(specs: Specs, texts: (file: string) => string = (file) => readFileSync(join(projectRoot, file), 'utf8')): CopiesResult {
+  const problems: string[] = [];
+  let checked = 0;
+  for (const copy of PROSE_COPIES) {
+    const wanted = copy.want(specs).map(String);
+    for (const file of copy.files) {
+      const text = texts(file);
+      // `d` gives each value's place, so the message can show the sentence as it should read.
+      const matches = [...text.matchAll(new RegExp(copy.find.source, `${copy.find.flags}d`))];
+      if (matches.length === 0) {
+        problems.push(
+          `update tools/check/spec-copies.ts: ${file} no longer says ${copy.find.source} (the copy of ${copy.of}); point the check at the new wording`,
+        );
+        continue;
+      }
+      for (const match of matches) {
+        checked++;
+        const groups = match.slice(1).flatMap((value, group) => (value === undefined ? [] : [{ value, span: match.indices?.[group + 1] }]));
+        if (groups.map((group) => group.value).join('|') === wanted.slice(0, groups.length).join('|')) continue;
+        const line = text.slice(0, match.index).split('\n').length;
+        let fixed = match[0];
+        // From the last value back, so each replacement leaves the earlier places where they were.
+        for (let index = groups.length - 1; index >= 0; index--) {
+          const span = groups[index]?.span;
+          if (!span) continue;
+          fixed = fixed.slice(0, span[0] - match.index) + (wanted[index] ?? groups[index]?.value) + fixed.slice(span[1] - match.index);
+        }
+        problems.push(`update ${file}:${line}: "${match[0]}" restates ${copy.of}, which now says "${fixed}"`);
+      }
+    }
+  }
+  for (const copy of VALUE_COPIES) {
+    checked++;
+    const problem = copy.problem(at(specs[copy.spec], copy.at), specs);
+    const file = copy.spec === 'main' ? MAIN : ACCOUNT;
+    if (problem) problems.push(`update ${file} ${copy.at}: ${JSON.stringify(at(specs[copy.spec], copy.at))} restates ${copy.of}; it ${problem}`);
+  }
+  return {
+    ok: problems.length === 0,
+    problems,
+    message:
+      problems.length === 0
+        ? `${checked} copies of the specs' limits, bounds and enums in prose and examples agree with the specs`
+        : [`${problems.length} cop${problems.length === 1 ? 'y is' : 'ies are'} stale:`, ...problems.map((problem) => `  ${problem}`)].join('\n'),
+  };
+}
+
+/** The project's two contracts, as `redocly.yaml` names them. */
+export function loadSpecs(): Specs {
+  const byName = new Map(readContracts().map((contract) => [contract.name, contract.spec]));
+  const path = (name: string) => {
+    const spec = byName.get(name);
+    if (!spec) throw new Error(`redocly.yaml has no api ${name}`);
+    return spec;
+  };
+  return { main: loadSpec(path('main')), account: loadSpec(path('account')) };
+}

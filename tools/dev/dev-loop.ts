@@ -1,0 +1,259 @@
+import { dirname, extname, relative, resolve, sep } from 'node:path';
+import type { ContractPaths } from '../../src/contract/project.js';
+import { displayPath } from '../check/display-path.js';
+import { checkValueExamples } from '../check/examples-check.js';
+import { watchFolders, type FileWatch } from '../generate/watch-files.js';
+import { writeTypes } from '../generate/write-types.js';
+import { describeExit } from '../process/launch.js';
+import { type ServerProcess, ServerStartError, startServer } from '../process/server.js';
+import { explainExamples, explainLint, explainServerStart, explainTypecheck, explainTypeGeneration, formatTypecheckError, type Breakage } from './explain.js';
+import { lintSpec } from './lint-spec.js';
+import { describeBreakage, seconds } from './report.js';
+import { TypecheckThread } from './typecheck-thread.js';
+
+export interface DevLoopOptions {
+  root: string;
+  paths: ContractPaths;
+  /** The server's environment on top of this process's (PORT, LOG_LEVEL, ...); `undefined` removes a variable. */
+  serverEnv: Record<string, string | undefined>;
+  /** Prints one line of the loop's own report. */
+  say: (line: string) => void;
+  /** Passes on what the server writes. */
+  forward: (text: string) => void;
+}
+
+type Cause = 'spec' | 'source';
+
+/** The result of the latest type generation, which runs at once on each save. */
+type TypesOutcome = { ok: true; summary: string } | { ok: false; breakage: Breakage };
+
+interface Run {
+  cause: Cause;
+  changed: string[];
+  /** When the first file event of the save arrived (performance.now()). */
+  savedAt: number;
+}
+
+const SPEC_FILES = new Set(['.yaml', '.yml', '.json']);
+const SOURCE_FILES = new Set(['.ts', '.mts', '.cts', '.tsx', '.json']);
+
+/**
+ * `npm run dev`: on a spec save, lint it, check its header and parameter examples,
+ * regenerate the types, typecheck and restart the server; on a source save,
+ * typecheck and restart. When a step fails it says which, where and what to do,
+ * and leaves the last good server running. One run at a time; saves made during a
+ * run are gathered into the next one.
+ */
+export class DevLoop {
+  readonly #options: DevLoopOptions;
+  readonly #typecheck: TypecheckThread;
+  readonly #specFolder: string;
+  readonly #sourceFolder: string;
+  #watch: FileWatch | undefined;
+  #server: { process: ServerProcess; startedAt: Date } | undefined;
+  #running: Promise<void> | undefined;
+  #types: Promise<TypesOutcome> = Promise.resolve({ ok: true, summary: 'types unchanged' });
+  /** Whether a type generation since the last run wrote a different file. */
+  #typesChanged = false;
+  #next: Run | undefined;
+  #stopping = false;
+  /** Aborted on stop: ends the lint process of a run in flight. */
+  readonly #stopped = new AbortController();
+
+  constructor(options: DevLoopOptions) {
+    this.#options = options;
+    this.#typecheck = new TypecheckThread(resolve(options.root, 'tsconfig.json'));
+    this.#specFolder = dirname(options.paths.spec);
+    this.#sourceFolder = resolve(options.root, 'src');
+  }
+
+  /** Starts the server, watches the spec's folder and `src/`, then checks everything once. */
+  async start(): Promise<void> {
+    const { say } = this.#options;
+    this.#watch = await watchFolders([this.#specFolder, this.#sourceFolder], (changed, firstEventAt) => this.#queue(changed, firstEventAt));
+    say(`watching ${displayPath(this.#specFolder)}/ and ${displayPath(this.#sourceFolder)}/; Ctrl-C stops`);
+    // The first run starts the server at once, then checks everything: it warms the typechecker (the slow part) and tells about anything already broken.
+    this.#regenerateTypes();
+    await this.#enqueue({ cause: 'spec', changed: [], savedAt: performance.now() });
+    say('ready: waiting for saves');
+  }
+
+  /** Stops watching, the commands in flight and the server's process group. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    await this.#watch?.close();
+    this.#stopped.abort();
+    await this.#typecheck.close();
+    const server = this.#server;
+    this.#server = undefined;
+    await server?.process.stop({ graceMs: 5_000 });
+  }
+
+  #queue(changed: string[], savedAt: number): void {
+    const spec = changed.filter((file) => isUnder(file, this.#specFolder) && SPEC_FILES.has(extname(file)));
+    const source = changed.filter((file) => isUnder(file, this.#sourceFolder) && SOURCE_FILES.has(extname(file)));
+    if (spec.length + source.length === 0) return;
+    // Types are written at once, not behind a typecheck in progress: the editor should see them within the second.
+    if (spec.length > 0) this.#regenerateTypes(savedAt);
+    void this.#enqueue({ cause: spec.length > 0 ? 'spec' : 'source', changed: [...spec, ...source], savedAt });
+  }
+
+  async #enqueue(run: Run): Promise<void> {
+    if (this.#running) {
+      // A spec change includes everything a source change does.
+      const queued = this.#next;
+      this.#next = queued
+        ? {
+            cause: queued.cause === 'spec' || run.cause === 'spec' ? 'spec' : 'source',
+            changed: [...new Set([...queued.changed, ...run.changed])],
+            savedAt: queued.savedAt,
+          }
+        : run;
+      return this.#running;
+    }
+    this.#running = (async () => {
+      let current: Run | undefined = run;
+      while (current && !this.#stopping) {
+        try {
+          await this.#runOnce(current);
+        } catch (error) {
+          // Stopping ends the typecheck thread and the lint process under a run; anything else is a bug worth showing.
+          if (!this.#stopping) this.#options.say(`the loop failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        }
+        current = this.#next;
+        this.#next = undefined;
+      }
+      this.#running = undefined;
+    })();
+    return this.#running;
+  }
+
+  async #runOnce(run: Run): Promise<void> {
+    const { say, paths } = this.#options;
+    const initial = run.changed.length === 0;
+    if (initial) await this.#startServer('started');
+    else say(`${run.changed.map((file) => displayPath(file)).join(', ')} changed`);
+    const started = performance.now();
+    // What passed, in the order the steps are meant: lint, examples, types, typecheck.
+    const passed: Record<'lint' | 'examples' | 'types' | 'typecheck', string | undefined> = {
+      lint: undefined,
+      examples: undefined,
+      types: undefined,
+      typecheck: undefined,
+    };
+    const broken: Breakage[] = [];
+    let typesChanged = false;
+    let typesFailed = false;
+
+    if (run.cause === 'spec') {
+      const lintStarted = performance.now();
+      // Lint runs in its own process while the types are made here, so neither waits for the other.
+      const lint = lintSpec(this.#stopped.signal).then((result) => ({ result, ms: performance.now() - lintStarted }));
+      const types = await this.#types;
+      typesChanged = this.#typesChanged;
+      this.#typesChanged = false;
+      if (types.ok) passed.types = types.summary;
+      else {
+        typesFailed = true;
+        broken.push(types.breakage);
+      }
+      if (!typesFailed) {
+        const examples = checkValueExamples(paths.spec);
+        if (examples.ok) passed.examples = 'examples ok';
+        else broken.push(explainExamples(examples.problems));
+      }
+      const { result, ms } = await lint;
+      if (result.ok) passed.lint = `lint ok in ${seconds(ms)}`;
+      // A spec that does not parse fails lint and type generation alike; one report is enough.
+      else if (!typesFailed) broken.unshift(explainLint(result.problems));
+    }
+
+    if (!typesFailed) {
+      const typecheckStarted = performance.now();
+      const errors = await this.#typecheck.check();
+      const ms = performance.now() - typecheckStarted;
+      // The server runs src/ and generated/; errors elsewhere (tests, bench) are reported without holding it back.
+      const blocking = errors.filter(
+        (error) => error.file === undefined || isUnder(error.file, this.#sourceFolder) || isUnder(error.file, dirname(paths.types)),
+      );
+      const elsewhere = errors.filter((error) => !blocking.includes(error));
+      if (blocking.length > 0) broken.push(explainTypecheck(blocking, run.cause));
+      else passed.typecheck = `typecheck ok in ${seconds(ms)}`;
+      if (elsewhere.length > 0) {
+        say(`typecheck: ${elsewhere.length} error${elsewhere.length === 1 ? '' : 's'} outside src/ (not holding the server back):`);
+        for (const error of elsewhere.slice(0, 3)) say(`  ${formatTypecheckError(error)}`);
+      }
+    }
+
+    const summary = Object.values(passed).filter((entry) => entry !== undefined);
+    if (summary.length > 0) say(summary.join(' · '));
+    if (broken.length > 0) {
+      for (const breakage of broken) for (const line of describeBreakage(breakage)) say(line);
+      const server = this.#server;
+      say(
+        server
+          ? `not restarted: the last good server is still running at ${server.process.url} (started ${server.startedAt.toLocaleTimeString()})`
+          : 'no server is running; it starts on the next save that passes',
+      );
+      return;
+    }
+    // The first check restarts only when it found the committed types stale.
+    const restart = !initial || typesChanged;
+    if (restart && !(await this.#startServer('restarted'))) return;
+    say(`all checks pass${restart ? ', server restarted' : ''} (${seconds(performance.now() - started)} in all)`);
+  }
+
+  /** Regenerates the types now, after any generation still in progress; `#types` holds the outcome. */
+  #regenerateTypes(savedAt?: number): void {
+    const { paths } = this.#options;
+    this.#types = this.#types.then(async (): Promise<TypesOutcome> => {
+      const started = performance.now();
+      try {
+        const { changed } = await writeTypes(paths);
+        if (!changed) return { ok: true, summary: 'types unchanged' };
+        this.#typesChanged = true;
+        const now = performance.now();
+        return {
+          ok: true,
+          summary: `types regenerated in ${seconds(now - started)}${savedAt === undefined ? '' : ` (${seconds(now - savedAt)} after the save)`}`,
+        };
+      } catch (error) {
+        return { ok: false, breakage: explainTypeGeneration(error, paths.spec) };
+      }
+    });
+  }
+
+  /** Stops the running server, if any, and starts a new one; false when it did not come up. */
+  async #startServer(verb: string): Promise<boolean> {
+    const { say, serverEnv, forward } = this.#options;
+    const started = performance.now();
+    const previous = this.#server;
+    // Forget it before stopping it, so its exit is not taken for a crash.
+    this.#server = undefined;
+    await previous?.process.stop({ graceMs: 5_000 });
+    if (this.#stopping) return false;
+    try {
+      // Output is passed on as it comes; the last 64 KiB are kept for the report when it does not start.
+      const server = await startServer({ env: serverEnv, onOutput: forward, maxOutputChars: 1 << 16 });
+      this.#server = { process: server, startedAt: new Date() };
+      say(`server ${verb} in ${seconds(performance.now() - started)} (pid ${server.pid}): ${server.url}`);
+      void server.exited.then((exit) => {
+        if (this.#server?.process === server && !this.#stopping) {
+          this.#server = undefined;
+          say(`the server stopped by itself (${describeExit(exit)}); it starts again on the next save that passes`);
+        }
+      });
+      return true;
+    } catch (error) {
+      const [reason, output] = error instanceof ServerStartError ? [error.reason, error.output] : [error instanceof Error ? error.message : String(error), ''];
+      for (const line of describeBreakage(explainServerStart(reason, output))) say(line);
+      say('no server is running; it starts on the next save that passes');
+      return false;
+    }
+  }
+}
+
+function isUnder(file: string, folder: string): boolean {
+  const fromFolder = relative(folder, file);
+  return fromFolder !== '' && !fromFolder.startsWith(`..${sep}`) && fromFolder !== '..';
+}

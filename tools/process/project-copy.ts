@@ -1,0 +1,24 @@
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { projectRoot } from '../../src/contract/project.js';
+
+/** What a copy needs to lint, generate, diff, typecheck and serve: the contract, its config and release notes, the code, its tools and its types. */
+const COPIED = ['redocly.yaml', 'package.json', 'tsconfig.json', 'CHANGELOG.md', 'openapi', 'generated', 'src', 'tools'];
+/** Left out of the copy: installed packages (linked instead) and the bench's results. */
+const NOT_COPIED = ['node_modules', join('tools', 'node_modules'), join('tools', 'bench', 'results')];
+
+/**
+ * A throwaway copy of the project (dependencies linked, not copied), for tests that
+ * edit the spec or the code and watch what a command does about it. A command run
+ * from the copy's `src/` or `tools/` finds the copy as its project root.
+ */
+export function copyProject(prefix = 'project-copy-'): { root: string; remove(): void } {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const copied = (source: string) => !NOT_COPIED.some((left) => relative(join(projectRoot, left), source).split(sep)[0] !== '..');
+  for (const entry of COPIED) cpSync(join(projectRoot, entry), join(root, entry), { recursive: true, filter: copied });
+  // The tools' workspace keeps here what npm could not hoist to the root's node_modules.
+  for (const modules of ['node_modules', join('tools', 'node_modules')])
+    if (existsSync(join(projectRoot, modules))) symlinkSync(join(projectRoot, modules), join(root, modules));
+  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+}

@@ -1,0 +1,79 @@
+import { tsxCommand } from './commands.js';
+import { describeExit, launch, type LaunchedProcess, type LaunchOptions, type OutputMode } from './launch.js';
+import { waitForOutput } from './ready.js';
+
+/** The API server running as its own process, as `npm start` runs it. */
+export interface ServerProcess extends LaunchedProcess {
+  /** Root URL of the API, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  readonly port: number;
+  /** Root URL of the web application, on its own listener. */
+  readonly webUrl: string;
+}
+
+export interface StartServerOptions {
+  /** DATABASE_PATH; leave it out when `env` names the database (DATABASE_URL). */
+  databasePath?: string;
+  /**
+   * The server's environment on top of this process's and of the defaults for a harness
+   * (NODE_ENV=production, LOG_LEVEL=info, HOST=127.0.0.1, PORT=0: a free port); `undefined` removes
+   * a variable, so a default gives way to what this process has (the dev loop passes NODE_ENV on).
+   */
+  env?: Record<string, string | undefined>;
+  /** Default `capture`; files for a server that outlives the process that reads its output (vitest's global setup). */
+  output?: OutputMode;
+  /** With `capture`, keep only about this many characters of each stream. */
+  maxOutputChars?: number;
+  /** With `capture`, each piece of output as it comes (the dev loop and the cluster pass it on). */
+  onOutput?: LaunchOptions['onOutput'];
+  /** How long to wait for the `Listening on` line (default 30 s). */
+  timeoutMs?: number;
+}
+
+/** A server that ended or hung before it listened: `reason` in a few words, `output` the end of what it printed. */
+export class ServerStartError extends Error {
+  override name = 'ServerStartError';
+  constructor(
+    readonly reason: string,
+    readonly output: string,
+  ) {
+    super(output === '' ? reason : `${reason}; its last output:\n${output}`);
+  }
+}
+
+/** The two lines the server prints once both listeners are up, whatever LOG_LEVEL says. */
+const LISTENING = /^Listening on (\S+)\nWeb application on (\S+)$/m;
+
+/**
+ * Starts `src/server/main.ts` (the one way the tools start the server: the test harnesses, the soak,
+ * the dev loop, the cluster's instances) and resolves once it prints `Listening on <url>` and
+ * `Web application on <url>`. If it does not, it is stopped and a `ServerStartError` says why, with
+ * its output.
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<ServerProcess> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const server = launch(tsxCommand('src/server/main.ts'), {
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ...(options.databasePath !== undefined && { DATABASE_PATH: options.databasePath }),
+      ...options.env,
+    },
+    output: options.output ?? 'capture',
+    ...(options.maxOutputChars !== undefined && { maxOutputChars: options.maxOutputChars }),
+    ...(options.onOutput !== undefined && { onOutput: options.onOutput }),
+  });
+  try {
+    const [, url = '', webUrl = ''] = await waitForOutput(server, LISTENING, { timeoutMs });
+    return { ...server, url, port: Number(new URL(url).port), webUrl };
+  } catch {
+    const exit = server.exitStatus();
+    await server.stop({ signal: 'SIGKILL' });
+    const reason = exit
+      ? `the server ended (${describeExit(exit)}) before listening`
+      : `the server printed no "Listening on" line within ${timeoutMs / 1000} s`;
+    throw new ServerStartError(reason, server.outputTail());
+  }
+}
