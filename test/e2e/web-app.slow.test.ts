@@ -293,4 +293,39 @@ describe('the web application in Chromium', () => {
       await context.close();
     }
   });
+
+  it("tells a browser the account does not know how many minutes to wait once strangers' guesses are spent, and lets the owner's browser in", async () => {
+    const json = { 'Content-Type': 'application/json' };
+    const made = await fetch(`${webUrl}/api/users`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'hedy', password: PASSWORD }) });
+    expect(made.status).toBe(201);
+    const device =
+      made.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith('device='))
+        ?.split(';')[0] ?? '';
+    for (let guess = 1; guess <= 10; guess++) {
+      const answer = await fetch(`${webUrl}/api/session`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'hedy', password: `wrong guess ${guess}` }),
+      });
+      expect(answer.status).toBe(401);
+    }
+    const signIn = async (visitor: BrowserPage) => {
+      await visitor.page.goto(`${webUrl}/sign-in`);
+      await visitor.page.getByLabel('User name').fill('hedy');
+      await visitor.page.getByLabel('Password').fill(PASSWORD);
+      await visitor.page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    const stranger = await openPage(browser, { origin: webUrl, name: 'unknown-browser' });
+    await signIn(stranger);
+    await expect.poll(() => stranger.page.getByRole('alert').textContent()).toContain('Try again in 1 minute.');
+    await stranger.context.close();
+    const owner = await openPage(browser, { origin: webUrl, name: 'known-browser' });
+    const [name = '', value = ''] = device.split('=');
+    await owner.context.addCookies([{ name, value, url: webUrl, httpOnly: true, sameSite: 'Strict' }]);
+    await signIn(owner);
+    await owner.page.waitForURL('**/settings');
+    await owner.context.close();
+  });
 });
