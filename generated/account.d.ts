@@ -17,7 +17,10 @@ export interface paths {
         /**
          * Sign up
          * @description Creates a user with a name and a password and signs them in: the answer
-         *     sets the session cookie. User names are unique.
+         *     sets the session cookie and the device cookie. User names are unique.
+         *     Sign-ups are limited per client address (`x-limits.signUp`): one that
+         *     makes an account and one that meets a taken name both count, so the
+         *     `409` is no free way to learn which names exist.
          */
         post: operations["signUp"];
         delete?: never;
@@ -170,14 +173,27 @@ export interface components {
         /** @description A new user's name and password. */
         SignUpRequest: {
             name: components["schemas"]["UserName"];
-            /** @description 15 to 256 characters. Never logged or returned. */
+            /**
+             * @description 15 to 256 characters, compared and stored in Unicode normalization form NFKC (so full-width letters,
+             *     ligatures or a decomposed accent make the same password as their plain form). It must not be easy to
+             *     guess (NIST SP 800-63B): zxcvbn-ts, offline, estimates the guesses its first 64 characters take against
+             *     lists of common and breached passwords, common words and names, keyboard patterns, repeats, sequences
+             *     and dates, and the user name and the service's name; fewer than 10^8 guesses
+             *     (`x-limits.password.minGuessesLog10`) is refused with `422`, whose violation names the rule it breaks
+             *     ("repeats a character or a group of characters", "is built on your user name or the service's name",
+             *     "is on a list of common and breached passwords", ...). No rule on which kinds of characters it holds.
+             *     Never logged or returned.
+             */
             password: string;
         };
         /** @description A user name and password. */
         SignInRequest: {
             /** @description The user name given at sign-up. */
             name: string;
-            /** @description The user's password. */
+            /**
+             * @description The user's password, compared in Unicode normalization form NFKC (and, for a password set before
+             *     passwords were normalized, as typed, after which it is stored normalized).
+             */
             password: string;
         };
         /** @description A user account. */
@@ -481,6 +497,10 @@ export interface components {
         /**
          * @description The session cookie: `__Host-session=<token>; Path=/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict`
          *     over HTTPS, `session=<token>; Path=/; Max-Age=28800; HttpOnly; SameSite=Strict` over plain HTTP in local development.
+         *     A second `Set-Cookie` header follows with the device cookie,
+         *     `__Host-device=<user id>.<nonce>.<signature>; Path=/; Max-Age=31536000; HttpOnly; Secure; SameSite=Strict`
+         *     (`device=...` without `Secure` over plain HTTP). The pattern takes the session cookie alone, or both as
+         *     a client that folds the two headers into one shows them (joined by `, `, as the Fetch API's `Headers.get` does).
          * @example __Host-session=Qm9vdHN0cmFwcGluZy1hLXNlc3Npb24tdG9rZW4tMDA; Path=/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict
          */
         SetSessionCookie: string;
@@ -546,8 +566,31 @@ export interface operations {
             };
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableContent"];
-            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description The request breaks the schema, or the password breaks the password rule (see `SignUpRequest`); each
+             *     violation is listed in `errors` with a JSON pointer, and a password's names the rule it breaks.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description This client address has signed up, or tried a taken name, as often as `x-limits.signUp` allows (the
+             *     `detail` says how many minutes to wait), or has sent too many requests.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -615,7 +658,11 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
-            /** @description Too many failed sign-ins for this account or from this client, or too many requests from this client. */
+            /**
+             * @description Too many failed sign-ins from this browser (when it carries the account's device cookie), or for this
+             *     account from browsers it does not know, or from this client; or too many requests from this client.
+             *     The `detail` says how many minutes to wait.
+             */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

@@ -5,9 +5,11 @@ import { InputViolation } from '../http/read-input.js';
 import { generateApiKey } from '../keys/api-key.js';
 import type { KeyEvent, KeySummary, SessionRecord, Store } from '../store/store.js';
 import type { AccountLimits } from '../contract/limits.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { normalizePassword, passwordProblem, SERVICE_WORDS } from './password-rule.js';
+import { hashPassword, type PasswordCheck, passwordStrength, verifyPassword } from './passwords.js';
+import type { DeviceRequest } from './devices.js';
 import type { Sessions } from './sessions.js';
-import type { FailureLimit } from './sign-in-limiter.js';
+import { type AttemptLimit, releaseAll, takeAll } from './sign-in-limiter.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -22,7 +24,12 @@ export interface AccountContext {
   session: SessionRecord | undefined;
   /** The caller's address, for the sign-in limits. */
   client: string;
-  signInFailures: { perAccount: FailureLimit; perClient: FailureLimit };
+  /** The request's device cookie: the browser's account, if it signed in before, and a new one to set. */
+  device: DeviceRequest;
+  /** Sign-in attempts, taken before the password is checked. */
+  signInAttempts: { perAccount: AttemptLimit; perClient: AttemptLimit; perDevice: AttemptLimit };
+  /** Sign-ups per client, taken before the name is looked up. */
+  signUpAttempts: AttemptLimit;
   limits: AccountLimits;
   /** The request's time, in milliseconds since the epoch. */
   now: number;
@@ -33,43 +40,72 @@ export type AccountHandlers = HandlerMap<AccountOperations, AccountContext>;
 
 export const accountHandlers: AccountHandlers = {
   async signUp({ body }, context) {
-    const { store, sessions, now } = context;
-    if (await store.findUserByName(body.name)) throw nameTaken();
-    const passwordHash = await hashPassword(body.password);
+    const { store, sessions, client, signUpAttempts, limits, now } = context;
+    // The password rule first: its 422 says nothing of the name, and costs no attempt.
+    const password = normalizePassword(body.password);
+    const problem = passwordProblem(await passwordStrength(password, [body.name, ...SERVICE_WORDS]), limits.password.minGuessesLog10);
+    if (problem) throw new InputViolation('/password', problem);
+    // Taken before the name is looked up: a sign-up that meets a taken name counts as one that makes an account,
+    // so "this name is taken" costs what an account costs.
+    const wait = await signUpAttempts.take(client);
+    if (wait > 0) throw tooManySignUps(wait, limits.signUp.perClient);
     let user: Awaited<ReturnType<Store['createUser']>>;
     try {
-      user = await store.createUser(body.name, iso(now), passwordHash);
-    } catch (error) {
-      // Two sign-ups for one name at once: the second meets the UNIQUE constraint.
       if (await store.findUserByName(body.name)) throw nameTaken();
+      const passwordHash = await hashPassword(password);
+      try {
+        user = await store.createUser(body.name, iso(now), passwordHash);
+      } catch (error) {
+        // Two sign-ups for one name at once: the second meets the UNIQUE constraint.
+        if (await store.findUserByName(body.name)) throw nameTaken();
+        throw error;
+      }
+    } catch (error) {
+      // Anything but a taken name (the hashing queue full, the database away) was not a sign-up: its attempt is given back.
+      if (!(error instanceof ApiError && error.status === 409)) await signUpAttempts.release(client);
       throw error;
     }
     const { session, setCookie } = await sessions.start(user.id, now);
+    // The browser that made the account is one it knows.
+    await context.device.issue(user.id);
     return { status: 201, body: { user: session.user, ...sessions.view(session) }, headers: { 'set-cookie': setCookie } };
   },
 
   async signIn({ body }, context) {
-    const { store, sessions, client, signInFailures, now } = context;
-    const account = body.name.toLowerCase();
-    const [forAccount, forClient] = await Promise.all([signInFailures.perAccount.retryAfter(account), signInFailures.perClient.retryAfter(client)]);
-    const wait = Math.max(forAccount, forClient);
-    if (wait > 0) {
-      throw new ApiError(
-        'urn:problem-type:too-many-sign-in-attempts',
-        `Too many failed sign-ins for this account or from this address. Try again in ${wait} seconds.`,
-        { headers: { 'Retry-After': String(wait) } },
-      );
-    }
+    const { store, sessions, client, device, signInAttempts, now } = context;
     const credential = await store.findUserCredential(body.name);
-    if (!(await verifyPassword(credential?.passwordHash, body.password)) || !credential) {
-      await Promise.all([signInFailures.perAccount.fail(account), signInFailures.perClient.fail(client)]);
+    const known = await device.find();
+    // A browser this account signed in with before is counted on its own: others' guesses never hold it back.
+    const trusted = known !== undefined && known.userId === credential?.user.id;
+    const attempts = trusted
+      ? ([[signInAttempts.perDevice, known.nonce]] as const)
+      : ([
+          [signInAttempts.perAccount, body.name.toLowerCase()],
+          [signInAttempts.perClient, client],
+        ] as const);
+    // Taken before the password is checked, in one statement each: guesses sent at once count one by one.
+    const wait = await takeAll(attempts);
+    if (wait > 0) throw tooManySignIns(wait, trusted);
+    let check: PasswordCheck;
+    try {
+      check = await verifyPassword(credential?.passwordHash, body.password);
+    } catch (error) {
+      // Not checked (the hashing queue is full): the attempt is given back.
+      await releaseAll(attempts);
+      throw error;
+    }
+    if (check === 'no-match' || !credential) {
       throw new ApiError('urn:problem-type:unauthorized', 'The user name or password is wrong.', { headers: { 'WWW-Authenticate': sessions.challenge } });
     }
-    await signInFailures.perAccount.clear(account);
+    if (trusted) await signInAttempts.perDevice.clear(known.nonce);
+    else await releaseAll(attempts);
+    // A hash made before passwords were normalized is made again from the normalized form, when the thread has a turn.
+    if (check === 'match-as-typed') await rehash(store, credential.user.id, body.password);
     // A new session on every sign-in (never a fixed one); a session the browser still had ends.
     if (context.session) await sessions.end(context.session);
     await sessions.sweep(now);
     const { session, setCookie } = await sessions.start(credential.user.id, now);
+    await device.issue(credential.user.id);
     return { status: 200, body: { user: session.user, ...sessions.view(session) }, headers: { 'set-cookie': setCookie } };
   },
 
@@ -203,6 +239,41 @@ function decodeEventCursor(cursor: string): { at: string; id: string } | undefin
   const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   if (rest.length > 0 || at === undefined || id === undefined || Number.isNaN(Date.parse(at)) || !/^evt_[0-9a-z]{16}$/.test(id)) return undefined;
   return { at, id };
+}
+
+/**
+ * The 429 of a sign-in whose count allows no attempt now, saying how long to wait in minutes (the page shows it;
+ * `Retry-After` has the seconds). It reads the same for an unknown name as for a real one.
+ */
+function tooManySignIns(waitSeconds: number, trusted: boolean): ApiError {
+  const minutes = Math.ceil(waitSeconds / 60);
+  const wait = `Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+  const detail = trusted
+    ? `Too many failed sign-ins from this browser. ${wait}`
+    : `Too many failed sign-ins for this account from browsers it does not know, or from this address. ${wait} A browser that signed in to this account before is not held back.`;
+  return new ApiError('urn:problem-type:too-many-sign-in-attempts', detail, { headers: { 'Retry-After': String(waitSeconds) } });
+}
+
+/** Stores a hash of the normalized password in place of one made from the password as typed; skipped when the hashing thread is busy (the next sign-in tries again). */
+async function rehash(store: Store, userId: string, password: string): Promise<void> {
+  let hash: string;
+  try {
+    hash = await hashPassword(normalizePassword(password), 'sign-in');
+  } catch (error) {
+    if (error instanceof ApiError) return;
+    throw error;
+  }
+  await store.setPasswordHash(userId, hash);
+}
+
+/** The 429 of a sign-up from a client whose count allows none now, saying how long to wait in minutes. */
+function tooManySignUps(waitSeconds: number, perClient: number): ApiError {
+  const minutes = Math.ceil(waitSeconds / 60);
+  return new ApiError(
+    'urn:problem-type:rate-limited',
+    `This address has signed up or tried a taken name ${perClient} times. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    { headers: { 'Retry-After': String(waitSeconds) } },
+  );
 }
 
 function nameTaken(): ApiError {

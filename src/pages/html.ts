@@ -48,8 +48,18 @@ ${page.body}
 `;
 }
 
+/**
+ * What a form with a password says when the page's script is not running (JavaScript off). The form still posts
+ * to its own page (`method="post"`, never the GET default that puts the password in the URL); the server
+ * answers that post with a redirect back, the body unread (`formFallback` in `serve.ts`).
+ */
+function needsScript(what: string): string {
+  return `<noscript><p class="error">This page needs JavaScript to ${what}. Turn it on for this site and try again; a password sent without it is not read.</p></noscript>`;
+}
+
 const SIGN_IN = `<h1>Sign in</h1>
-<form id="sign-in-form" class="card">
+<form id="sign-in-form" class="card" method="post" action="/sign-in">
+  ${needsScript('sign you in')}
   <p id="form-error" class="error" role="alert" hidden></p>
   <div class="field">
     <label for="name">User name</label>
@@ -64,7 +74,8 @@ const SIGN_IN = `<h1>Sign in</h1>
 <p>New here? <a href="/sign-up">Create an account</a>.</p>`;
 
 const SIGN_UP = `<h1>Create an account</h1>
-<form id="sign-up-form" class="card">
+<form id="sign-up-form" class="card" method="post" action="/sign-up">
+  ${needsScript('make your account')}
   <p id="form-error" class="error" role="alert" hidden></p>
   <div class="field">
     <label for="name">User name</label>

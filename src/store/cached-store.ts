@@ -1,8 +1,9 @@
 import type { Item } from '../contract/types.js';
 import { KeyCache } from './key-cache.js';
 import type {
+  AttemptCount,
+  AttemptRule,
   ChangeSignal,
-  FailureWindow,
   KeyCredential,
   KeyEvent,
   KeyRoll,
@@ -200,6 +201,11 @@ export class CachedStore implements Store {
     return this.#inner.findUserCredential(name);
   }
 
+  // Nothing cached holds a password hash.
+  setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    return this.#inner.setPasswordHash(userId, passwordHash);
+  }
+
   findUserByName(name: string): Promise<User | undefined> {
     return this.#inner.findUserByName(name);
   }
@@ -212,21 +218,25 @@ export class CachedStore implements Store {
     return this.#inner.leaseQuota(keyId, request);
   }
 
-  // Failure windows are counters, read and written only by the sign-in path: nothing cached depends on them.
-  recordFailure(key: string, atMs: number, windowMs: number): Promise<FailureWindow> {
-    return this.#inner.recordFailure(key, atMs, windowMs);
+  // Attempt counts are counters, read and written only by the sign-in and sign-up paths: nothing cached depends on them.
+  takeAttempt(key: string, atMs: number, rule: AttemptRule): Promise<AttemptCount | undefined> {
+    return this.#inner.takeAttempt(key, atMs, rule);
   }
 
-  findFailures(key: string): Promise<FailureWindow | undefined> {
-    return this.#inner.findFailures(key);
+  releaseAttempt(key: string): Promise<void> {
+    return this.#inner.releaseAttempt(key);
   }
 
-  clearFailures(key: string): Promise<void> {
-    return this.#inner.clearFailures(key);
+  findAttempts(key: string): Promise<AttemptCount | undefined> {
+    return this.#inner.findAttempts(key);
   }
 
-  deleteEndedFailures(beforeMs: number): Promise<number> {
-    return this.#inner.deleteEndedFailures(beforeMs);
+  clearAttempts(key: string): Promise<void> {
+    return this.#inner.clearAttempts(key);
+  }
+
+  deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number> {
+    return this.#inner.deleteAttemptsBefore(beforeMs, prefix);
   }
 
   secret(name: string): Promise<Buffer> {

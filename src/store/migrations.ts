@@ -90,4 +90,14 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX failure_windows_by_start ON failure_windows(start_ms);
   `,
+  // 5: the failure windows become attempt counts: each attempt is taken before the password is checked (and given
+  // back when it signs in), and a count is forgotten a while after its latest attempt, so it keeps when that was.
+  `
+  ALTER TABLE failure_windows RENAME TO attempt_counts;
+  ALTER TABLE attempt_counts RENAME COLUMN failures TO attempts;
+  ALTER TABLE attempt_counts ADD COLUMN last_ms INTEGER NOT NULL DEFAULT 0; -- the latest attempt, in milliseconds since the epoch
+  UPDATE attempt_counts SET last_ms = start_ms;
+  DROP INDEX failure_windows_by_start;
+  CREATE INDEX attempt_counts_by_last ON attempt_counts(last_ms);
+  `,
 ];

@@ -6,8 +6,9 @@ import { MIGRATIONS } from './migrations.js';
 import { prepareDatabaseFile } from './private-files.js';
 import { type SessionColumns, type SessionRow, selectList, toSession } from './rows.js';
 import type {
+  AttemptCount,
+  AttemptRule,
   ChangeSignal,
-  FailureWindow,
   KeyCredential,
   KeyEvent,
   KeyRoll,
@@ -23,6 +24,7 @@ import type {
   User,
   UserCredential,
 } from './store.js';
+import { MAX_DOUBLINGS } from './store.js';
 
 /**
  * Where each field of the spec's `Item` lives. Typed against the generated
@@ -319,6 +321,10 @@ class SqliteStore implements Store {
     return { user, passwordHash };
   }
 
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    this.#db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, userId);
+  }
+
   async createSession(userId: string, digest: Buffer, at: string, expiresAt: string): Promise<SessionRecord> {
     const id = newId('ses');
     this.#db
@@ -400,29 +406,46 @@ class SqliteStore implements Store {
       .immediate();
   }
 
-  async recordFailure(key: string, atMs: number, windowMs: number): Promise<FailureWindow> {
-    // One statement: concurrent writers (another process on the file) each count, and a window that ended starts again at `atMs`.
+  async takeAttempt(key: string, atMs: number, rule: AttemptRule): Promise<AttemptCount | undefined> {
+    // One statement: a refused attempt changes nothing and returns no row; a forgotten count starts again at `atMs`.
     return this.#db
-      .prepare<{ key: string; at: number; window: number }, FailureWindow>(
-        `INSERT INTO failure_windows (key, start_ms, failures) VALUES (@key, @at, 1)
+      .prepare<Record<string, string | number>, AttemptCount>(
+        `INSERT INTO attempt_counts (key, start_ms, attempts, last_ms) VALUES (@key, @at, 1, @at)
          ON CONFLICT (key) DO UPDATE SET
-           failures = CASE WHEN @at - start_ms >= @window THEN 1 ELSE failures + 1 END,
-           start_ms = CASE WHEN @at - start_ms >= @window THEN @at ELSE start_ms END
-         RETURNING start_ms AS "startMs", failures`,
+           start_ms = CASE WHEN @at - last_ms >= @forget THEN @at ELSE start_ms END,
+           attempts = CASE WHEN @at - last_ms >= @forget THEN 1 ELSE attempts + 1 END,
+           last_ms = @at
+         WHERE @at - last_ms >= @forget OR attempts < @free
+           OR @at - last_ms >= min(@maxBackoff, @backoff << min(max(attempts - @free, 0), @doublings))
+         RETURNING start_ms AS "startMs", attempts, last_ms AS "lastMs"`,
       )
-      .get({ key, at: atMs, window: windowMs }) as FailureWindow;
+      .get({
+        key,
+        at: atMs,
+        free: rule.free,
+        backoff: rule.backoffMs,
+        maxBackoff: rule.maxBackoffMs,
+        forget: rule.forgetMs,
+        doublings: MAX_DOUBLINGS,
+      });
   }
 
-  async findFailures(key: string): Promise<FailureWindow | undefined> {
-    return this.#db.prepare<[string], FailureWindow>('SELECT start_ms AS "startMs", failures FROM failure_windows WHERE key = ?').get(key);
+  async releaseAttempt(key: string): Promise<void> {
+    this.#db.prepare('UPDATE attempt_counts SET attempts = attempts - 1 WHERE key = ? AND attempts > 0').run(key);
   }
 
-  async clearFailures(key: string): Promise<void> {
-    this.#db.prepare('DELETE FROM failure_windows WHERE key = ?').run(key);
+  async findAttempts(key: string): Promise<AttemptCount | undefined> {
+    return this.#db.prepare<[string], AttemptCount>('SELECT start_ms AS "startMs", attempts, last_ms AS "lastMs" FROM attempt_counts WHERE key = ?').get(key);
   }
 
-  async deleteEndedFailures(beforeMs: number): Promise<number> {
-    return this.#db.prepare('DELETE FROM failure_windows WHERE start_ms < ?').run(beforeMs).changes;
+  async clearAttempts(key: string): Promise<void> {
+    this.#db.prepare('DELETE FROM attempt_counts WHERE key = ?').run(key);
+  }
+
+  async deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number> {
+    return this.#db
+      .prepare('DELETE FROM attempt_counts WHERE last_ms < @before AND substr(key, 1, length(@prefix)) = @prefix')
+      .run({ before: beforeMs, prefix }).changes;
   }
 
   async secret(name: string): Promise<Buffer> {

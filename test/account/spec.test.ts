@@ -79,7 +79,17 @@ describe('the account API contract (openapi/account.yaml)', () => {
       requestTimeoutSeconds: 30,
       rateLimit: { requests: 300, windowSeconds: 60 },
       failedAuthentication: { perAddress: 100, windowSeconds: 60 },
-      signIn: { failuresPerAccount: 10, failuresPerClient: 20, windowSeconds: 900 },
+      signIn: {
+        failuresPerAccount: 10,
+        failuresPerClient: 20,
+        failuresPerDevice: 10,
+        backoffSeconds: 60,
+        maxBackoffSeconds: 900,
+        windowSeconds: 3600,
+        deviceSeconds: 31536000,
+      },
+      signUp: { perClient: 10, windowSeconds: 3600 },
+      password: { minGuessesLog10: 8 },
       session: { idleSeconds: 1800, absoluteSeconds: 28800 },
       keys: { activePerUser: 20 },
     });

@@ -266,4 +266,66 @@ describe('the web application in Chromium', () => {
     expect(unexpectedConsoleErrors(ada)).toEqual([]);
     await ada.context.close();
   });
+
+  it('with JavaScript off, posts the sign-in and sign-up forms (the password in no URL) and says JavaScript is needed', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const requests: string[] = [];
+      page.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
+      const secret = 'typed before any script ran';
+      for (const path of ['/sign-in', '/sign-up']) {
+        await page.goto(`${webUrl}${path}`);
+        await page.getByLabel('User name').fill('no-script');
+        await page.getByLabel('Password').fill(secret);
+        await page.locator('button[type="submit"]').click();
+        await page.waitForLoadState('load');
+        // Back on the page, which says why nothing happened, in <noscript> (Chromium's emulated "JavaScript off" does
+        // not show <noscript> as a browser with JavaScript turned off does, so it is read from the HTML here); the
+        // password was in no URL.
+        expect(page.url()).toBe(`${webUrl}${path}`);
+        expect(await page.content(), path).toMatch(/<noscript>[^<]*<p[^>]*>[^<]*needs JavaScript/);
+      }
+      expect(requests).toEqual(expect.arrayContaining([`POST ${webUrl}/sign-in`, `POST ${webUrl}/sign-up`]));
+      expect(requests.filter((request) => request.includes(encodeURIComponent(secret).slice(0, 10)) || request.includes('password='))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("tells a browser the account does not know how many minutes to wait once strangers' guesses are spent, and lets the owner's browser in", async () => {
+    const json = { 'Content-Type': 'application/json' };
+    const made = await fetch(`${webUrl}/api/users`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'hedy', password: PASSWORD }) });
+    expect(made.status).toBe(201);
+    const device =
+      made.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith('device='))
+        ?.split(';')[0] ?? '';
+    for (let guess = 1; guess <= 10; guess++) {
+      const answer = await fetch(`${webUrl}/api/session`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'hedy', password: `wrong guess ${guess}` }),
+      });
+      expect(answer.status).toBe(401);
+    }
+    const signIn = async (visitor: BrowserPage) => {
+      await visitor.page.goto(`${webUrl}/sign-in`);
+      await visitor.page.getByLabel('User name').fill('hedy');
+      await visitor.page.getByLabel('Password').fill(PASSWORD);
+      await visitor.page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    const stranger = await openPage(browser, { origin: webUrl, name: 'unknown-browser' });
+    await signIn(stranger);
+    await expect.poll(() => stranger.page.getByRole('alert').textContent()).toContain('Try again in 1 minute.');
+    await stranger.context.close();
+    const owner = await openPage(browser, { origin: webUrl, name: 'known-browser' });
+    const [name = '', value = ''] = device.split('=');
+    await owner.context.addCookies([{ name, value, url: webUrl, httpOnly: true, sameSite: 'Strict' }]);
+    await signIn(owner);
+    await owner.page.waitForURL('**/settings');
+    await owner.context.close();
+  });
 });
