@@ -126,7 +126,7 @@ export interface paths {
          * @description Ends one of your sessions at once: its cookie gets `401` from its next
          *     request on. Ending this very session signs you out (the answer clears
          *     the cookie). Another user's session id answers `404`, exactly as an
-         *     unknown or ended one.
+         *     unknown one.
          */
         delete: operations["endSession"];
         options?: never;
@@ -934,7 +934,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRequest"];
-            /** @description You have no live session with this id (another user's session is answered the same way). */
+            /** @description You have no session with this id (another user's session is answered the same way). */
             404: {
                 headers: {
                     [name: string]: unknown;
