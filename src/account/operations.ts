@@ -158,7 +158,8 @@ export const accountHandlers: AccountHandlers = {
     // Ending this very session is signing out: the answer clears its cookie too.
     if (path.sessionId === current.id) return { status: 204, headers: { 'set-cookie': await sessions.end(current) } };
     // Only the user's own: another user's session id is answered as an unknown one.
-    if (!(await store.deleteUserSession(current.user.id, path.sessionId))) throw new ApiError('urn:problem-type:not-found', 'You have no session with this id.');
+    if (!(await store.deleteUserSession(current.user.id, path.sessionId)))
+      throw new ApiError('urn:problem-type:not-found', 'You have no session with this id.');
     return { status: 204 };
   },
 

@@ -192,7 +192,10 @@ describe('active sessions', () => {
     const t = await createTestWebApp();
     const here = (await t.signUp('ada')).cookie;
     const own = (await t.send('GET', '/api/sessions', { cookie: here })).json.sessions[0].id;
-    const crossSite = await t.send('DELETE', `/api/sessions/${own}`, { cookie: here, headers: { Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' } });
+    const crossSite = await t.send('DELETE', `/api/sessions/${own}`, {
+      cookie: here,
+      headers: { Origin: 'http://evil.example', 'Sec-Fetch-Site': 'cross-site' },
+    });
     expect(crossSite.status).toBe(403);
     expect((await t.send('GET', '/api/session', { cookie: here })).status).toBe(200);
   });
