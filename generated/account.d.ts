@@ -17,7 +17,10 @@ export interface paths {
         /**
          * Sign up
          * @description Creates a user with a name and a password and signs them in: the answer
-         *     sets the session cookie. User names are unique.
+         *     sets the session cookie and the device cookie. User names are unique.
+         *     Sign-ups are limited per client address (`x-limits.signUp`): one that
+         *     makes an account and one that meets a taken name both count, so the
+         *     `409` is no free way to learn which names exist.
          */
         post: operations["signUp"];
         delete?: never;
@@ -51,6 +54,81 @@ export interface paths {
          * @description Ends the session on the server (its cookie stops working everywhere at once) and clears the cookie.
          */
         delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change your password
+         * @description Replaces the signed-in user's password. The current password is asked
+         *     for and checked as a sign-in checks it: each try is counted before the
+         *     password is checked, with the sign-in attempts (`x-limits.signIn`: this
+         *     browser's own count when it carries the account's device cookie, else
+         *     the account's and the client address's), so a wrong one is no free
+         *     guess. The new password must keep the password rule of sign-up
+         *     (`SignUpRequest.password`, `x-limits.password`), else `422` names the
+         *     rule it breaks; that is checked first and costs no attempt. On success
+         *     every other session of the user ends at once (their cookies get `401`);
+         *     this one stays.
+         */
+        put: operations["changePassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your active sessions
+         * @description The signed-in user's live sessions (every browser signed in to the
+         *     account that has neither signed out nor expired), this one first, then
+         *     newest first; `current` marks this one. Never a session's token or its
+         *     digest.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your sessions
+         * @description Ends one of your sessions at once: its cookie gets `401` from its next
+         *     request on. Ending this very session signs you out (the answer clears
+         *     the cookie). Another user's session id answers `404`, exactly as an
+         *     unknown one.
+         */
+        delete: operations["endSession"];
         options?: never;
         head?: never;
         patch?: never;
@@ -202,14 +280,27 @@ export interface components {
         /** @description A new user's name and password. */
         SignUpRequest: {
             name: components["schemas"]["UserName"];
-            /** @description 15 to 256 characters. Never logged or returned. */
+            /**
+             * @description 15 to 256 characters, compared and stored in Unicode normalization form NFKC (so full-width letters,
+             *     ligatures or a decomposed accent make the same password as their plain form). It must not be easy to
+             *     guess (NIST SP 800-63B): zxcvbn-ts, offline, estimates the guesses its first 64 characters take against
+             *     lists of common and breached passwords, common words and names, keyboard patterns, repeats, sequences
+             *     and dates, and the user name and the service's name; fewer than 10^8 guesses
+             *     (`x-limits.password.minGuessesLog10`) is refused with `422`, whose violation names the rule it breaks
+             *     ("repeats a character or a group of characters", "is built on your user name or the service's name",
+             *     "is on a list of common and breached passwords", ...). No rule on which kinds of characters it holds.
+             *     Never logged or returned.
+             */
             password: string;
         };
         /** @description A user name and password. */
         SignInRequest: {
             /** @description The user name given at sign-up. Any text but U+0000 (PostgreSQL cannot store it); a name no user has gets the same `401` as a wrong password. */
             name: string;
-            /** @description The user's password. */
+            /**
+             * @description The user's password, compared in Unicode normalization form NFKC (and, for a password set before
+             *     passwords were normalized, as typed, after which it is stored normalized).
+             */
             password: string;
         };
         /** @description A user account. */
@@ -223,6 +314,37 @@ export interface components {
             user: components["schemas"]["User"];
             expiresAt: components["schemas"]["Timestamp"];
             idleExpiresAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Identifier of a session (not its token). */
+        SessionId: string;
+        /** @description The current password, and the new one. */
+        ChangePasswordRequest: {
+            /** @description The password the user signs in with now, compared as at sign-in (`SignInRequest.password`). */
+            currentPassword: string;
+            /**
+             * @description The new password, under the rule of sign-up (`SignUpRequest.password`): 15 to 256 characters, stored
+             *     in Unicode form NFKC, not easy to guess (`x-limits.password`), and not the current password.
+             */
+            newPassword: string;
+        };
+        /** @description One live session of the user, as its owner sees it. Never its token or digest. */
+        ActiveSession: {
+            id: components["schemas"]["SessionId"];
+            /** @description When it started (the sign-up or sign-in). */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Its latest request, to the minute. */
+            lastSeenAt: components["schemas"]["Timestamp"];
+            /** @description Its absolute expiry. */
+            expiresAt: components["schemas"]["Timestamp"];
+            /** @description When it ends unless it is used before. */
+            idleExpiresAt: components["schemas"]["Timestamp"];
+            /** @description Whether this is the session of the request that asked. */
+            current: boolean;
+        };
+        /** @description A user's live sessions. */
+        SessionList: {
+            /** @description This session first, then the others newest first (at most 100; the oldest drop off the end). */
+            sessions: components["schemas"]["ActiveSession"][];
         };
         /** @description What the key is for, so its owner can tell keys apart. Not blank, and no U+0000 (PostgreSQL cannot store it). */
         KeyName: string;
@@ -507,6 +629,11 @@ export interface components {
          */
         KeyIdPath: components["schemas"]["KeyId"];
         /**
+         * @description The session's id, as `listSessions` shows it.
+         * @example ses_3j8k2m5n7p9q1r4t
+         */
+        SessionIdPath: components["schemas"]["SessionId"];
+        /**
          * @description Largest number of events in one page.
          * @example 20
          */
@@ -532,6 +659,10 @@ export interface components {
         /**
          * @description The session cookie: `__Host-session=<token>; Path=/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict`
          *     over HTTPS, `session=<token>; Path=/; Max-Age=28800; HttpOnly; SameSite=Strict` over plain HTTP in local development.
+         *     A second `Set-Cookie` header follows with the device cookie,
+         *     `__Host-device=<user id>.<nonce>.<signature>; Path=/; Max-Age=31536000; HttpOnly; Secure; SameSite=Strict`
+         *     (`device=...` without `Secure` over plain HTTP). The pattern takes the session cookie alone, or both as
+         *     a client that folds the two headers into one shows them (joined by `, `, as the Fetch API's `Headers.get` does).
          * @example __Host-session=Qm9vdHN0cmFwcGluZy1hLXNlc3Npb24tdG9rZW4tMDA; Path=/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict
          */
         SetSessionCookie: string;
@@ -597,8 +728,31 @@ export interface operations {
             };
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableContent"];
-            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description The request breaks the schema, or the password breaks the password rule (see `SignUpRequest`); each
+             *     violation is listed in `errors` with a JSON pointer, and a password's names the rule it breaks.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description This client address has signed up, or tried a taken name, as often as `x-limits.signUp` allows (the
+             *     `detail` says how many minutes to wait), or has sent too many requests.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -666,7 +820,11 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
-            /** @description Too many failed sign-ins for this account or from this client, or too many requests from this client. */
+            /**
+             * @description Too many failed sign-ins from this browser (when it carries the account's device cookie), or for this
+             *     account from browsers it does not know, or from this client; or too many requests from this client.
+             *     The `detail` says how many minutes to wait.
+             */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -699,6 +857,143 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRequest"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is changed; every other session of the user has ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description The current password is wrong (counted as a failed sign-in), or no session cookie was sent, or its
+             *     session has ended. A client tells the two apart with `GET /session`.
+             */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: components["responses"]["CrossSiteRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The request breaks the schema, or the new password breaks the password rule (see `SignUpRequest`) or
+             *     is the current one; each violation is listed in `errors` with a JSON pointer, and a password's names
+             *     the rule it breaks.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many wrong passwords or failed sign-ins from this browser (when it carries the account's device
+             *     cookie), or for this account from browsers it does not know, or from this client; or too many
+             *     requests. The `detail` says how many minutes to wait.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's live sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The session's id, as `listSessions` shows it.
+                 * @example ses_3j8k2m5n7p9q1r4t
+                 */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session has ended. */
+            204: {
+                headers: {
+                    /**
+                     * @description Sent only when the session ended is this one; clears the session cookie in the browser.
+                     * @example __Host-session=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict
+                     */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSiteRequest"];
+            /** @description You have no session with this id (another user's session is answered the same way). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -4,19 +4,20 @@ import type { AppLogger } from '../http/app-logger.js';
 import type { ClientAddress } from '../http/client-address.js';
 import { createContractApp } from '../http/contract-app.js';
 import { FailureBudget } from '../http/failure-budget.js';
-import type { KernelEnv } from '../http/kernel-env.js';
+import type { Guard, KernelEnv } from '../http/kernel-env.js';
 import { FixedWindowRateLimiter, quota } from '../http/rate-limit.js';
 import type { Limits, RequestContract } from '../http/request-contract.js';
 import type { RequestLines } from '../http/request-lines.js';
 import type { ResponseValidationMode } from '../http/response-validation.js';
 import type { PageAssets } from '../pages/assets.js';
-import { pageResponse } from '../pages/serve.js';
+import { FORM_PAGES, formFallback, pageResponse } from '../pages/serve.js';
 import type { SessionRecord, Store } from '../store/store.js';
 import { type AccountContext, type AccountHandlers, accountHandlers } from './operations.js';
 import { checkSameOrigin } from './same-origin.js';
 import { sessionCookie } from './session-cookie.js';
 import { Sessions, sessionCookieFor } from './sessions.js';
-import { StoredFailureLimit } from './sign-in-limiter.js';
+import { type DeviceRequest, Devices } from './devices.js';
+import { StoredAttemptLimit } from './sign-in-limiter.js';
 
 export interface WebAppOptions {
   store: Store;
@@ -48,7 +49,7 @@ export interface WebAppOptions {
   responseValidation?: ResponseValidationMode;
 }
 
-type WebVariables = { session?: SessionRecord };
+type WebVariables = { session?: SessionRecord; device?: DeviceRequest };
 
 /** Where the account API is mounted on the web application's listener. */
 export const ACCOUNT_API_BASE = '/api';
@@ -65,12 +66,28 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
   const limits: Limits = { ...contract.limits, ...options.limits };
   const secure = options.origin?.startsWith('https://') ?? false;
   const sessions = new Sessions(store, sessionCookieFor(secure), accountLimits.session, options.origin);
-  // In the store: every instance on one database counts an account's and a client's failed sign-ins together.
-  const { failuresPerAccount, failuresPerClient, windowSeconds } = accountLimits.signIn;
-  const signInFailures = {
-    perAccount: new StoredFailureLimit({ store, scope: 'account', failures: failuresPerAccount, windowSeconds, now }),
-    perClient: new StoredFailureLimit({ store, scope: 'client', failures: failuresPerClient, windowSeconds, now }),
+  // In the store: every instance on one database counts an account's, a client's and a device's sign-in attempts together.
+  const { signIn } = accountLimits;
+  const rule = (free: number) => ({
+    free,
+    backoffMs: signIn.backoffSeconds * 1000,
+    maxBackoffMs: signIn.maxBackoffSeconds * 1000,
+    forgetMs: signIn.windowSeconds * 1000,
+  });
+  const signInAttempts = {
+    perAccount: new StoredAttemptLimit({ store, scope: 'account', rule: rule(signIn.failuresPerAccount), now }),
+    perClient: new StoredAttemptLimit({ store, scope: 'client', rule: rule(signIn.failuresPerClient), now }),
+    perDevice: new StoredAttemptLimit({ store, scope: 'device', rule: rule(signIn.failuresPerDevice), now }),
   };
+  const devices = new Devices(store, { secure, lifetimeSeconds: signIn.deviceSeconds });
+  // Sign-ups per client, in the store too: past perClient, a client waits windowSeconds after its latest.
+  const signUpWindowMs = accountLimits.signUp.windowSeconds * 1000;
+  const signUpAttempts = new StoredAttemptLimit({
+    store,
+    scope: 'sign-up',
+    rule: { free: accountLimits.signUp.perClient, backoffMs: signUpWindowMs, maxBackoffMs: signUpWindowMs, forgetMs: signUpWindowMs },
+    now,
+  });
   const { requests, windowSeconds: requestWindow } = limits.rateLimit;
   const page = (c: Context<KernelEnv<WebVariables>>, path: string) =>
     pageResponse(pages, path, { method: c.req.method, secure, headers: { 'x-request-id': c.get('requestId') } });
@@ -112,12 +129,23 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
           checkSameOrigin(c, options.origin);
           return next();
         },
+        deviceCookie(devices),
       ],
     },
     async context(c): Promise<AccountContext> {
       const at = now();
       const session = c.get('session') ?? (await sessions.find(c, at));
-      return { store, sessions: sessions.at(c), session, client: c.get('client'), signInFailures, limits: accountLimits, now: at };
+      return {
+        store,
+        sessions: sessions.at(c),
+        session,
+        client: c.get('client'),
+        device: deviceOf(c),
+        signInAttempts,
+        signUpAttempts,
+        limits: accountLimits,
+        now: at,
+      };
     },
     responseValidation: options.responseValidation,
     pages: {
@@ -125,9 +153,35 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
         app.get('/', (c) => page(c, '/'));
         app.get('/assets/*', (c) => page(c, c.req.path));
         app.get('/:page{[a-z-]+}', (c) => page(c, c.req.path));
+        for (const path of FORM_PAGES) app.post(path, (c) => formFallback(path, { secure, headers: { 'x-request-id': c.get('requestId') } }));
       },
       // Under /api, a path no operation has is the account API's 404 problem; anywhere else, the pages' own answer.
       notFound: (c) => (c.req.path === ACCOUNT_API_BASE || c.req.path.startsWith(`${ACCOUNT_API_BASE}/`) ? undefined : page(c, c.req.path)),
     },
   });
+}
+
+/** The request's device cookie, which `deviceCookie` runs before every operation to give. */
+function deviceOf(c: Context<KernelEnv<WebVariables>>): DeviceRequest {
+  const device = c.get('device');
+  if (!device) throw new Error('the deviceCookie middleware did not run before this operation');
+  return device;
+}
+
+/**
+ * Gives the handlers the request's device cookie (`DeviceRequest`), and appends the new one a handler issued to
+ * its answer: the kernel writes one value per header, and the answer already sets the session cookie.
+ */
+function deviceCookie(devices: Devices): Guard<WebVariables> {
+  return async (c, next) => {
+    let issued: string | undefined;
+    c.set('device', {
+      find: () => devices.find(c),
+      issue: async (userId) => {
+        issued = await devices.issue(userId);
+      },
+    });
+    await next();
+    if (issued !== undefined && c.res.status < 300) c.res.headers.append('set-cookie', issued);
+  };
 }

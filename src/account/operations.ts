@@ -1,4 +1,4 @@
-import type { AccountOperations, ApiKeyView, KeyEventView } from '../contract/account-types.js';
+import type { AccountOperations, ActiveSessionView, ApiKeyView, KeyEventView } from '../contract/account-types.js';
 import type { HandlerMap } from '../http/bind-operations.js';
 import { ApiError } from '../http/problems.js';
 import { InputViolation } from '../http/read-input.js';
@@ -6,12 +6,16 @@ import { generateApiKey } from '../keys/api-key.js';
 import { ActiveKeyLimitReached, type KeyEvent, type KeySummary, type SessionRecord, type Store } from '../store/store.js';
 import type { AccountLimits } from '../contract/limits.js';
 import { decodeEventCursor, decodeKeyCursor, encodeEventCursor, encodeKeyCursor, type KeyListPosition } from './cursors.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { normalizePassword, passwordProblem, SERVICE_WORDS } from './password-rule.js';
+import { hashPassword, type PasswordCheck, passwordStrength, verifyPassword } from './passwords.js';
+import type { DeviceRequest, KnownDevice } from './devices.js';
 import type { Sessions } from './sessions.js';
-import type { FailureLimit } from './sign-in-limiter.js';
+import { type AttemptLimit, releaseAll, takeAll } from './sign-in-limiter.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
+/** The list shows this many sessions at most (the spec's `SessionList.sessions.maxItems`): the caller's, then the newest. */
+const LISTED_SESSIONS = 100;
 
 /** What every handler of the account API works with, besides its input. */
 export interface AccountContext {
@@ -21,7 +25,12 @@ export interface AccountContext {
   session: SessionRecord | undefined;
   /** The caller's address, for the sign-in limits. */
   client: string;
-  signInFailures: { perAccount: FailureLimit; perClient: FailureLimit };
+  /** The request's device cookie: the browser's account, if it signed in before, and a new one to set. */
+  device: DeviceRequest;
+  /** Sign-in attempts, taken before the password is checked. */
+  signInAttempts: { perAccount: AttemptLimit; perClient: AttemptLimit; perDevice: AttemptLimit };
+  /** Sign-ups per client, taken before the name is looked up. */
+  signUpAttempts: AttemptLimit;
   limits: AccountLimits;
   /** The request's time, in milliseconds since the epoch. */
   now: number;
@@ -32,43 +41,63 @@ export type AccountHandlers = HandlerMap<AccountOperations, AccountContext>;
 
 export const accountHandlers: AccountHandlers = {
   async signUp({ body }, context) {
-    const { store, sessions, now } = context;
-    if (await store.findUserByName(body.name)) throw nameTaken();
-    const passwordHash = await hashPassword(body.password);
+    const { store, sessions, client, signUpAttempts, limits, now } = context;
+    // The password rule first: its 422 says nothing of the name, and costs no attempt.
+    const password = normalizePassword(body.password);
+    const problem = passwordProblem(await passwordStrength(password, [body.name, ...SERVICE_WORDS]), limits.password.minGuessesLog10);
+    if (problem) throw new InputViolation('/password', problem);
+    // Taken before the name is looked up: a sign-up that meets a taken name counts as one that makes an account,
+    // so "this name is taken" costs what an account costs.
+    const wait = await signUpAttempts.take(client);
+    if (wait > 0) throw tooManySignUps(wait, limits.signUp.perClient);
     let user: Awaited<ReturnType<Store['createUser']>>;
     try {
-      user = await store.createUser(body.name, iso(now), passwordHash);
-    } catch (error) {
-      // Two sign-ups for one name at once: the second meets the UNIQUE constraint.
       if (await store.findUserByName(body.name)) throw nameTaken();
+      const passwordHash = await hashPassword(password);
+      try {
+        user = await store.createUser(body.name, iso(now), passwordHash);
+      } catch (error) {
+        // Two sign-ups for one name at once: the second meets the UNIQUE constraint.
+        if (await store.findUserByName(body.name)) throw nameTaken();
+        throw error;
+      }
+    } catch (error) {
+      // Anything but a taken name (the hashing queue full, the database away) was not a sign-up: its attempt is given back.
+      if (!(error instanceof ApiError && error.status === 409)) await signUpAttempts.release(client);
       throw error;
     }
     const { session, setCookie } = await sessions.start(user.id, now);
+    // The browser that made the account is one it knows.
+    await context.device.issue(user.id);
     return { status: 201, body: { user: session.user, ...sessions.view(session) }, headers: { 'set-cookie': setCookie } };
   },
 
   async signIn({ body }, context) {
-    const { store, sessions, client, signInFailures, now } = context;
-    const account = body.name.toLowerCase();
-    const [forAccount, forClient] = await Promise.all([signInFailures.perAccount.retryAfter(account), signInFailures.perClient.retryAfter(client)]);
-    const wait = Math.max(forAccount, forClient);
-    if (wait > 0) {
-      throw new ApiError(
-        'urn:problem-type:too-many-sign-in-attempts',
-        `Too many failed sign-ins for this account or from this address. Try again in ${wait} seconds.`,
-        { headers: { 'Retry-After': String(wait) } },
-      );
-    }
+    const { store, sessions, client, device, signInAttempts, now } = context;
     const credential = await store.findUserCredential(body.name);
-    if (!(await verifyPassword(credential?.passwordHash, body.password)) || !credential) {
-      await Promise.all([signInFailures.perAccount.fail(account), signInFailures.perClient.fail(client)]);
+    const { attempts, known } = passwordAttempts(signInAttempts, await device.find(), credential?.user.id, body.name, client);
+    // Taken before the password is checked, in one statement each: guesses sent at once count one by one.
+    const wait = await takeAll(attempts);
+    if (wait > 0) throw tooManySignIns(wait, known !== undefined);
+    let check: PasswordCheck;
+    try {
+      check = await verifyPassword(credential?.passwordHash, body.password);
+    } catch (error) {
+      // Not checked (the hashing queue is full): the attempt is given back.
+      await releaseAll(attempts);
+      throw error;
+    }
+    if (check === 'no-match' || !credential) {
       throw new ApiError('urn:problem-type:unauthorized', 'The user name or password is wrong.', { headers: { 'WWW-Authenticate': sessions.challenge } });
     }
-    await signInFailures.perAccount.clear(account);
+    await giveBack(signInAttempts, attempts, known);
+    // A hash made before passwords were normalized is made again from the normalized form, when the thread has a turn.
+    if (check === 'match-as-typed') await rehash(store, credential.user.id, body.password);
     // A new session on every sign-in (never a fixed one); a session the browser still had ends.
     if (context.session) await sessions.end(context.session);
     await sessions.sweep(now);
     const { session, setCookie } = await sessions.start(credential.user.id, now);
+    await device.issue(credential.user.id);
     return { status: 200, body: { user: session.user, ...sessions.view(session) }, headers: { 'set-cookie': setCookie } };
   },
 
@@ -80,6 +109,57 @@ export const accountHandlers: AccountHandlers = {
   async signOut(_input, context) {
     const setCookie = await context.sessions.end(signedIn(context));
     return { status: 204, headers: { 'set-cookie': setCookie } };
+  },
+
+  async changePassword({ body }, context) {
+    const { store, device, client, signInAttempts, limits } = context;
+    const session = signedIn(context);
+    const { user } = session;
+    // The rule first, as at sign-up: a refused new password costs no attempt and says nothing of the current one.
+    const password = normalizePassword(body.newPassword);
+    const problem = passwordProblem(await passwordStrength(password, [user.name, ...SERVICE_WORDS]), limits.password.minGuessesLog10);
+    if (problem) throw new InputViolation('/newPassword', problem);
+    // The current password is checked as a sign-in checks it, under the same counts: a stolen session is no free
+    // oracle for the password.
+    const credential = await store.findUserCredential(user.name);
+    const { attempts, known } = passwordAttempts(signInAttempts, await device.find(), user.id, user.name, client);
+    const wait = await takeAll(attempts);
+    if (wait > 0) throw tooManySignIns(wait, known !== undefined, 'wrong passwords');
+    let check: PasswordCheck;
+    try {
+      check = await verifyPassword(credential?.passwordHash, body.currentPassword);
+    } catch (error) {
+      await releaseAll(attempts);
+      throw error;
+    }
+    if (check === 'no-match' || !credential) {
+      throw new ApiError('urn:problem-type:unauthorized', 'The current password is wrong.', { headers: { 'WWW-Authenticate': context.sessions.challenge } });
+    }
+    await giveBack(signInAttempts, attempts, known);
+    if (normalizePassword(body.currentPassword) === password) throw new InputViolation('/newPassword', 'is your current password; choose a new one');
+    await store.setPasswordHash(user.id, await hashPassword(password));
+    // Whoever else holds a session of this account (a stolen cookie, a forgotten browser) is signed out; this one stays.
+    await store.deleteOtherSessions(user.id, session.id);
+    return { status: 204 };
+  },
+
+  async listSessions(_input, context) {
+    const { sessions, now } = context;
+    const current = signedIn(context);
+    const others = (await sessions.live(current.user.id, now, LISTED_SESSIONS)).filter((session) => session.id !== current.id);
+    const listed = [current, ...others].slice(0, LISTED_SESSIONS);
+    return { status: 200, body: { sessions: listed.map((session) => toActiveSession(session, current, sessions)) } };
+  },
+
+  async endSession({ path }, context) {
+    const { store, sessions } = context;
+    const current = signedIn(context);
+    // Ending this very session is signing out: the answer clears its cookie too.
+    if (path.sessionId === current.id) return { status: 204, headers: { 'set-cookie': await sessions.end(current) } };
+    // Only the user's own: another user's session id is answered as an unknown one.
+    if (!(await store.deleteUserSession(current.user.id, path.sessionId)))
+      throw new ApiError('urn:problem-type:not-found', 'You have no session with this id.');
+    return { status: 204 };
   },
 
   async listKeys({ query }, context) {
@@ -185,6 +265,46 @@ function signedIn(context: AccountContext): SessionRecord {
   return context.session;
 }
 
+type SignInAttempts = AccountContext['signInAttempts'];
+
+/**
+ * The counts a password check is taken from, as sign-in takes them: a browser holding the device cookie of the
+ * account is counted on its own (others' guesses never hold it back), any other per account name and per client.
+ * `known` is that device, when it is one.
+ */
+function passwordAttempts(
+  limits: SignInAttempts,
+  device: KnownDevice | undefined,
+  userId: string | undefined,
+  name: string,
+  client: string,
+): { attempts: ReadonlyArray<readonly [AttemptLimit, string]>; known: KnownDevice | undefined } {
+  if (device !== undefined && device.userId === userId) return { attempts: [[limits.perDevice, device.nonce]], known: device };
+  return {
+    attempts: [
+      [limits.perAccount, name.toLowerCase()],
+      [limits.perClient, client],
+    ],
+    known: undefined,
+  };
+}
+
+/** After the right password: a device's count is cleared (its own wrong ones are forgiven), the others' attempt given back. */
+async function giveBack(limits: SignInAttempts, attempts: ReadonlyArray<readonly [AttemptLimit, string]>, known: KnownDevice | undefined): Promise<void> {
+  if (known) await limits.perDevice.clear(known.nonce);
+  else await releaseAll(attempts);
+}
+
+function toActiveSession(session: SessionRecord, current: SessionRecord, sessions: Sessions): ActiveSessionView {
+  return {
+    id: session.id,
+    createdAt: session.createdAt,
+    lastSeenAt: session.lastSeenAt,
+    ...sessions.view(session),
+    current: session.id === current.id,
+  };
+}
+
 /** A key of this user, or `404` whether it is another user's or does not exist: the answer does not tell. */
 async function ownKey(store: Store, userId: string, keyId: string): Promise<KeySummary> {
   const key = await store.findKey(userId, keyId);
@@ -216,6 +336,41 @@ function toApiKey(key: KeySummary, now: number): ApiKeyView {
 
 function toKeyEvent(event: KeyEvent): KeyEventView {
   return { id: event.id, type: event.type, at: event.at, source: event.source, keyId: event.keyId, keyName: event.keyName, keyHint: event.keyHint };
+}
+
+/**
+ * The 429 of a sign-in whose count allows no attempt now, saying how long to wait in minutes (the page shows it;
+ * `Retry-After` has the seconds). It reads the same for an unknown name as for a real one.
+ */
+function tooManySignIns(waitSeconds: number, trusted: boolean, what = 'failed sign-ins'): ApiError {
+  const minutes = Math.ceil(waitSeconds / 60);
+  const wait = `Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+  const detail = trusted
+    ? `Too many ${what} from this browser. ${wait}`
+    : `Too many ${what} for this account from browsers it does not know, or from this address. ${wait} A browser that signed in to this account before is not held back.`;
+  return new ApiError('urn:problem-type:too-many-sign-in-attempts', detail, { headers: { 'Retry-After': String(waitSeconds) } });
+}
+
+/** Stores a hash of the normalized password in place of one made from the password as typed; skipped when the hashing thread is busy (the next sign-in tries again). */
+async function rehash(store: Store, userId: string, password: string): Promise<void> {
+  let hash: string;
+  try {
+    hash = await hashPassword(normalizePassword(password), 'sign-in');
+  } catch (error) {
+    if (error instanceof ApiError) return;
+    throw error;
+  }
+  await store.setPasswordHash(userId, hash);
+}
+
+/** The 429 of a sign-up from a client whose count allows none now, saying how long to wait in minutes. */
+function tooManySignUps(waitSeconds: number, perClient: number): ApiError {
+  const minutes = Math.ceil(waitSeconds / 60);
+  return new ApiError(
+    'urn:problem-type:rate-limited',
+    `This address has signed up or tried a taken name ${perClient} times. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+    { headers: { 'Retry-After': String(waitSeconds) } },
+  );
 }
 
 function nameTaken(): ApiError {

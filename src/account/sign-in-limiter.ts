@@ -1,60 +1,64 @@
 import { createHmac } from 'node:crypto';
-import type { Store } from '../store/store.js';
+import { type AttemptRule, nextAttemptMs, type Store } from '../store/store.js';
 
-/** A limit on failed attempts per key, in fixed windows that begin with a key's first failure. */
-export interface FailureLimit {
-  /** Seconds until the key may try again, or 0 when it may now. */
-  retryAfter(key: string): Promise<number>;
-  fail(key: string): Promise<void>;
+/** A limit on attempts per key (an account, a client address, a device), taken before the work they pay for. */
+export interface AttemptLimit {
+  /** Takes one attempt for the key now: 0 when taken, else the seconds until the key may try again (nothing taken). */
+  take(key: string): Promise<number>;
+  /** Gives back an attempt taken (it succeeded, or it was never carried out). */
+  release(key: string): Promise<void>;
+  /** Forgets the key's attempts. */
   clear(key: string): Promise<void>;
 }
 
-/** Ended windows are deleted from the store once every this many failures a process counts. */
-const PRUNE_EVERY_FAILURES = 1_000;
+/** Forgotten counts are deleted from the store once every this many attempts a process takes. */
+const PRUNE_EVERY_ATTEMPTS = 1_000;
 
 /**
- * Failed sign-ins counted in the store (`failure_windows`), so every instance on one database counts them
- * together: with N instances behind a balancer, an account still gets its configured number of guesses per
- * window in all, not N times as many. `scope` keeps the counters of one limit apart from another's
- * (`account`, `client`). Ended windows are deleted now and then, so an attack cycling names leaves no
- * lasting rows. The database holds an HMAC of each key, never the key: a password typed into the name
- * field, or a client's address, is not written to disk in clear.
+ * Attempts counted in the store (`attempt_counts`), so every instance on one database counts them together,
+ * and taken in one statement before the password is checked: guesses sent at once, to one instance or
+ * several, each count before the next is let through, so an account gets its configured number of checks in
+ * all, not N times as many, nor as many as arrive before the first failure is written. `scope` keeps the
+ * counts of one limit apart from another's (`account`, `client`, `device`, `sign-up`). Forgotten counts are
+ * deleted now and then, so an attack cycling names leaves no lasting rows. The database holds an HMAC of each
+ * key, never the key: a password typed into the name field, or a client's address, is not written to disk in clear.
  */
-export class StoredFailureLimit implements FailureLimit {
+export class StoredAttemptLimit implements AttemptLimit {
   readonly #store: Store;
   readonly #scope: string;
-  readonly #limit: number;
-  readonly #windowMs: number;
+  readonly #rule: AttemptRule;
   readonly #now: () => number;
   #sincePrune = 0;
   #secret: Promise<Buffer> | undefined;
 
-  constructor(options: { store: Store; scope: string; failures: number; windowSeconds: number; now: () => number }) {
+  constructor(options: { store: Store; scope: string; rule: AttemptRule; now: () => number }) {
     this.#store = options.store;
     this.#scope = options.scope;
-    this.#limit = options.failures;
-    this.#windowMs = options.windowSeconds * 1000;
+    this.#rule = options.rule;
     this.#now = options.now;
   }
 
-  async retryAfter(key: string): Promise<number> {
-    const window = await this.#store.findFailures(await this.#key(key));
+  async take(key: string): Promise<number> {
     const now = this.#now();
-    if (!window || window.failures < this.#limit || now - window.startMs >= this.#windowMs) return 0;
-    return Math.max(1, Math.ceil((window.startMs + this.#windowMs - now) / 1000));
+    const stored = await this.#key(key);
+    if (await this.#store.takeAttempt(stored, now, this.#rule)) {
+      if (++this.#sincePrune >= PRUNE_EVERY_ATTEMPTS) {
+        this.#sincePrune = 0;
+        await this.#store.deleteAttemptsBefore(now - this.#rule.forgetMs, `${this.#scope}:`);
+      }
+      return 0;
+    }
+    const next = nextAttemptMs(await this.#store.findAttempts(stored), this.#rule, now);
+    // Refused, though by now the count may allow one (a concurrent release, the clock moving on): a second at least.
+    return Math.max(1, Math.ceil((next - now) / 1000));
   }
 
-  async fail(key: string): Promise<void> {
-    const now = this.#now();
-    await this.#store.recordFailure(await this.#key(key), now, this.#windowMs);
-    if (++this.#sincePrune >= PRUNE_EVERY_FAILURES) {
-      this.#sincePrune = 0;
-      await this.#store.deleteEndedFailures(now - this.#windowMs);
-    }
+  async release(key: string): Promise<void> {
+    await this.#store.releaseAttempt(await this.#key(key));
   }
 
   async clear(key: string): Promise<void> {
-    await this.#store.clearFailures(await this.#key(key));
+    await this.#store.clearAttempts(await this.#key(key));
   }
 
   /** The stored key: the scope, then an HMAC of the key under a secret that lives with the database (shared by every instance). */
@@ -69,4 +73,21 @@ export class StoredFailureLimit implements FailureLimit {
       .digest('base64url');
     return `${this.#scope}:${digest}`;
   }
+}
+
+/**
+ * Takes one attempt from each of several limits (an account's and its client's), all or none: when one
+ * refuses, the attempts the others gave are given back. Returns 0 when all were taken, else the longest wait
+ * in seconds.
+ */
+export async function takeAll(attempts: ReadonlyArray<readonly [AttemptLimit, string]>): Promise<number> {
+  const waits = await Promise.all(attempts.map(([limit, key]) => limit.take(key)));
+  const wait = Math.max(0, ...waits);
+  if (wait > 0) await Promise.all(attempts.filter((_, index) => waits[index] === 0).map(([limit, key]) => limit.release(key)));
+  return wait;
+}
+
+/** Gives back one attempt to each limit (`takeAll`'s undo, when the attempt succeeded or was never carried out). */
+export async function releaseAll(attempts: ReadonlyArray<readonly [AttemptLimit, string]>): Promise<void> {
+  await Promise.all(attempts.map(([limit, key]) => limit.release(key)));
 }

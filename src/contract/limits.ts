@@ -37,18 +37,48 @@ const commonProperties = {
   },
 } as const;
 
-/** The account API's own limits: sign-in failures, sessions and keys. */
+/** The account API's own limits: sign-in attempts, sign-ups, the password rule, sessions and keys. */
 const accountProperties = {
   signIn: {
     type: 'object',
     description:
-      'Failed sign-ins, counted per account name and per client address. Past either, sign-in answers 429 with Retry-After before checking the password.',
+      'Sign-in attempts, each taken before its password is checked and given back when it signs in, so guesses sent at once count one by one. ' +
+      'A browser holding the device cookie of the account it signs in to is counted on its own (failuresPerDevice), never in the account’s ' +
+      'or its address’s count. Past a count’s free attempts, each further one waits backoffSeconds after the latest, doubled for each, at most ' +
+      'maxBackoffSeconds; until then sign-in answers 429 with Retry-After before checking the password.',
     additionalProperties: false,
-    required: ['failuresPerAccount', 'failuresPerClient', 'windowSeconds'],
+    required: ['failuresPerAccount', 'failuresPerClient', 'failuresPerDevice', 'backoffSeconds', 'maxBackoffSeconds', 'windowSeconds', 'deviceSeconds'],
     properties: {
-      failuresPerAccount: count('Failed sign-ins allowed for one account name per window.'),
-      failuresPerClient: count('Failed sign-ins allowed from one client address per window.'),
-      windowSeconds: count('Length of the fixed window, in seconds.'),
+      failuresPerAccount: count('Free attempts at one account name from browsers without its device cookie, all together.'),
+      failuresPerClient: count('Free attempts from one client address (without the device cookie of the account tried), over all accounts.'),
+      failuresPerDevice: count('Free attempts from one browser holding the account’s device cookie; nobody else’s attempts touch this count.'),
+      backoffSeconds: count('The wait after the first attempt past the free ones, doubled for each further attempt.'),
+      maxBackoffSeconds: count('The longest wait, in seconds.'),
+      windowSeconds: count('A count is forgotten this many seconds after its latest attempt.'),
+      deviceSeconds: count('How long a device cookie lasts (its Max-Age), in seconds: a browser that signed in is known this long.'),
+    },
+  },
+  signUp: {
+    type: 'object',
+    description:
+      'Sign-ups per client address, each taken before the name is looked up: one that makes an account and one that meets a taken name both ' +
+      'count, so the "name is taken" answer is no free oracle. Past perClient, sign-up answers 429 with Retry-After until windowSeconds after the latest.',
+    additionalProperties: false,
+    required: ['perClient', 'windowSeconds'],
+    properties: {
+      perClient: count('Sign-ups (and attempts at a taken name) allowed from one client address before it waits.'),
+      windowSeconds: count('A client’s count is forgotten this many seconds after its latest sign-up; past perClient, it waits that long.'),
+    },
+  },
+  password: {
+    type: 'object',
+    description:
+      'How hard a new password must be to guess, as zxcvbn-ts estimates it (lists of common and breached passwords, words, names, keyboard ' +
+      'patterns, repeats, sequences, dates, the user name and the service’s name). Sign-up refuses an easier one with 422, naming the rule it broke.',
+    additionalProperties: false,
+    required: ['minGuessesLog10'],
+    properties: {
+      minGuessesLog10: count('The fewest guesses a new password may take, as a power of ten (8: 10^8 guesses, zxcvbn-ts’s score 3 of 4).'),
     },
   },
   session: {
@@ -73,13 +103,13 @@ const accountProperties = {
 } as const;
 
 const commonRequired = ['maxBodyBytes', 'headersTimeoutSeconds', 'requestTimeoutSeconds', 'rateLimit', 'failedAuthentication'] as const;
-const accountRequired = ['signIn', 'session', 'keys'] as const;
+const accountRequired = ['signIn', 'signUp', 'password', 'session', 'keys'] as const;
 
 const closedObject = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', additionalProperties: false } as const;
 
 /**
  * The JSON Schema of a spec's top-level `x-limits`, the limits the server reads from the contract (ADR 0003):
- * the common limits, and the account API's three groups, all or none. Each contract is held to its own
+ * the common limits, and the account API's five groups, all or none. Each contract is held to its own
  * variant ({@link LIMITS_SCHEMAS}): the public API may not have the account groups, the account API must.
  */
 export const limitsSchema = {
@@ -88,7 +118,13 @@ export const limitsSchema = {
   description: 'The limits a contract states and the server enforces (an operator may override some: src/config/limits.ts).',
   required: commonRequired,
   properties: { ...commonProperties, ...accountProperties },
-  dependentRequired: { signIn: ['session', 'keys'], session: ['signIn', 'keys'], keys: ['signIn', 'session'] },
+  dependentRequired: {
+    signIn: ['signUp', 'password', 'session', 'keys'],
+    signUp: ['signIn', 'password', 'session', 'keys'],
+    password: ['signIn', 'signUp', 'session', 'keys'],
+    session: ['signIn', 'signUp', 'password', 'keys'],
+    keys: ['signIn', 'signUp', 'password', 'session'],
+  },
 } as const;
 
 /** Each contract's variant of {@link limitsSchema}, by its name in `redocly.yaml`. */
@@ -111,7 +147,7 @@ export const LIMITS_SCHEMAS = {
 
 /** `x-limits` of either contract. */
 export type SpecLimits = FromSchema<typeof limitsSchema>;
-/** `x-limits` of the account API: the common limits and its own three groups. */
+/** `x-limits` of the account API: the common limits and its own five groups. */
 export type AccountSpecLimits = FromSchema<(typeof LIMITS_SCHEMAS)['account']>;
 /** The limits the app enforces on each request: the body size, the request rate, failed authentication. */
 export type Limits = Pick<SpecLimits, 'maxBodyBytes' | 'rateLimit' | 'failedAuthentication'>;
@@ -188,7 +224,7 @@ function describe(error: ErrorObject): string[] {
     return [`${field(error.instancePath)} must be an integer >= ${parent.minimum}, found ${JSON.stringify(error.data)}`];
   }
   if (error.keyword === 'dependentRequired') {
-    return [`${field(`/${error.params['missingProperty']}`)} is required: the account API's groups signIn, session and keys come together`];
+    return [`${field(`/${error.params['missingProperty']}`)} is required: the account API's groups signIn, signUp, password, session and keys come together`];
   }
   if (error.keyword === 'type') return [`${field(error.instancePath)} must be an object, found ${JSON.stringify(error.data)}`];
   return describeErrors([error]).map((violation) => `${field(violation.pointer)} ${violation.detail}`);

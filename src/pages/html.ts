@@ -48,8 +48,18 @@ ${page.body}
 `;
 }
 
+/**
+ * What a form with a password says when the page's script is not running (JavaScript off). The form still posts
+ * to its own page (`method="post"`, never the GET default that puts the password in the URL); the server
+ * answers that post with a redirect back, the body unread (`formFallback` in `serve.ts`).
+ */
+function needsScript(what: string): string {
+  return `<noscript><p class="error">This page needs JavaScript to ${what}. Turn it on for this site and try again; a password sent without it is not read.</p></noscript>`;
+}
+
 const SIGN_IN = `<h1>Sign in</h1>
-<form id="sign-in-form" class="card">
+<form id="sign-in-form" class="card" method="post" action="/sign-in">
+  ${needsScript('sign you in')}
   <p id="form-error" class="error" role="alert" hidden></p>
   <div class="field">
     <label for="name">User name</label>
@@ -64,7 +74,8 @@ const SIGN_IN = `<h1>Sign in</h1>
 <p>New here? <a href="/sign-up">Create an account</a>.</p>`;
 
 const SIGN_UP = `<h1>Create an account</h1>
-<form id="sign-up-form" class="card">
+<form id="sign-up-form" class="card" method="post" action="/sign-up">
+  ${needsScript('make your account')}
   <p id="form-error" class="error" role="alert" hidden></p>
   <div class="field">
     <label for="name">User name</label>
@@ -141,6 +152,31 @@ const SETTINGS = `<h1>Account settings</h1>
   <p id="events-empty" hidden>Nothing has happened to your keys yet.</p>
   <ol id="event-list" class="events" aria-labelledby="events-heading"></ol>
   <button type="button" id="more-events" hidden>Show older activity</button>
+</section>
+
+<section aria-labelledby="password-heading">
+  <h2 id="password-heading">Change password</h2>
+  <form id="password-form" class="card" method="post" action="/settings">
+    ${needsScript('change your password')}
+    <p id="password-error" class="error" role="alert" hidden></p>
+    <div class="field">
+      <label for="current-password">Current password</label>
+      <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required maxlength="256">
+    </div>
+    <div class="field">
+      <label for="new-password">New password</label>
+      <input id="new-password" name="newPassword" type="password" autocomplete="new-password" required minlength="15" maxlength="256"
+        aria-describedby="new-password-hint">
+      <p class="hint" id="new-password-hint">At least 15 characters. A few unrelated words make a strong one. Every other browser signed in to your account is signed out.</p>
+    </div>
+    <button type="submit">Change password</button>
+  </form>
+</section>
+
+<section aria-labelledby="sessions-heading">
+  <h2 id="sessions-heading" tabindex="-1">Active sessions</h2>
+  <p>Every browser signed in to your account. End a session you do not recognise, or no longer use.</p>
+  <ul id="session-list" class="keys" aria-labelledby="sessions-heading"></ul>
 </section>
 
 <dialog id="revoke-dialog" aria-labelledby="revoke-title">

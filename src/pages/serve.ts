@@ -35,3 +35,21 @@ export function pageResponse(pages: PageAssets, path: string, options: { method:
   };
   return new Response(options.method === 'HEAD' ? null : (asset?.body ?? 'Not found'), { status: found ? 200 : 404, headers });
 }
+
+/** The pages whose form posts to itself when the script is not running: `/sign-in`, `/sign-up`. */
+export const FORM_PAGES: readonly string[] = ['/sign-in', '/sign-up', '/settings'];
+
+/**
+ * The answer to a sign-in or sign-up form posted without the page's script (JavaScript off, or not loaded yet):
+ * `303 See Other` back to the page, which says the script is needed. The body (the password) is never read; the
+ * form posts so that it is not put in a URL, as a form without `method` would.
+ */
+export function formFallback(path: string, options: { secure: boolean; headers?: Record<string, string> }): Response {
+  const headers = {
+    ...PAGE_HEADERS,
+    ...(options.secure && { 'strict-transport-security': 'max-age=15552000; includeSubDomains' }),
+    ...options.headers,
+    location: path,
+  };
+  return new Response(null, { status: 303, headers });
+}

@@ -1,8 +1,9 @@
 import type { Item } from '../contract/types.js';
 import { KeyCache } from './key-cache.js';
 import type {
+  AttemptCount,
+  AttemptRule,
   ChangeSignal,
-  FailureWindow,
   KeyCredential,
   KeyEvent,
   KeyPosition,
@@ -177,6 +178,19 @@ export class CachedStore implements Store {
     return deleted;
   }
 
+  /** Not cached: the settings page reads it now and then, and a cached list would need forgetting on every sign-in. */
+  listSessions(userId: string, query: { at: string; idleBefore: string; limit: number }): Promise<SessionRecord[]> {
+    return this.#inner.listSessions(userId, query);
+  }
+
+  async deleteUserSession(userId: string, sessionId: string): Promise<boolean> {
+    return this.#afterWrite(await this.#inner.deleteUserSession(userId, sessionId));
+  }
+
+  async deleteOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+    return this.#afterWrite(await this.#inner.deleteOtherSessions(userId, keepSessionId));
+  }
+
   async createItem(ownerId: string, title: string, createdAt: string): Promise<Item> {
     return this.#afterWrite(await this.#inner.createItem(ownerId, title, createdAt));
   }
@@ -210,6 +224,11 @@ export class CachedStore implements Store {
     return this.#inner.findUserCredential(name);
   }
 
+  // Nothing cached holds a password hash.
+  setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    return this.#inner.setPasswordHash(userId, passwordHash);
+  }
+
   findUserByName(name: string): Promise<User | undefined> {
     return this.#inner.findUserByName(name);
   }
@@ -222,21 +241,25 @@ export class CachedStore implements Store {
     return this.#inner.leaseQuota(keyId, request);
   }
 
-  // Failure windows are counters, read and written only by the sign-in path: nothing cached depends on them.
-  recordFailure(key: string, atMs: number, windowMs: number): Promise<FailureWindow> {
-    return this.#inner.recordFailure(key, atMs, windowMs);
+  // Attempt counts are counters, read and written only by the sign-in and sign-up paths: nothing cached depends on them.
+  takeAttempt(key: string, atMs: number, rule: AttemptRule): Promise<AttemptCount | undefined> {
+    return this.#inner.takeAttempt(key, atMs, rule);
   }
 
-  findFailures(key: string): Promise<FailureWindow | undefined> {
-    return this.#inner.findFailures(key);
+  releaseAttempt(key: string): Promise<void> {
+    return this.#inner.releaseAttempt(key);
   }
 
-  clearFailures(key: string): Promise<void> {
-    return this.#inner.clearFailures(key);
+  findAttempts(key: string): Promise<AttemptCount | undefined> {
+    return this.#inner.findAttempts(key);
   }
 
-  deleteEndedFailures(beforeMs: number): Promise<number> {
-    return this.#inner.deleteEndedFailures(beforeMs);
+  clearAttempts(key: string): Promise<void> {
+    return this.#inner.clearAttempts(key);
+  }
+
+  deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number> {
+    return this.#inner.deleteAttemptsBefore(beforeMs, prefix);
   }
 
   secret(name: string): Promise<Buffer> {

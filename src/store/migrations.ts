@@ -90,7 +90,21 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX failure_windows_by_start ON failure_windows(start_ms);
   `,
-  // 5: a revoked or expired key its owner took off their key list (issue 20); its events stay.
+  // 5: the failure windows become attempt counts: each attempt is taken before the password is checked (and given
+  // back when it signs in), and a count is forgotten a while after its latest attempt, so it keeps when that was.
+  `
+  ALTER TABLE failure_windows RENAME TO attempt_counts;
+  ALTER TABLE attempt_counts RENAME COLUMN failures TO attempts;
+  ALTER TABLE attempt_counts ADD COLUMN last_ms INTEGER NOT NULL DEFAULT 0; -- the latest attempt, in milliseconds since the epoch
+  UPDATE attempt_counts SET last_ms = start_ms;
+  DROP INDEX failure_windows_by_start;
+  CREATE INDEX attempt_counts_by_last ON attempt_counts(last_ms);
+  `,
+  // 6: a user's sessions, listed and ended from the settings page (and all but one at a password change).
+  `
+  CREATE INDEX sessions_by_user ON sessions(user_id, created_at);
+  `,
+  // 7: a revoked or expired key its owner took off their key list (issue 20); its events stay.
   `
   ALTER TABLE api_keys ADD COLUMN removed_at TEXT;
   `,

@@ -149,7 +149,20 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX failure_windows_by_start ON failure_windows (start_ms);
   `,
-  // A revoked or expired key its owner took off their key list (SQLite's migration 5).
+  // Failure windows become attempt counts (SQLite's migration 5).
+  `
+  ALTER TABLE failure_windows RENAME TO attempt_counts;
+  ALTER TABLE attempt_counts RENAME COLUMN failures TO attempts;
+  ALTER TABLE attempt_counts ADD COLUMN last_ms bigint NOT NULL DEFAULT 0;
+  UPDATE attempt_counts SET last_ms = start_ms;
+  DROP INDEX failure_windows_by_start;
+  CREATE INDEX attempt_counts_by_last ON attempt_counts (last_ms);
+  `,
+  // A user's sessions, listed and ended by the user (SQLite's migration 6).
+  `
+  CREATE INDEX sessions_by_user ON sessions (user_id, created_at);
+  `,
+  // A revoked or expired key its owner took off their key list (SQLite's migration 7).
   `
   ALTER TABLE api_keys ADD COLUMN removed_at timestamptz;
   `,

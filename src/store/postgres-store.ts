@@ -7,7 +7,8 @@ import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 import { type SessionColumns, type SessionRow, selectList, toSession } from './rows.js';
 import {
   ActiveKeyLimitReached,
-  type FailureWindow,
+  type AttemptCount,
+  type AttemptRule,
   type KeyCredential,
   type KeyEvent,
   type KeyPosition,
@@ -15,6 +16,7 @@ import {
   type KeySource,
   type KeySummary,
   type ListScope,
+  MAX_DOUBLINGS,
   type NewKeyOptions,
   type PageQuery,
   type QuotaLease,
@@ -442,6 +444,10 @@ export class PostgresStore implements Store {
     return { user, passwordHash };
   }
 
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    await this.#query('UPDATE users SET password_hash = $1 WHERE id = $2', [passwordHash, userId]);
+  }
+
   async createSession(userId: string, digest: Buffer, at: string, expiresAt: string): Promise<SessionRecord> {
     const id = newId('ses');
     const rows = await this.#query<User>(
@@ -470,6 +476,23 @@ export class PostgresStore implements Store {
   async deleteEndedSessions(at: string, idleBefore: string): Promise<number> {
     const rows = await this.#query('DELETE FROM sessions WHERE expires_at <= $1::timestamptz OR last_seen_at < $2::timestamptz RETURNING id', [at, idleBefore]);
     return rows.length;
+  }
+
+  async listSessions(userId: string, query: { at: string; idleBefore: string; limit: number }): Promise<SessionRecord[]> {
+    const rows = await this.#query<SessionRow>(
+      `SELECT ${selectList(SESSION_COLUMNS)} FROM sessions s JOIN users u ON u.id = s.user_id
+       WHERE s.user_id = $1 AND s.expires_at > $2::timestamptz AND s.last_seen_at > $3::timestamptz ORDER BY s.created_at DESC, s.id DESC LIMIT $4`,
+      [userId, query.at, query.idleBefore, query.limit],
+    );
+    return rows.map(toSession);
+  }
+
+  async deleteUserSession(userId: string, sessionId: string): Promise<boolean> {
+    return (await this.#query('DELETE FROM sessions WHERE id = $1 AND user_id = $2 RETURNING id', [sessionId, userId])).length === 1;
+  }
+
+  async deleteOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+    return (await this.#query('DELETE FROM sessions WHERE user_id = $1 AND id <> $2 RETURNING id', [userId, keepSessionId])).length;
   }
 
   async findUserByName(name: string): Promise<User | undefined> {
@@ -515,34 +538,45 @@ export class PostgresStore implements Store {
     return row;
   }
 
-  async recordFailure(key: string, atMs: number, windowMs: number): Promise<FailureWindow> {
-    // One statement under the row's lock: instances counting at once each count, and a window that ended starts again at `atMs`.
-    const rows = await this.#query<{ startMs: string; failures: number }>(
-      `INSERT INTO failure_windows AS w (key, start_ms, failures) VALUES ($1, $2, 1)
+  async takeAttempt(key: string, atMs: number, rule: AttemptRule): Promise<AttemptCount | undefined> {
+    // One statement under the row's lock: instances taking attempts at once each see the others' count; a refused
+    // attempt changes nothing and returns no row; a forgotten count starts again at `atMs`.
+    const rows = await this.#query<{ startMs: string; attempts: number; lastMs: string }>(
+      `INSERT INTO attempt_counts AS a (key, start_ms, attempts, last_ms) VALUES ($1, $2, 1, $2)
        ON CONFLICT (key) DO UPDATE SET
-         failures = CASE WHEN $2 - w.start_ms >= $3 THEN 1 ELSE w.failures + 1 END,
-         start_ms = CASE WHEN $2 - w.start_ms >= $3 THEN $2 ELSE w.start_ms END
-       RETURNING start_ms AS "startMs", failures`,
-      [key, atMs, windowMs],
+         start_ms = CASE WHEN $2 - a.last_ms >= $6 THEN $2 ELSE a.start_ms END,
+         attempts = CASE WHEN $2 - a.last_ms >= $6 THEN 1 ELSE a.attempts + 1 END,
+         last_ms = $2
+       WHERE $2 - a.last_ms >= $6 OR a.attempts < $3
+         OR $2 - a.last_ms >= least($5::bigint, $4::bigint << least(greatest(a.attempts - $3, 0), $7::integer))
+       RETURNING start_ms AS "startMs", attempts, last_ms AS "lastMs"`,
+      [key, atMs, rule.free, rule.backoffMs, rule.maxBackoffMs, rule.forgetMs, MAX_DOUBLINGS],
     );
     const row = rows[0];
-    if (!row) throw new Error('recording a failure returned no row');
-    return { startMs: Number(row.startMs), failures: row.failures };
+    return row && { startMs: Number(row.startMs), attempts: row.attempts, lastMs: Number(row.lastMs) };
   }
 
-  async findFailures(key: string): Promise<FailureWindow | undefined> {
+  async releaseAttempt(key: string): Promise<void> {
+    await this.#query('UPDATE attempt_counts SET attempts = attempts - 1 WHERE key = $1 AND attempts > 0', [key]);
+  }
+
+  async findAttempts(key: string): Promise<AttemptCount | undefined> {
     const row = (
-      await this.#query<{ startMs: string; failures: number }>('SELECT start_ms AS "startMs", failures FROM failure_windows WHERE key = $1', [key])
+      await this.#query<{ startMs: string; attempts: number; lastMs: string }>(
+        'SELECT start_ms AS "startMs", attempts, last_ms AS "lastMs" FROM attempt_counts WHERE key = $1',
+        [key],
+      )
     )[0];
-    return row && { startMs: Number(row.startMs), failures: row.failures };
+    return row && { startMs: Number(row.startMs), attempts: row.attempts, lastMs: Number(row.lastMs) };
   }
 
-  async clearFailures(key: string): Promise<void> {
-    await this.#query('DELETE FROM failure_windows WHERE key = $1', [key]);
+  async clearAttempts(key: string): Promise<void> {
+    await this.#query('DELETE FROM attempt_counts WHERE key = $1', [key]);
   }
 
-  async deleteEndedFailures(beforeMs: number): Promise<number> {
-    return (await this.#query<{ key: string }>('DELETE FROM failure_windows WHERE start_ms < $1 RETURNING key', [beforeMs])).length;
+  async deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number> {
+    return (await this.#query<{ key: string }>('DELETE FROM attempt_counts WHERE last_ms < $1 AND starts_with(key, $2) RETURNING key', [beforeMs, prefix]))
+      .length;
   }
 
   async secret(name: string): Promise<Buffer> {

@@ -7,8 +7,9 @@ import { prepareDatabaseFile } from './private-files.js';
 import { type SessionColumns, type SessionRow, selectList, toSession } from './rows.js';
 import {
   ActiveKeyLimitReached,
+  type AttemptCount,
+  type AttemptRule,
   type ChangeSignal,
-  type FailureWindow,
   type KeyCredential,
   type KeyEvent,
   type KeyPosition,
@@ -16,6 +17,7 @@ import {
   type KeySource,
   type KeySummary,
   type ListScope,
+  MAX_DOUBLINGS,
   type NewKeyOptions,
   type PageQuery,
   type QuotaLease,
@@ -372,6 +374,10 @@ class SqliteStore implements Store {
     return { user, passwordHash };
   }
 
+  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
+    this.#db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, userId);
+  }
+
   async createSession(userId: string, digest: Buffer, at: string, expiresAt: string): Promise<SessionRecord> {
     const id = newId('ses');
     this.#db
@@ -397,6 +403,24 @@ class SqliteStore implements Store {
 
   async deleteEndedSessions(at: string, idleBefore: string): Promise<number> {
     return this.#db.prepare('DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at < ?').run(at, idleBefore).changes;
+  }
+
+  async listSessions(userId: string, query: { at: string; idleBefore: string; limit: number }): Promise<SessionRecord[]> {
+    const rows = this.#db
+      .prepare<[string, string, string, number], SessionRow>(
+        `SELECT ${selectList(SESSION_COLUMNS)} FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.user_id = ? AND s.expires_at > ? AND s.last_seen_at > ? ORDER BY s.created_at DESC, s.id DESC LIMIT ?`,
+      )
+      .all(userId, query.at, query.idleBefore, query.limit);
+    return rows.map(toSession);
+  }
+
+  async deleteUserSession(userId: string, sessionId: string): Promise<boolean> {
+    return this.#db.prepare('DELETE FROM sessions WHERE id = ? AND user_id = ?').run(sessionId, userId).changes === 1;
+  }
+
+  async deleteOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+    return this.#db.prepare('DELETE FROM sessions WHERE user_id = ? AND id <> ?').run(userId, keepSessionId).changes;
   }
 
   async countUsers(): Promise<number> {
@@ -453,29 +477,46 @@ class SqliteStore implements Store {
       .immediate();
   }
 
-  async recordFailure(key: string, atMs: number, windowMs: number): Promise<FailureWindow> {
-    // One statement: concurrent writers (another process on the file) each count, and a window that ended starts again at `atMs`.
+  async takeAttempt(key: string, atMs: number, rule: AttemptRule): Promise<AttemptCount | undefined> {
+    // One statement: a refused attempt changes nothing and returns no row; a forgotten count starts again at `atMs`.
     return this.#db
-      .prepare<{ key: string; at: number; window: number }, FailureWindow>(
-        `INSERT INTO failure_windows (key, start_ms, failures) VALUES (@key, @at, 1)
+      .prepare<Record<string, string | number>, AttemptCount>(
+        `INSERT INTO attempt_counts (key, start_ms, attempts, last_ms) VALUES (@key, @at, 1, @at)
          ON CONFLICT (key) DO UPDATE SET
-           failures = CASE WHEN @at - start_ms >= @window THEN 1 ELSE failures + 1 END,
-           start_ms = CASE WHEN @at - start_ms >= @window THEN @at ELSE start_ms END
-         RETURNING start_ms AS "startMs", failures`,
+           start_ms = CASE WHEN @at - last_ms >= @forget THEN @at ELSE start_ms END,
+           attempts = CASE WHEN @at - last_ms >= @forget THEN 1 ELSE attempts + 1 END,
+           last_ms = @at
+         WHERE @at - last_ms >= @forget OR attempts < @free
+           OR @at - last_ms >= min(@maxBackoff, @backoff << min(max(attempts - @free, 0), @doublings))
+         RETURNING start_ms AS "startMs", attempts, last_ms AS "lastMs"`,
       )
-      .get({ key, at: atMs, window: windowMs }) as FailureWindow;
+      .get({
+        key,
+        at: atMs,
+        free: rule.free,
+        backoff: rule.backoffMs,
+        maxBackoff: rule.maxBackoffMs,
+        forget: rule.forgetMs,
+        doublings: MAX_DOUBLINGS,
+      });
   }
 
-  async findFailures(key: string): Promise<FailureWindow | undefined> {
-    return this.#db.prepare<[string], FailureWindow>('SELECT start_ms AS "startMs", failures FROM failure_windows WHERE key = ?').get(key);
+  async releaseAttempt(key: string): Promise<void> {
+    this.#db.prepare('UPDATE attempt_counts SET attempts = attempts - 1 WHERE key = ? AND attempts > 0').run(key);
   }
 
-  async clearFailures(key: string): Promise<void> {
-    this.#db.prepare('DELETE FROM failure_windows WHERE key = ?').run(key);
+  async findAttempts(key: string): Promise<AttemptCount | undefined> {
+    return this.#db.prepare<[string], AttemptCount>('SELECT start_ms AS "startMs", attempts, last_ms AS "lastMs" FROM attempt_counts WHERE key = ?').get(key);
   }
 
-  async deleteEndedFailures(beforeMs: number): Promise<number> {
-    return this.#db.prepare('DELETE FROM failure_windows WHERE start_ms < ?').run(beforeMs).changes;
+  async clearAttempts(key: string): Promise<void> {
+    this.#db.prepare('DELETE FROM attempt_counts WHERE key = ?').run(key);
+  }
+
+  async deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number> {
+    return this.#db
+      .prepare('DELETE FROM attempt_counts WHERE last_ms < @before AND substr(key, 1, length(@prefix)) = @prefix')
+      .run({ before: beforeMs, prefix }).changes;
   }
 
   async secret(name: string): Promise<Buffer> {

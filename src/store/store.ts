@@ -129,11 +129,38 @@ export interface QuotaLease {
   resetMs: number;
 }
 
-/** Failed attempts counted for one key (an account, a client address) in a window that began with the first of them. */
-export interface FailureWindow {
-  /** When the window began (milliseconds since the epoch). */
+/**
+ * How a count of attempts limits its key (an account, a client address, a device): `free` attempts, then each
+ * further one waits `backoffMs` after the latest, doubled for each attempt past `free`, at most `maxBackoffMs`.
+ * The count is forgotten `forgetMs` after its latest attempt.
+ */
+export interface AttemptRule {
+  free: number;
+  backoffMs: number;
+  maxBackoffMs: number;
+  forgetMs: number;
+}
+
+/** The attempts counted for one key since its count began. */
+export interface AttemptCount {
+  /** When the count began (milliseconds since the epoch). */
   startMs: number;
-  failures: number;
+  attempts: number;
+  /** When the latest attempt was taken. */
+  lastMs: number;
+}
+
+/** The most doublings of a backoff: past it the wait is `maxBackoffMs` anyway, and the SQL's shift stays in range. */
+export const MAX_DOUBLINGS = 30;
+
+/**
+ * When the key may next take an attempt: at once (`atMs` itself) while its count has free attempts or is
+ * forgotten, else its latest attempt plus the backoff. The stores' SQL decides the same in one statement.
+ */
+export function nextAttemptMs(count: AttemptCount | undefined, rule: AttemptRule, atMs: number): number {
+  if (!count || atMs - count.lastMs >= rule.forgetMs || count.attempts < rule.free) return atMs;
+  const doublings = Math.min(Math.max(count.attempts - rule.free, 0), MAX_DOUBLINGS);
+  return Math.max(atMs, Math.min(count.lastMs + Math.min(rule.maxBackoffMs, rule.backoffMs * 2 ** doublings), count.lastMs + rule.forgetMs));
 }
 
 /** `createKey` with `maxActive`: the user has that many active keys already, so none was made. */
@@ -226,6 +253,8 @@ export interface Store {
   findUserByName(name: string): Promise<User | undefined>;
   /** The user and their password hash, for sign-in. */
   findUserCredential(name: string): Promise<UserCredential | undefined>;
+  /** Replaces a user's password hash (a hash made again from the password's normalized form, at sign-in). */
+  setPasswordHash(userId: string, passwordHash: string): Promise<void>;
   countUsers(): Promise<number>;
 
   /** Starts a session for the cookie token whose SHA-256 digest is given. */
@@ -237,6 +266,15 @@ export interface Store {
   deleteSession(sessionId: string): Promise<boolean>;
   /** Deletes sessions past their absolute expiry or idle since before `idleBefore`; returns how many. */
   deleteEndedSessions(at: string, idleBefore: string): Promise<number>;
+  /**
+   * A user's live sessions (absolute expiry after `at`, last seen after `idleBefore`), newest first, at most
+   * `limit`.
+   */
+  listSessions(userId: string, query: { at: string; idleBefore: string; limit: number }): Promise<SessionRecord[]>;
+  /** Ends one session, only if it is this user's; false when the user has none with that id. */
+  deleteUserSession(userId: string, sessionId: string): Promise<boolean>;
+  /** Ends every session of the user but `keepSessionId` (a password change); returns how many. */
+  deleteOtherSessions(userId: string, keepSessionId: string): Promise<number>;
 
   createItem(ownerId: string, title: string, createdAt: string): Promise<Item>;
   shareItem(itemId: string, withUserId: string, at: string): Promise<void>;
@@ -251,17 +289,19 @@ export interface Store {
   leaseQuota(keyId: string, request: QuotaRequest): Promise<QuotaLease>;
 
   /**
-   * Counts a failed sign-in for `key` at `atMs`: in its open window, or in a new one from `atMs` when it has
-   * none or its window began `windowMs` or more before. Shared by every process on this database, so the
-   * sign-in limits hold across instances (N instances allow what one does).
+   * Takes one attempt for `key` at `atMs` if `rule` allows one now (see {@link nextAttemptMs}), in one statement:
+   * every process on this database counts together, and attempts sent at once are each counted before any is
+   * let through, so N instances allow what one does. The count after it, or undefined when refused.
    */
-  recordFailure(key: string, atMs: number, windowMs: number): Promise<FailureWindow>;
-  /** The key's last window, ended or not; undefined when it has none. */
-  findFailures(key: string): Promise<FailureWindow | undefined>;
-  /** Forgets the key's failures (a successful sign-in). */
-  clearFailures(key: string): Promise<void>;
-  /** Deletes the windows that began before `beforeMs`; returns how many. */
-  deleteEndedFailures(beforeMs: number): Promise<number>;
+  takeAttempt(key: string, atMs: number, rule: AttemptRule): Promise<AttemptCount | undefined>;
+  /** Gives back one attempt taken (one that succeeded: a sign-in with the right password). */
+  releaseAttempt(key: string): Promise<void>;
+  /** The key's count, forgotten or not; undefined when it has none. */
+  findAttempts(key: string): Promise<AttemptCount | undefined>;
+  /** Forgets the key's count. */
+  clearAttempts(key: string): Promise<void>;
+  /** Deletes the counts whose key starts with `prefix` and whose latest attempt is before `beforeMs`; returns how many. */
+  deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number>;
 
   /** A named secret that lives as long as the database (e.g. the cursor signing key). */
   secret(name: string): Promise<Buffer>;

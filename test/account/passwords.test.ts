@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONCURRENT_HASHES, HashQueue, QUEUED_HASHES } from '../../src/account/passwords.js';
 import { ApiError } from '../../src/http/problems.js';
-import { accountChecker, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
+import { readLimits } from '../../src/contract/limits.js';
+import { accountChecker, accountSpec, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
 
 /** A piece of work the test finishes by hand. */
 function held<T>(value: T): { work: () => Promise<T>; started: () => boolean; finish: () => void; fail: () => void } {
@@ -24,9 +25,9 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the password hash queue', () => {
   it('runs `concurrent` at once, keeps `queued` waiting in order, and refuses the next at once with a 503 and Retry-After', async () => {
-    const queue = new HashQueue({ concurrent: 1, queued: 2 });
+    const queue = new HashQueue({ concurrent: 1, queued: { 'sign-in': 2, 'sign-up': 2 } });
     const jobs = [held(1), held(2), held(3), held(4)];
-    const runs = jobs.map((job) => queue.run(job.work));
+    const runs = jobs.map((job) => queue.run('sign-in', job.work));
     const refused = await runs[3]?.catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ApiError);
     expect(refused).toMatchObject({ status: 503, type: 'urn:problem-type:service-unavailable', headers: { 'Retry-After': '1' } });
@@ -43,15 +44,41 @@ describe('the password hash queue', () => {
     expect(await Promise.all(runs.slice(0, 1).concat(runs.slice(2, 3)))).toEqual([1, 3]);
     // Everything done: the slot is free again and the next run starts at once.
     const next = held(5);
-    const run = queue.run(next.work);
+    const run = queue.run('sign-up', next.work);
     await tick();
     expect(next.started()).toBe(true);
     next.finish();
     expect(await run).toBe(5);
   });
 
+  it('gives a free slot to a waiting sign-in before any sign-up, and bounds each line on its own', async () => {
+    const queue = new HashQueue({ concurrent: 1, queued: { 'sign-in': 1, 'sign-up': 2 } });
+    const running = held('sign-up 0');
+    const signUps = [held('sign-up 1'), held('sign-up 2'), held('sign-up 3')];
+    const signIns = [held('sign-in 1'), held('sign-in 2')];
+    const first = queue.run('sign-up', running.work);
+    const upRuns = signUps.map((job) => queue.run('sign-up', job.work));
+    // The sign-up line is full: the third is refused, while a sign-in still gets in line.
+    await expect(upRuns[2]).rejects.toMatchObject({ status: 503, message: expect.stringContaining('sign-ups') });
+    const inRuns = signIns.map((job) => queue.run('sign-in', job.work));
+    await expect(inRuns[1]).rejects.toMatchObject({ status: 503, message: expect.stringContaining('sign-ins') });
+    running.finish();
+    await tick();
+    // The sign-in that came last goes before the sign-ups that waited longer.
+    expect([signIns[0]?.started(), signUps[0]?.started()]).toEqual([true, false]);
+    signIns[0]?.finish();
+    await tick();
+    expect(signUps[0]?.started()).toBe(true);
+    signUps[0]?.finish();
+    await tick();
+    signUps[1]?.finish();
+    expect(await Promise.all([first, upRuns[0], upRuns[1], inRuns[0]])).toEqual(['sign-up 0', 'sign-up 1', 'sign-up 2', 'sign-in 1']);
+  });
+
   it(`bounds sign-in on the web application: ${CONCURRENT_HASHES} hashing, ${QUEUED_HASHES} waiting, the rest answered 503 as the account spec documents`, async () => {
-    const t = await createTestWebApp();
+    // Limits far out of reach: this is about the queue (each sign-in in flight holds an attempt of the account's count).
+    const limits = { ...readLimits(accountSpec, 'account').signIn, failuresPerAccount: 1_000, failuresPerClient: 1_000 };
+    const t = await createTestWebApp({ accountLimits: { signIn: limits } });
     await t.signUp('ada');
     const signIn = async () => {
       const response = await t.app.request('http://127.0.0.1:3001/api/session', {
@@ -74,5 +101,48 @@ describe('the password hash queue', () => {
     expect(JSON.parse(refused[0]?.body ?? '')).toMatchObject({ type: 'urn:problem-type:service-unavailable' });
     // Once the flood is through, sign-in works again.
     expect((await signIn()).status).toBe(200);
+  });
+
+  it('lets a sign-in through a flood of sign-ups from many addresses, each inside its own limits: sign-ins go first', async () => {
+    const t = await createTestWebApp({ clientAddress: (c) => c.req.header('x-test-client') ?? 'in-process' });
+    await t.signUp('ada');
+    const post = async (path: string, body: unknown, client: string) => {
+      const response = await t.app.request(`http://127.0.0.1:3001/api${path}`, {
+        method: 'POST',
+        headers: {
+          Host: '127.0.0.1:3001',
+          Origin: 'http://127.0.0.1:3001',
+          'Sec-Fetch-Site': 'same-origin',
+          'Content-Type': 'application/json',
+          'X-Test-Client': client,
+        },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, headers: response.headers, body: await response.text() };
+    };
+    // Twenty-four clients, each from its own address and inside its request budget, signing up again as soon as they
+    // are answered (at once after a 503), as the flood of issue 20 did: the hashing thread is always busy and the
+    // line always full.
+    let flooding = true;
+    const statuses: number[] = [];
+    const flood = Array.from({ length: 24 }, async (_, client) => {
+      for (let account = 0; flooding; ) {
+        const { status } = await post('/users', { name: `flood-${client}-${account}`, password: PASSWORD }, `10.6.0.${client}`);
+        statuses.push(status);
+        if (status === 201) account++;
+        else if (status !== 503) return;
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const signIns: number[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      signIns.push((await post('/session', { name: 'ada', password: PASSWORD }, '10.7.0.1')).status);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    flooding = false;
+    await Promise.all(flood);
+    // Before sign-ins had their own line, most of these were refused with 503 (7 to 11 of 12 in the issue).
+    expect(signIns).toEqual(Array.from({ length: 10 }, () => 200));
+    expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0);
   });
 });

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/account/passwords.js';
 import { digestSessionToken } from '../../src/account/sessions.js';
-import { cookieOf, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
+import { cookieOf, createTestWebApp, deviceCookieOf, PASSWORD } from '../helpers/web-app.js';
 
 const MINUTE = 60_000;
 
@@ -13,7 +14,7 @@ describe('sign up, sign in, sign out', () => {
     const t = await createTestWebApp();
     const response = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
     expect(response.status).toBe(201);
-    expect(response.headers.get('set-cookie')).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/);
+    expect(response.headers.getSetCookie()[0]).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/);
     expect(response.json).toMatchObject({ user: { name: 'ada' }, expiresAt: '2026-01-01T08:00:00.000Z', idleExpiresAt: '2026-01-01T00:30:00.000Z' });
     expect(response.text).not.toContain(PASSWORD);
     const session = await t.send('GET', '/api/session', { cookie: cookieOf(response) });
@@ -23,7 +24,11 @@ describe('sign up, sign in, sign out', () => {
   it('names the cookie __Host-session and marks it Secure when the web origin is https', async () => {
     const t = await createTestWebApp({ origin: 'https://keys.example.com' });
     const response = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
-    expect(response.headers.get('set-cookie')).toMatch(/^__Host-session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict$/);
+    const [session, device] = response.headers.getSetCookie();
+    expect(session).toMatch(/^__Host-session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict$/);
+    expect(device).toMatch(
+      /^__Host-device=usr_[0-9a-z]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=31536000; HttpOnly; Secure; SameSite=Strict$/,
+    );
     expect((await t.send('GET', '/api/session', { cookie: cookieOf(response) })).status).toBe(200);
     // The plain development name is not read in secure mode.
     expect((await t.send('GET', '/api/session', { cookie: cookieOf(response).replace('__Host-', '') })).status).toBe(401);
@@ -154,18 +159,99 @@ describe('sign up, sign in, sign out', () => {
 });
 
 describe('failed sign-ins', () => {
-  it('are limited per account: past 10 failures even the right password waits, with Retry-After, until the window ends', async () => {
-    const t = await createTestWebApp();
+  it('are limited per account with a backoff, not a wall: past 10, 1 minute after the latest, then 2, 4, 8, at most 15, the page told in minutes', async () => {
+    let request = 0;
+    const t = await createTestWebApp({ clientAddress: () => `10.2.0.${++request}` });
     await t.signUp('ada');
-    for (let attempt = 1; attempt <= 10; attempt++) {
-      expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: `wrong guess number ${attempt}` } })).status).toBe(401);
+    const guess = () => t.send('POST', '/api/session', { body: { name: 'ada', password: 'not the password at all' } });
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await guess()).status).toBe(401);
+    for (const minutes of [1, 2, 4, 8, 15, 15]) {
+      // Even the right password waits, and the answer says for how long.
+      const limited = await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } });
+      expect(limited.status).toBe(429);
+      expect(limited.json.type).toBe('urn:problem-type:too-many-sign-in-attempts');
+      expect(Number(limited.headers.get('retry-after'))).toBe(minutes * 60);
+      expect(limited.json.detail).toContain(`Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`);
+      t.clock.now += minutes * MINUTE - 1_000;
+      expect((await guess()).status).toBe(429);
+      t.clock.now += 1_000;
+      expect((await guess()).status).toBe(401);
     }
-    const limited = await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } });
+    // An hour after the latest attempt the count is forgotten: ten free attempts again.
+    t.clock.now += 60 * MINUTE;
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await guess()).status).toBe(401);
+    expect(Number((await guess()).headers.get('retry-after'))).toBe(60);
+  });
+
+  it("never hold back a browser that signed in to the account before: it is counted on its own, not in the account's or its address's count", async () => {
+    let client = '10.3.0.1';
+    const t = await createTestWebApp({ clientAddress: () => client });
+    const signUp = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
+    const device = deviceCookieOf(signUp);
+    expect(signUp.headers.getSetCookie()[1]).toMatch(
+      /^device=usr_[0-9a-z]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=31536000; HttpOnly; SameSite=Strict$/,
+    );
+    // Someone behind the owner's own address spends the account's attempts and the address's.
+    for (let attempt = 1; attempt <= 25; attempt++) await t.send('POST', '/api/session', { body: { name: 'ada', password: `wrong guess number ${attempt}` } });
+    const stranger = await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } });
+    expect(stranger.status).toBe(429);
+    expect(stranger.json.detail).toContain('A browser that signed in to this account before is not held back.');
+    const owner = await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD }, cookie: device });
+    expect(owner.status).toBe(200);
+    // Every sign-in sets a new device cookie (a new nonce), and it works from another address too.
+    const next = deviceCookieOf(owner);
+    expect(next).not.toBe(device);
+    client = '10.3.0.2';
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD }, cookie: next })).status).toBe(200);
+  });
+
+  it("count a known browser's own failures with a backoff, apart from everyone else's; signing in clears them", async () => {
+    let request = 0;
+    const t = await createTestWebApp({ clientAddress: () => `10.4.0.${++request}` });
+    const device = deviceCookieOf(await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } }));
+    const fromDevice = (password: string) => t.send('POST', '/api/session', { body: { name: 'ada', password }, cookie: device });
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await fromDevice(`wrong guess number ${attempt}`)).status).toBe(401);
+    const limited = await fromDevice(PASSWORD);
     expect(limited.status).toBe(429);
-    expect(limited.json.type).toBe('urn:problem-type:too-many-sign-in-attempts');
-    expect(Number(limited.headers.get('retry-after'))).toBe(900);
-    t.clock.now += 15 * MINUTE;
+    expect(limited.json.detail).toBe('Too many failed sign-ins from this browser. Try again in 1 minute.');
+    // The device's failures are its own: another browser signs in to the account at once.
     expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(200);
+    t.clock.now += MINUTE;
+    expect((await fromDevice(PASSWORD)).status).toBe(200);
+    // Signing in cleared the device's count: ten free attempts again (the old cookie still names the account).
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await fromDevice(`wrong guess number ${attempt}`)).status).toBe(401);
+  });
+
+  it("take a forged device cookie, or another account's, for a stranger's browser", async () => {
+    let request = 0;
+    const t = await createTestWebApp({ clientAddress: () => `10.5.0.${++request}` });
+    await t.signUp('ada');
+    const bobs = deviceCookieOf(await t.send('POST', '/api/users', { body: { name: 'bob', password: PASSWORD } }));
+    const adas = deviceCookieOf(await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } }));
+    for (let attempt = 1; attempt <= 10; attempt++) await t.send('POST', '/api/session', { body: { name: 'ada', password: `wrong guess number ${attempt}` } });
+    const forged = `${adas.slice(0, -1)}${adas.endsWith('A') ? 'B' : 'A'}`;
+    const [, userId = ''] = /^device=(usr_[0-9a-z]{16})/.exec(adas) ?? [];
+    const otherDatabase = await createTestWebApp();
+    for (const cookie of [bobs, forged, bobs.replace(/usr_[0-9a-z]{16}/, userId), 'device=garbage']) {
+      expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD }, cookie })).status, cookie).toBe(429);
+    }
+    // Signed with another database's secret: not this one's.
+    const foreign = deviceCookieOf(await otherDatabase.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } }));
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD }, cookie: foreign })).status).toBe(429);
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD }, cookie: adas })).status).toBe(200);
+  });
+
+  it('are counted before the password is checked: guesses sent at once get the limit of checks, no more', async () => {
+    // Every request from its own address, so only the account's limit applies.
+    let request = 0;
+    const t = await createTestWebApp({ clientAddress: () => `10.1.0.${++request}` });
+    await t.signUp('ada');
+    const guesses = Array.from({ length: 16 }, (_, index) => `wrong guess number ${index}`);
+    const answers = await Promise.all([...guesses, PASSWORD].map((password) => t.send('POST', '/api/session', { body: { name: 'ada', password } })));
+    const statuses = answers.map((answer) => answer.status);
+    // A password was checked for each 401 and 200: ten at most, whatever the order they arrived in.
+    expect(statuses.filter((status) => status === 401 || status === 200).length, statuses.join(' ')).toBe(10);
+    expect(statuses.filter((status) => status === 429).length, statuses.join(' ')).toBe(7);
   });
 
   it('are counted in the database: failures on one instance count on another, so N instances allow what one does', async () => {
@@ -181,15 +267,20 @@ describe('failed sign-ins', () => {
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     }
-    // A sign-in that succeeds (after the window) clears the account's count for every instance.
-    one.clock.now += 15 * MINUTE;
-    two.clock.now += 15 * MINUTE;
+    // An hour after the latest guess the counts are forgotten; a sign-in that succeeds gives its attempt back.
+    one.clock.now += 60 * MINUTE;
+    two.clock.now += 60 * MINUTE;
     expect((await one.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(200);
     const raw = new Database(databasePath, { readonly: true });
-    const rows = raw.prepare<[], { key: string; failures: number }>('SELECT key, failures FROM failure_windows').all();
+    const rows = raw
+      .prepare<[], { key: string; attempts: number }>("SELECT key, attempts FROM attempt_counts WHERE key NOT LIKE 'sign-up:%' ORDER BY key")
+      .all();
     raw.close();
-    // The account's count is gone; the client's stays; neither holds the name or the address in clear.
-    expect(rows.map((row) => row.key.split(':')[0])).toEqual(['client']);
+    // Neither count holds the name or the address in clear.
+    expect(rows.map((row) => [row.key.split(':')[0], row.attempts])).toEqual([
+      ['account', 0],
+      ['client', 0],
+    ]);
     expect(JSON.stringify(rows)).not.toMatch(/ada|127\.0\.0\.1|in-process/);
   });
 
@@ -209,6 +300,98 @@ describe('failed sign-ins', () => {
     const t = await createTestWebApp();
     for (let attempt = 1; attempt <= 10; attempt++) await t.send('POST', '/api/session', { body: { name: 'ghost', password: `guess ${attempt} of many` } });
     expect((await t.send('POST', '/api/session', { body: { name: 'ghost', password: PASSWORD } })).status).toBe(429);
+  });
+});
+
+describe('sign-ups', () => {
+  it('are limited per client address: 10, then an hour after the latest, told in minutes; other addresses are not held back', async () => {
+    let client = '10.8.0.1';
+    const t = await createTestWebApp({ clientAddress: () => client });
+    for (let index = 1; index <= 10; index++) await t.signUp(`user-${index}`);
+    const limited = await t.send('POST', '/api/users', { body: { name: 'user-11', password: PASSWORD } });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBe(3600);
+    expect(limited.json.detail).toBe('This address has signed up or tried a taken name 10 times. Try again in 60 minutes.');
+    client = '10.8.0.2';
+    await t.signUp('user-11');
+    client = '10.8.0.1';
+    t.clock.now += 60 * MINUTE;
+    await t.signUp('user-12');
+  });
+
+  it('count an attempt at a taken name like a sign-up, so "this name is taken" is no free oracle', async () => {
+    let client = '10.9.0.1';
+    const t = await createTestWebApp({ clientAddress: () => client });
+    await t.signUp('ada');
+    client = '10.9.0.2';
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      expect((await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } })).status).toBe(409);
+    }
+    for (const name of ['ada', 'free-name']) expect((await t.send('POST', '/api/users', { body: { name, password: PASSWORD } })).status, name).toBe(429);
+  });
+
+  it('are counted in the database: sign-ups on one instance count on another', async () => {
+    const databasePath = join(mkdtempSync(join(tmpdir(), 'sign-up-shared-')), 'api.sqlite');
+    const [one, two] = [await createTestWebApp({ databasePath }), await createTestWebApp({ databasePath })];
+    for (let index = 1; index <= 10; index++) await (index % 2 === 0 ? one : two).signUp(`user-${index}`);
+    for (const instance of [one, two]) expect((await instance.send('POST', '/api/users', { body: { name: 'user-11', password: PASSWORD } })).status).toBe(429);
+  });
+});
+
+describe('the password rule', () => {
+  const REPEATS = 'repeats a character or a group of characters';
+  const CONTEXT = "is built on your user name or the service's name";
+  it.each([
+    { given: 'one letter fifteen times', name: 'ada', password: 'aaaaaaaaaaaaaaa', rule: REPEATS },
+    { given: 'fifteen spaces', name: 'ada', password: ' '.repeat(15), rule: REPEATS },
+    { given: 'a common password typed twice', name: 'ada', password: 'passwordpassword', rule: REPEATS },
+    { given: 'the user name typed twice', name: 'adalovelace', password: 'adalovelaceadalovelace', rule: CONTEXT },
+    { given: "the service's name typed twice", name: 'ada', password: 'bearerlistbearerlist', rule: CONTEXT },
+    { given: 'a breached password and digits', name: 'ada', password: 'iloveyou12345678', rule: 'a list of common and breached passwords' },
+    { given: 'the alphabet in order', name: 'ada', password: 'abcdefghijklmnop', rule: 'is a sequence of letters or digits' },
+  ])('refuses $given with 422, naming the rule it breaks, without sending the password back', async ({ name, password, rule }) => {
+    const t = await createTestWebApp();
+    const response = await t.send('POST', '/api/users', { body: { name, password } });
+    expect(response.status).toBe(422);
+    expect(response.json.errors).toEqual([{ in: 'body', pointer: '/password', detail: expect.stringContaining(rule) }]);
+    expect(response.text).not.toContain(JSON.stringify(password));
+    expect(await t.store.findUserByName(name)).toBeUndefined();
+  });
+
+  it('lets a passphrase through, and costs no sign-up when it refuses one', async () => {
+    const t = await createTestWebApp();
+    for (let attempt = 1; attempt <= 12; attempt++)
+      expect((await t.send('POST', '/api/users', { body: { name: 'ada', password: 'passwordpassword' } })).status).toBe(422);
+    await t.signUp('ada', 'a few unrelated words make a strong one');
+  });
+});
+
+describe('passwords in Unicode', () => {
+  it('are normalized (NFKC) before they are hashed and compared: full-width letters, or a decomposed accent, are the same password', async () => {
+    const t = await createTestWebApp();
+    await t.signUp('ada', 'ｆｕｌｌｗｉｄｔｈ ｐａｓｓ ｐｈｒａｓｅ ９');
+    await t.signUp('bob', 'cafe\u0301 au lait, sans sucre');
+    for (const [name, password] of [
+      ['ada', 'ｆｕｌｌｗｉｄｔｈ ｐａｓｓ ｐｈｒａｓｅ ９'],
+      ['ada', 'fullwidth pass phrase 9'],
+      ['bob', 'café au lait, sans sucre'],
+      ['bob', 'cafe\u0301 au lait, sans sucre'],
+    ]) {
+      expect((await t.send('POST', '/api/session', { body: { name, password } })).status, password).toBe(200);
+    }
+  });
+
+  it('sign in a user whose hash was made from the password as typed, and make it again from the normalized form', async () => {
+    const t = await createTestWebApp();
+    const typed = 'ｆｕｌｌｗｉｄｔｈ ｐａｓｓ ｐｈｒａｓｅ ９';
+    // As the service hashed passwords before it normalized them.
+    await t.store.createUser('ada', new Date(t.clock.now).toISOString(), await hashPassword(typed));
+    const before = (await t.store.findUserCredential('ada'))?.passwordHash;
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: 'fullwidth pass phrase 9' } })).status).toBe(401);
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: typed } })).status).toBe(200);
+    expect((await t.store.findUserCredential('ada'))?.passwordHash).not.toBe(before);
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: 'fullwidth pass phrase 9' } })).status).toBe(200);
+    expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: typed } })).status).toBe(200);
   });
 });
 

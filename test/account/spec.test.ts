@@ -9,18 +9,21 @@ const operations = readOperations(accountSpec);
 const schema = (spec: typeof accountSpec, name: string) => deref(spec, deref(spec, spec.components['schemas'])[name]);
 
 describe('the account API contract (openapi/account.yaml)', () => {
-  it('has the account operations: sign up, sign in, sign out, session, keys and key events', () => {
+  it('has the account operations: sign up, sign in, sign out, session, password, sessions, keys and key events', () => {
     expect(operations.map((operation) => `${operation.method} ${operation.path} ${operation.operationId}`).sort()).toEqual([
       'DELETE /keys/{keyId} removeKey',
       'DELETE /session signOut',
+      'DELETE /sessions/{sessionId} endSession',
       'GET /key-events listKeyEvents',
       'GET /keys listKeys',
       'GET /session getSession',
+      'GET /sessions listSessions',
       'POST /keys createKey',
       'POST /keys/{keyId}/revoke revokeKey',
       'POST /keys/{keyId}/roll rollKey',
       'POST /session signIn',
       'POST /users signUp',
+      'PUT /password changePassword',
     ]);
   });
 
@@ -70,7 +73,7 @@ describe('the account API contract (openapi/account.yaml)', () => {
       expect(created?.headers['Cache-Control'], operationId).toMatchObject({ required: true, schema: { const: 'no-store' } });
     }
     const setsCookie = operations.filter((operation) => Object.values(operation.responses).some((response) => response.headers['Set-Cookie']));
-    expect(setsCookie.map((operation) => operation.operationId).sort()).toEqual(['signIn', 'signOut', 'signUp']);
+    expect(setsCookie.map((operation) => operation.operationId).sort()).toEqual(['endSession', 'signIn', 'signOut', 'signUp']);
   });
 
   it('states its limits in x-limits, which the server reads', () => {
@@ -80,7 +83,17 @@ describe('the account API contract (openapi/account.yaml)', () => {
       requestTimeoutSeconds: 30,
       rateLimit: { requests: 300, windowSeconds: 60 },
       failedAuthentication: { perAddress: 100, windowSeconds: 60 },
-      signIn: { failuresPerAccount: 10, failuresPerClient: 20, windowSeconds: 900 },
+      signIn: {
+        failuresPerAccount: 10,
+        failuresPerClient: 20,
+        failuresPerDevice: 10,
+        backoffSeconds: 60,
+        maxBackoffSeconds: 900,
+        windowSeconds: 3600,
+        deviceSeconds: 31536000,
+      },
+      signUp: { perClient: 10, windowSeconds: 3600 },
+      password: { minGuessesLog10: 8 },
       session: { idleSeconds: 1800, absoluteSeconds: 28800 },
       keys: { activePerUser: 20 },
     });

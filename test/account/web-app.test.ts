@@ -174,6 +174,36 @@ describe('the pages', () => {
     expect(missing.headers.get('content-type')).toBe('text/html; charset=utf-8');
   });
 
+  it('post every form with a password field to a page that answers the post, so a password never goes into a URL', async () => {
+    const t = await createTestWebApp();
+    let checked = 0;
+    for (const path of ['/sign-in', '/sign-up', '/settings']) {
+      const html = (await t.send('GET', path)).text;
+      for (const [, attributes = '', body = ''] of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)) {
+        if (!/type="password"/.test(body)) continue;
+        checked++;
+        // Without `method`, a form is sent as GET: the password would be in the URL (and the history, the logs).
+        expect(attributes, path).toMatch(/\bmethod="post"/);
+        const action = /\baction="([^"]+)"/.exec(attributes)?.[1] ?? '';
+        expect(action, path).toMatch(/^\/[a-z-]+$/);
+        // The action answers the post (JavaScript off, or not run yet): back to the page, the body unread.
+        const answer = await t.send('POST', action, {
+          rawBody: 'name=ada&password=a+password+typed+before+the+script',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        });
+        expect(answer.status, action).toBe(303);
+        expect(answer.headers.get('location')).toBe(action);
+        expect(answer.headers.get('cache-control')).toBe('no-store');
+      }
+    }
+    expect(checked).toBe(3);
+  });
+
+  it('say on the sign-in and sign-up pages, without JavaScript, that it is needed', async () => {
+    const t = await createTestWebApp();
+    for (const path of ['/sign-in', '/sign-up']) expect((await t.send('GET', path)).text, path).toMatch(/<noscript>[^<]*<p[^>]*>[^<]*needs JavaScript/);
+  });
+
   it('give every form control a label', async () => {
     const t = await createTestWebApp();
     for (const path of ['/sign-in', '/sign-up', '/settings']) {

@@ -14,7 +14,15 @@ describe('the types of x-limits are derived from its schema', () => {
   });
 
   it("give the account API's groups as required on its own contract and optional on either", () => {
-    expectTypeOf<AccountLimits['signIn']>().toEqualTypeOf<{ failuresPerAccount: number; failuresPerClient: number; windowSeconds: number }>();
+    expectTypeOf<AccountLimits['signIn']>().toEqualTypeOf<{
+      failuresPerAccount: number;
+      failuresPerClient: number;
+      failuresPerDevice: number;
+      backoffSeconds: number;
+      maxBackoffSeconds: number;
+      windowSeconds: number;
+      deviceSeconds: number;
+    }>();
     expectTypeOf<AccountLimits['session']>().toEqualTypeOf<{ idleSeconds: number; absoluteSeconds: number }>();
     expectTypeOf<AccountSpecLimits['keys']>().toEqualTypeOf<{ activePerUser: number }>();
     expectTypeOf<SpecLimits['keys']>().toEqualTypeOf<{ activePerUser: number } | undefined>();

@@ -40,7 +40,15 @@ describe('readLimits, when a contract loads', () => {
   it("reads each contract's x-limits as its variant of the schema allows", () => {
     expect(readLimits(specs.main, 'main')).toEqual(specs.main['x-limits']);
     expect(readLimits(specs.account, 'account')).toEqual(specs.account['x-limits']);
-    expect(readLimits(specs.account).signIn).toEqual({ failuresPerAccount: 10, failuresPerClient: 20, windowSeconds: 900 });
+    expect(readLimits(specs.account).signIn).toEqual({
+      failuresPerAccount: 10,
+      failuresPerClient: 20,
+      failuresPerDevice: 10,
+      backoffSeconds: 60,
+      maxBackoffSeconds: 900,
+      windowSeconds: 3600,
+      deviceSeconds: 31536000,
+    });
   });
 
   it.each([
@@ -81,17 +89,17 @@ describe('readLimits, when a contract loads', () => {
     );
   });
 
-  it("holds each contract to its own groups, naming the spec's file when it was loaded from one: the account API's are the account API's alone, and all three", () => {
+  it("holds each contract to its own groups, naming the spec's file when it was loaded from one: the account API's are the account API's alone, and all five", () => {
     expect(() => readLimits(specs.account, 'main')).toThrow(
-      'openapi/account.yaml: x-limits.signIn is not a known field; x-limits.session is not a known field; x-limits.keys is not a known field',
+      'openapi/account.yaml: x-limits.signIn is not a known field; x-limits.signUp is not a known field; x-limits.password is not a known field; x-limits.session is not a known field; x-limits.keys is not a known field',
     );
     expect(() => readLimits(specs.main, 'account')).toThrow(
-      'openapi/openapi.yaml: x-limits.signIn is required; x-limits.session is required; x-limits.keys is required',
+      'openapi/openapi.yaml: x-limits.signIn is required; x-limits.signUp is required; x-limits.password is required; x-limits.session is required; x-limits.keys is required',
     );
     // Without a contract's name, either variant; but a group alone is a mistake in both.
     expect(readLimits(specs.main).signIn).toBeUndefined();
     expect(() => readLimits(withLimits('account', { keys: undefined }))).toThrow(
-      "the spec's x-limits.keys is required: the account API's groups signIn, session and keys come together (the schema",
+      "the spec's x-limits.keys is required: the account API's groups signIn, signUp, password, session and keys come together (the schema",
     );
   });
 

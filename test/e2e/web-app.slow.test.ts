@@ -305,4 +305,117 @@ describe('the web application in Chromium', () => {
     expect(unexpectedConsoleErrors(ada)).toEqual([]);
     await ada.context.close();
   });
+
+  it("lists the active sessions, ends another browser's, and changes the password: a wrong current one and a weak new one are said, the right one signs the other browser out", async () => {
+    const here = await openPage(browser, { origin: webUrl, name: 'hygiene-here' });
+    const there = await openPage(browser, { origin: webUrl, name: 'hygiene-there' });
+    await signUp(here, 'ida');
+    const signIn = async ({ page }: BrowserPage, password = PASSWORD) => {
+      await page.goto(`${webUrl}/sign-in`);
+      await page.getByLabel('User name').fill('ida');
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL('**/settings');
+    };
+    const sessionStatus = ({ page }: BrowserPage) => page.evaluate(() => fetch('/api/session').then((answer) => answer.status));
+    await signIn(there);
+    const { page } = here;
+    await page.reload();
+    const sessions = page.getByRole('list', { name: 'Active sessions' }).getByRole('listitem');
+    await expect.poll(() => sessions.count()).toBe(2);
+    expect(await sessions.first().getByRole('heading').textContent()).toBe('This browser');
+    const end = page.getByRole('button', { name: /^End the session signed in / });
+    expect(await end.count()).toBe(1);
+    await end.click();
+    await expect.poll(() => page.locator('#status').textContent()).toBe('The session has ended.');
+    await expect.poll(() => sessions.count()).toBe(1);
+    expect(await sessionStatus(there)).toBe(401);
+    expect(await sessionStatus(here)).toBe(200);
+
+    await signIn(there);
+    await page.getByLabel('Current password').fill('not the password at all');
+    await page.getByLabel('New password').fill('orbit velvet lantern quietly');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.locator('#password-error').textContent()).toBe('The current password is wrong.');
+    await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByLabel('New password').fill('aaaaaaaaaaaaaaaa');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.locator('#password-error').textContent()).toMatch(/^The new password repeats a character or a group of characters/);
+    await page.getByLabel('New password').fill('orbit velvet lantern quietly');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect
+      .poll(() => page.locator('#status').textContent())
+      .toBe('Your password is changed. Every other browser signed in to your account has been signed out.');
+    expect(await page.getByLabel('Current password').inputValue()).toBe('');
+    expect(await sessionStatus(there)).toBe(401);
+    expect(await sessionStatus(here)).toBe(200);
+    await signIn(there, 'orbit velvet lantern quietly');
+    await expectNoSidewaysScroll(here);
+    // The browser notes the 422 of the weak password, as it notes each 401 and 403.
+    expect(unexpectedConsoleErrors(here).filter((message) => !message.includes('status of 422'))).toEqual([]);
+    await here.context.close();
+    await there.context.close();
+  });
+
+  it('with JavaScript off, posts the sign-in and sign-up forms (the password in no URL) and says JavaScript is needed', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const requests: string[] = [];
+      page.on('request', (request) => requests.push(`${request.method()} ${request.url()}`));
+      const secret = 'typed before any script ran';
+      for (const path of ['/sign-in', '/sign-up']) {
+        await page.goto(`${webUrl}${path}`);
+        await page.getByLabel('User name').fill('no-script');
+        await page.getByLabel('Password').fill(secret);
+        await page.locator('button[type="submit"]').click();
+        await page.waitForLoadState('load');
+        // Back on the page, which says why nothing happened, in <noscript> (Chromium's emulated "JavaScript off" does
+        // not show <noscript> as a browser with JavaScript turned off does, so it is read from the HTML here); the
+        // password was in no URL.
+        expect(page.url()).toBe(`${webUrl}${path}`);
+        expect(await page.content(), path).toMatch(/<noscript>[^<]*<p[^>]*>[^<]*needs JavaScript/);
+      }
+      expect(requests).toEqual(expect.arrayContaining([`POST ${webUrl}/sign-in`, `POST ${webUrl}/sign-up`]));
+      expect(requests.filter((request) => request.includes(encodeURIComponent(secret).slice(0, 10)) || request.includes('password='))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("tells a browser the account does not know how many minutes to wait once strangers' guesses are spent, and lets the owner's browser in", async () => {
+    const json = { 'Content-Type': 'application/json' };
+    const made = await fetch(`${webUrl}/api/users`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'hedy', password: PASSWORD }) });
+    expect(made.status).toBe(201);
+    const device =
+      made.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith('device='))
+        ?.split(';')[0] ?? '';
+    for (let guess = 1; guess <= 10; guess++) {
+      const answer = await fetch(`${webUrl}/api/session`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'hedy', password: `wrong guess ${guess}` }),
+      });
+      expect(answer.status).toBe(401);
+    }
+    const signIn = async (visitor: BrowserPage) => {
+      await visitor.page.goto(`${webUrl}/sign-in`);
+      await visitor.page.getByLabel('User name').fill('hedy');
+      await visitor.page.getByLabel('Password').fill(PASSWORD);
+      await visitor.page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    const stranger = await openPage(browser, { origin: webUrl, name: 'unknown-browser' });
+    await signIn(stranger);
+    await expect.poll(() => stranger.page.getByRole('alert').textContent()).toContain('Try again in 1 minute.');
+    await stranger.context.close();
+    const owner = await openPage(browser, { origin: webUrl, name: 'known-browser' });
+    const [name = '', value = ''] = device.split('=');
+    await owner.context.addCookies([{ name, value, url: webUrl, httpOnly: true, sameSite: 'Strict' }]);
+    await signIn(owner);
+    await owner.page.waitForURL('**/settings');
+    await owner.context.close();
+  });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { createWebApp, type WebAppOptions } from '../../src/account/app.js';
-import { readLimits } from '../../src/contract/limits.js';
+import { type AccountLimits, readLimits } from '../../src/contract/limits.js';
 import { readContractPaths } from '../../src/contract/project.js';
 import { ResponseChecker } from '../../src/contract/response-checker.js';
 import { loadSpec } from '../../src/contract/spec.js';
@@ -41,11 +41,14 @@ function accountOperationFor(method: string, path: string): string | undefined {
 export async function createTestWebApp({
   databasePath = ':memory:',
   databaseUrl,
+  accountLimits: limitOverrides = {},
   ...options
 }: Partial<Omit<WebAppOptions, 'store' | 'contract' | 'logger' | 'now' | 'pages' | 'accountLimits'>> & {
   databasePath?: string;
   /** A PostgreSQL database (`freshDatabase()`) instead of SQLite; close the store (`t.store.close()`) when done. */
   databaseUrl?: string;
+  /** Groups of the account spec's own limits to use instead of its `x-limits`' (each group whole). */
+  accountLimits?: Partial<AccountLimits>;
 } = {}) {
   const store = await openStore({ databasePath, databaseUrl });
   const logs: Array<Record<string, unknown>> = [];
@@ -58,7 +61,7 @@ export async function createTestWebApp({
   const app = createWebApp({
     store,
     contract: accountContract,
-    accountLimits: readLimits(accountSpec, 'account'),
+    accountLimits: { ...readLimits(accountSpec, 'account'), ...limitOverrides },
     logger,
     pages: await pages,
     now: () => clock.now,
@@ -130,4 +133,10 @@ export async function createTestWebApp({
 export function cookieOf(response: { headers: Headers }): string {
   const header = response.headers.get('set-cookie') ?? '';
   return header.split(';')[0] ?? '';
+}
+
+/** The `name=value` of the device cookie a sign-up or sign-in set (`device=…`, `__Host-device=…`), or '' when none. */
+export function deviceCookieOf(response: { headers: Headers }): string {
+  const cookie = response.headers.getSetCookie().find((header) => /^(__Host-)?device=/.test(header)) ?? '';
+  return cookie.split(';')[0] ?? '';
 }

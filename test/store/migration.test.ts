@@ -43,3 +43,18 @@ describe('a database made before accounts and expiring keys', () => {
     raw.close();
   });
 });
+
+describe('a database made when failed sign-ins were counted in fixed windows', () => {
+  it('keeps each count as an attempt count whose latest attempt is when its window began', async () => {
+    const file = join(scratch, 'windows.sqlite');
+    const old = new Database(file);
+    for (const migration of MIGRATIONS.slice(0, 4)) old.exec(migration);
+    old.pragma('user_version = 4');
+    old.prepare('INSERT INTO failure_windows (key, start_ms, failures) VALUES (?, ?, ?)').run('account:x', 1_000, 7);
+    old.close();
+
+    const store = await openStore({ databasePath: file });
+    expect(await store.findAttempts('account:x')).toEqual({ startMs: 1_000, attempts: 7, lastMs: 1_000 });
+    await store.close();
+  });
+});

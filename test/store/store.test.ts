@@ -9,7 +9,7 @@ import { MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-migrations.js';
 import { SQLITE_CHANGE_CHECK_MS } from '../../src/store/sqlite-store.js';
-import { ActiveKeyLimitReached, type KeyPosition, type KeySummary, type Store } from '../../src/store/store.js';
+import { ActiveKeyLimitReached, type KeyPosition, type KeySummary, nextAttemptMs, type Store } from '../../src/store/store.js';
 import { freshDatabase, withClient } from '../helpers/postgres.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'store-test-'));
@@ -232,31 +232,54 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     await new Promise((resolve) => setTimeout(resolve, spent.resetMs + 20));
     expect((await two.leaseQuota(key.id, tiny)).granted).toBe(3);
   });
-  it('counts failures per key in windows shared by every store on the database; an ended window starts again', async () => {
+  it('takes attempts per key, shared by every store on the database: free ones, then a doubling backoff; a quiet count is forgotten', async () => {
     const config = await engine.fresh();
     const [one, two] = [await open(config), await open(config)];
-    const windowMs = 60_000;
-    const counts = [];
+    const rule = { free: 3, backoffMs: 1_000, maxBackoffMs: 3_000, forgetMs: 10_000 };
+    const taken = [];
     for (const [store, atMs] of [
       [one, 1_000],
-      [two, 2_000],
-      [one, 3_000],
+      [two, 1_100],
+      [one, 1_200],
     ] as const)
-      counts.push(await store.recordFailure('account:x', atMs, windowMs));
-    expect(counts).toEqual([
-      { startMs: 1_000, failures: 1 },
-      { startMs: 1_000, failures: 2 },
-      { startMs: 1_000, failures: 3 },
+      taken.push(await store.takeAttempt('account:x', atMs, rule));
+    expect(taken).toEqual([
+      { startMs: 1_000, attempts: 1, lastMs: 1_000 },
+      { startMs: 1_000, attempts: 2, lastMs: 1_100 },
+      { startMs: 1_000, attempts: 3, lastMs: 1_200 },
     ]);
-    expect(await two.findFailures('account:x')).toEqual({ startMs: 1_000, failures: 3 });
-    expect(await two.findFailures('account:y')).toBeUndefined();
-    // 60 s after the window began, a failure opens a new one.
-    expect(await two.recordFailure('account:x', 61_000, windowMs)).toEqual({ startMs: 61_000, failures: 1 });
-    await one.recordFailure('client:z', 5_000, windowMs);
-    await one.clearFailures('account:x');
-    expect(await two.findFailures('account:x')).toBeUndefined();
-    expect(await two.deleteEndedFailures(6_000)).toBe(1);
-    expect(await one.findFailures('client:z')).toBeUndefined();
+    // Past the free attempts: 1 s after the latest, then 2 s, then at most 3 s. A refused attempt changes nothing.
+    expect(await two.takeAttempt('account:x', 2_199, rule)).toBeUndefined();
+    expect(await two.findAttempts('account:x')).toEqual({ startMs: 1_000, attempts: 3, lastMs: 1_200 });
+    expect(nextAttemptMs(await two.findAttempts('account:x'), rule, 2_199)).toBe(2_200);
+    expect(await one.takeAttempt('account:x', 2_200, rule)).toEqual({ startMs: 1_000, attempts: 4, lastMs: 2_200 });
+    expect(await one.takeAttempt('account:x', 4_199, rule)).toBeUndefined();
+    expect(await two.takeAttempt('account:x', 4_200, rule)).toMatchObject({ attempts: 5, lastMs: 4_200 });
+    expect(nextAttemptMs(await one.findAttempts('account:x'), rule, 4_300)).toBe(7_200);
+    expect(await two.takeAttempt('account:x', 7_200, rule)).toMatchObject({ attempts: 6, lastMs: 7_200 });
+    // A released attempt (one that signed in) is given back.
+    await one.releaseAttempt('account:x');
+    expect(await two.findAttempts('account:x')).toMatchObject({ attempts: 5 });
+    expect(await two.findAttempts('account:y')).toBeUndefined();
+    // 10 s after the latest attempt the count is forgotten: the next one starts it again.
+    expect(await two.takeAttempt('account:x', 17_200, rule)).toEqual({ startMs: 17_200, attempts: 1, lastMs: 17_200 });
+    await one.takeAttempt('client:z', 5_000, rule);
+    await one.takeAttempt('sign-up:z', 5_000, rule);
+    await one.clearAttempts('account:x');
+    expect(await two.findAttempts('account:x')).toBeUndefined();
+    // Only the scope named: another scope's counts may be forgotten later.
+    expect(await two.deleteAttemptsBefore(6_000, 'client:')).toBe(1);
+    expect(await one.findAttempts('client:z')).toBeUndefined();
+    expect(await one.findAttempts('sign-up:z')).toMatchObject({ attempts: 1 });
+  });
+
+  it('counts attempts sent at once from two stores exactly: each is counted before another is let through', async () => {
+    const config = await engine.fresh();
+    const [one, two] = [await open(config), await open(config)];
+    const rule = { free: 10, backoffMs: 60_000, maxBackoffMs: 900_000, forgetMs: 900_000 };
+    const taken = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 === 0 ? one : two).takeAttempt('account:x', 1_000, rule)));
+    expect(taken.filter((count) => count !== undefined)).toHaveLength(10);
+    expect(await one.findAttempts('account:x')).toMatchObject({ attempts: 10 });
   });
 
   it('keeps named, expiring keys with an audit trail: created, first used (once), revoked by its owner only', async () => {
@@ -264,6 +287,8 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     const [ann, bob] = [await store.createUser('ann', at, '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA'), await store.createUser('bob', at)];
     expect(await store.findUserCredential('ann')).toEqual({ user: ann, passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA' });
     expect(await store.findUserCredential('bob')).toEqual({ user: bob, passwordHash: null });
+    await store.setPasswordHash(bob.id, '$argon2id$v=19$m=19456,t=2,p=1$c2FsdDI$aGFzaDI');
+    expect(await store.findUserCredential('bob')).toEqual({ user: bob, passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdDI$aGFzaDI' });
     expect(await store.findUserCredential('nobody')).toBeUndefined();
     const { digest } = generateApiKey();
     const key = await store.createKey(ann.id, digest, 'tka_…aaaa', at, { name: 'deploy', expiresAt: '2026-02-01T00:00:00.000Z', source: 'web' });
@@ -419,6 +444,47 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     expect(await store.deleteSession(idle.id)).toBe(false);
     expect(await store.deleteSession(session.id)).toBe(true);
     expect(await store.findSessionByDigest(digest)).toBeUndefined();
+  });
+
+  it("lists a user's live sessions newest first, and ends one of them or all but one, only the user's own, forgetting the cached lookups", async () => {
+    const store = await open(await engine.fresh());
+    const [ann, bob] = [await store.createUser('ann', at), await store.createUser('bob', at)];
+    const start = (userId: string, createdAt: string, expiresAt = '2026-01-08T00:00:00.000Z') => {
+      const digest = generateApiKey().digest;
+      return store.createSession(userId, digest, createdAt, expiresAt).then((session) => ({ session, digest }));
+    };
+    const first = await start(ann.id, '2026-01-01T00:00:00.000Z');
+    const second = await start(ann.id, '2026-01-01T01:00:00.000Z');
+    const third = await start(ann.id, '2026-01-01T02:00:00.000Z');
+    const expired = await start(ann.id, '2026-01-01T03:00:00.000Z', '2026-01-01T04:00:00.000Z');
+    const idle = await start(ann.id, '2026-01-01T00:30:00.000Z');
+    const bobs = await start(bob.id, '2026-01-01T02:30:00.000Z');
+    await store.touchSession(first.session.id, '2026-01-01T05:00:00.000Z');
+    await store.touchSession(second.session.id, '2026-01-01T05:00:00.000Z');
+    await store.touchSession(third.session.id, '2026-01-01T05:00:00.000Z');
+    // Every lookup cached, so a delete that did not forget them would be seen.
+    for (const { digest } of [first, second, third, bobs]) expect(await store.findSessionByDigest(digest)).toBeDefined();
+    const live = { at: '2026-01-01T05:00:00.000Z', idleBefore: '2026-01-01T04:30:00.000Z' };
+    const listed = await store.listSessions(ann.id, { ...live, limit: 10 });
+    expect(listed.map((session) => session.id)).toEqual([third.session.id, second.session.id, first.session.id]);
+    expect(listed[0]).toEqual({ ...third.session, lastSeenAt: '2026-01-01T05:00:00.000Z' });
+    expect((await store.listSessions(ann.id, { ...live, limit: 2 })).map((session) => session.id)).toEqual([third.session.id, second.session.id]);
+    void expired;
+    void idle;
+
+    expect(await store.deleteUserSession(ann.id, bobs.session.id)).toBe(false);
+    expect(await store.findSessionByDigest(bobs.digest)).toBeDefined();
+    expect(await store.deleteUserSession(ann.id, second.session.id)).toBe(true);
+    expect(await store.deleteUserSession(ann.id, second.session.id)).toBe(false);
+    expect(await store.findSessionByDigest(second.digest)).toBeUndefined();
+
+    // All but one: the expired and idle ones go too; another user's stay.
+    expect(await store.deleteOtherSessions(ann.id, third.session.id)).toBe(3);
+    expect(await store.findSessionByDigest(first.digest)).toBeUndefined();
+    expect(await store.findSessionByDigest(third.digest)).toMatchObject({ id: third.session.id });
+    expect(await store.findSessionByDigest(bobs.digest)).toMatchObject({ id: bobs.session.id });
+    expect((await store.listSessions(ann.id, { ...live, limit: 10 })).map((session) => session.id)).toEqual([third.session.id]);
+    expect(await store.deleteOtherSessions(ann.id, third.session.id)).toBe(0);
   });
 
   it('sees a session ended by another process on a later lookup', async () => {

@@ -162,6 +162,24 @@ const PROSE_COPIES: ProseCopy[] = [
     want: (specs) => [accountLimit('rateLimit/requests')(specs), accountLimit('rateLimit/windowSeconds')(specs)],
   },
   {
+    files: [ACCOUNT, WEB_APP],
+    of: 'x-limits.signUp of account.yaml',
+    find: /Sign-ups(?:\*\*)? are limited per client address(?: \(`x-limits.signUp`\))?: (\d+), each\s+counted before the name is looked up, whether it makes an account or meets\s+a taken name; past them the address waits (\d+) minutes after its latest/g,
+    want: (specs) => [accountLimit('signUp/perClient')(specs), accountLimit('signUp/windowSeconds')(specs) / 60],
+  },
+  {
+    files: [ACCOUNT, WEB_APP],
+    of: 'x-limits.password.minGuessesLog10 of account.yaml',
+    find: /fewer than 10\^(\d+)\s+guesses/g,
+    want: (specs) => [accountLimit('password/minGuessesLog10')(specs)],
+  },
+  {
+    files: [ACCOUNT],
+    of: 'x-limits.signUp of account.yaml',
+    find: /signed up or tried a taken name (\d+) times\. Try again in (\d+) minutes/g,
+    want: (specs) => [accountLimit('signUp/perClient')(specs), accountLimit('signUp/windowSeconds')(specs) / 60],
+  },
+  {
     files: [ACCOUNT],
     of: 'x-limits.keys.activePerUser of account.yaml',
     find: /You have (\d+) active API keys/g,
@@ -239,14 +257,28 @@ const PROSE_COPIES: ProseCopy[] = [
     want: (specs) => [limit('rateLimit/requests')(specs), limit('rateLimit/windowSeconds')(specs)],
   },
   {
-    files: [WEB_APP],
+    files: [ACCOUNT, WEB_APP],
     of: 'x-limits.signIn of account.yaml',
-    find: /limited per account \((\d+)\) and per client address \((\d+)\) per (\d+) minutes/g,
-    want: (specs) => [
-      accountLimit('signIn/failuresPerAccount')(specs),
-      accountLimit('signIn/failuresPerClient')(specs),
-      accountLimit('signIn/windowSeconds')(specs) / 60,
-    ],
+    find: /\((\d+) per\s+account, (\d+) per\s+client\s+address, (\d+) per\s+device\)/g,
+    want: (specs) => ['failuresPerAccount', 'failuresPerClient', 'failuresPerDevice'].map((key) => accountLimit(`signIn/${key}`)(specs)),
+  },
+  {
+    files: [ACCOUNT, WEB_APP],
+    of: 'x-limits.signIn of account.yaml',
+    find: /waits (\d+) minutes? after the latest, doubled each time, at most (\d+) minutes, and\s+a count is forgotten (\d+) minutes after its latest attempt/g,
+    want: (specs) => ['backoffSeconds', 'maxBackoffSeconds', 'windowSeconds'].map((key) => accountLimit(`signIn/${key}`)(specs) / 60),
+  },
+  {
+    files: [ACCOUNT, WEB_APP],
+    of: 'x-limits.signIn.deviceSeconds of account.yaml',
+    find: /kept for (\d+) days/g,
+    want: (specs) => [accountLimit('signIn/deviceSeconds')(specs) / 86_400],
+  },
+  {
+    files: [ACCOUNT],
+    of: 'x-limits.signIn.deviceSeconds of account.yaml',
+    find: /device=<user id>\.<nonce>\.<signature>; Path=\/; Max-Age=(\d+)/g,
+    want: (specs) => [accountLimit('signIn/deviceSeconds')(specs)],
   },
   {
     files: [WEB_APP],
@@ -312,11 +344,11 @@ const VALUE_COPIES: ValueCopy[] = [
   {
     spec: 'account',
     at: '#/components/headers/Retry-After/example',
-    of: 'x-limits.signIn.windowSeconds',
+    of: 'x-limits.signIn.maxBackoffSeconds',
     problem: (value, specs) =>
-      typeof value === 'number' && value <= accountLimit('signIn/windowSeconds')(specs)
+      typeof value === 'number' && value <= accountLimit('signIn/maxBackoffSeconds')(specs)
         ? undefined
-        : `should be at most the longest window, ${accountLimit('signIn/windowSeconds')(specs)} s`,
+        : `should be at most the longest wait, ${accountLimit('signIn/maxBackoffSeconds')(specs)} s`,
   },
 ];
 

@@ -35,10 +35,29 @@ function send(webUrl: string, method: string, path: string, body: unknown, agent
   });
 }
 
-/** Makes the account the sign-ins use. */
+/** The loopback address of flood client `index` (127.0.0.2 on). */
+const floodAddress = (index: number) => `127.0.0.${index + 2}`;
+
+/**
+ * Makes the accounts the sign-ins use: one for the CPU measurement, and one per flood client, each signed up
+ * from that client's own address. Each sign-in in flight holds an attempt of its account's count, so a flood of
+ * right passwords at one account would meet the account's sign-in limit rather than the hashing queue; and an
+ * address may sign up only a few accounts (`x-limits.signUp`).
+ */
 export async function signUp(webUrl: string): Promise<void> {
-  const answer = await send(webUrl, 'POST', '/api/users', { name: NAME, password: PASSWORD });
-  if (answer.status !== 201) throw new Error(`sign-up on ${webUrl} answered ${answer.status}`);
+  const accounts: Array<{ name: string; address?: string }> = [
+    { name: NAME },
+    ...Array.from({ length: FLOOD_CLIENTS }, (_, index) => ({ name: `${NAME}-${index}`, address: floodAddress(index) })),
+  ];
+  for (const { name, address } of accounts) {
+    const agent = address === undefined ? undefined : new Agent({ localAddress: address });
+    try {
+      const answer = await send(webUrl, 'POST', '/api/users', { name, password: PASSWORD }, agent);
+      if (answer.status !== 201) throw new Error(`sign-up of ${name} on ${webUrl} answered ${answer.status}`);
+    } finally {
+      agent?.destroy();
+    }
+  }
 }
 
 /** CPU time of the server process per sign-in, in ms: `count` sign-ins one after the other (the hash is most of it). */
@@ -58,17 +77,20 @@ export interface FloodTally {
 }
 
 /**
- * A flood of sign-ins: `FLOOD_CLIENTS` clients from 127.0.0.2 on, each signing in again as soon as it is
+ * A flood of sign-ins: `FLOOD_CLIENTS` clients from 127.0.0.2 on, each to its own account, signing in again as soon as it is
  * answered, and waiting `Retry-After` when refused, as a persistent client would. Runs until stopped.
  */
 export function startSignInFlood(webUrl: string): { stop(): Promise<FloodTally> } {
   const tally: FloodTally = { signedIn: 0, refused: 0, other: 0 };
   let running = true;
   const clients = Array.from({ length: FLOOD_CLIENTS }, async (_, index) => {
-    const agent = new Agent({ keepAlive: true, localAddress: `127.0.0.${index + 2}` });
+    const agent = new Agent({ keepAlive: true, localAddress: floodAddress(index) });
     try {
       while (running) {
-        const answer = await send(webUrl, 'POST', '/api/session', { name: NAME, password: PASSWORD }, agent).catch(() => ({ status: 0, retryAfterSeconds: 1 }));
+        const answer = await send(webUrl, 'POST', '/api/session', { name: `${NAME}-${index}`, password: PASSWORD }, agent).catch(() => ({
+          status: 0,
+          retryAfterSeconds: 1,
+        }));
         if (answer.status === 200) tally.signedIn++;
         else if (answer.status === 503) tally.refused++;
         else tally.other++;

@@ -1,0 +1,74 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { Store } from '../store/store.js';
+
+/** `usr_…` id, a 128-bit nonce and an HMAC-SHA256, each base64url: `<userId>.<nonce>.<signature>`. */
+const VALUE = /^(usr_[0-9a-z]{16})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+
+/** A browser that signed in to an account before: the account, and the nonce its own attempts are counted under. */
+export interface KnownDevice {
+  userId: string;
+  nonce: string;
+}
+
+/**
+ * The device cookie of OWASP's "Slow Down Online Guessing Attacks with Device Cookies": set at sign-up and at
+ * every sign-in, it names the account and a fresh nonce, signed with a secret that lives with the database (so
+ * every instance accepts it). A sign-in that carries a valid one for the account it names is counted on its
+ * own, per device, never in the account's lockout nor its address's: others' guesses cannot hold it back, and a
+ * stolen cookie buys only its own device's guesses. `__Host-device` with `Secure` over HTTPS, `device` over plain
+ * HTTP, like the session cookie; `HttpOnly; SameSite=Strict; Path=/`.
+ */
+export class Devices {
+  readonly #store: Store;
+  readonly #name: '__Host-device' | 'device';
+  readonly #secure: boolean;
+  readonly #maxAgeSeconds: number;
+  #secret: Promise<Buffer> | undefined;
+
+  constructor(store: Store, options: { secure: boolean; lifetimeSeconds: number }) {
+    this.#store = store;
+    this.#secure = options.secure;
+    this.#name = options.secure ? '__Host-device' : 'device';
+    this.#maxAgeSeconds = options.lifetimeSeconds;
+  }
+
+  /** The device the request's cookie names, when its signature is this database's; undefined for none, or a forged or garbled one. */
+  async find(c: Context): Promise<KnownDevice | undefined> {
+    const match = VALUE.exec(getCookie(c, this.#name) ?? '');
+    if (!match) return undefined;
+    const [, userId = '', nonce = '', signature = ''] = match;
+    const expected = await this.#sign(userId, nonce);
+    return timingSafeEqual(Buffer.from(signature), Buffer.from(expected)) ? { userId, nonce } : undefined;
+  }
+
+  /** A new device cookie for the account (a new nonce each time), as a `Set-Cookie` value. */
+  async issue(userId: string): Promise<string> {
+    const nonce = randomBytes(16).toString('base64url');
+    const value = `${userId}.${nonce}.${await this.#sign(userId, nonce)}`;
+    // Attribute order is fixed so the contract's pattern can check it.
+    return `${this.#name}=${value}; Path=/; Max-Age=${this.#maxAgeSeconds}; HttpOnly; ${this.#secure ? 'Secure; ' : ''}SameSite=Strict`;
+  }
+
+  async #sign(userId: string, nonce: string): Promise<string> {
+    // Read once; a failed read (the database away) is tried again next time.
+    this.#secret ??= this.#store.secret('device-cookies').catch((error: unknown) => {
+      this.#secret = undefined;
+      throw error;
+    });
+    return createHmac('sha256', await this.#secret)
+      .update(`${userId}.${nonce}`)
+      .digest('base64url');
+  }
+}
+
+/**
+ * One request's view of the device cookie, for the sign-in and sign-up handlers: `find` reads it (only when
+ * asked), `issue` sets a new one on the answer. The kernel writes one value per header, so the cookie is
+ * appended to the answer by the middleware that made this (`deviceCookie` in `app.ts`).
+ */
+export interface DeviceRequest {
+  find(): Promise<KnownDevice | undefined>;
+  issue(userId: string): Promise<void>;
+}
