@@ -421,7 +421,7 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
   let reported = 0;
   const ticker = setInterval(() => {
     const whole = Math.floor((performance.now() - started) / 1000);
-    while (reported < Math.min(whole, seconds)) options.onSecond?.(rows[reported++] as AttackSecond);
+    for (; reported < Math.min(whole, seconds); reported++) options.onSecond?.(rows[reported] as AttackSecond);
   }, 250);
   try {
     await Promise.all([
@@ -438,7 +438,7 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
   }
   // Answers that came back after the last whole second count in the totals, not in a row of their own.
   const [tail] = rows.splice(seconds, 1) as [AttackSecond];
-  while (reported < seconds) options.onSecond?.(rows[reported++] as AttackSecond);
+  for (; reported < seconds; reported++) options.onSecond?.(rows[reported] as AttackSecond);
   return summarize({
     options,
     rows,
