@@ -59,6 +59,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change your password
+         * @description Replaces the signed-in user's password. The current password is asked
+         *     for and checked as a sign-in checks it: each try is counted before the
+         *     password is checked, with the sign-in attempts (`x-limits.signIn`: this
+         *     browser's own count when it carries the account's device cookie, else
+         *     the account's and the client address's), so a wrong one is no free
+         *     guess. The new password must keep the password rule of sign-up
+         *     (`SignUpRequest.password`, `x-limits.password`), else `422` names the
+         *     rule it breaks; that is checked first and costs no attempt. On success
+         *     every other session of the user ends at once (their cookies get `401`);
+         *     this one stays.
+         */
+        put: operations["changePassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your active sessions
+         * @description The signed-in user's live sessions (every browser signed in to the
+         *     account that has neither signed out nor expired), this one first, then
+         *     newest first; `current` marks this one. Never a session's token or its
+         *     digest.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your sessions
+         * @description Ends one of your sessions at once: its cookie gets `401` from its next
+         *     request on. Ending this very session signs you out (the answer clears
+         *     the cookie). Another user's session id answers `404`, exactly as an
+         *     unknown one.
+         */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/keys": {
         parameters: {
             query?: never;
@@ -207,6 +282,37 @@ export interface components {
             user: components["schemas"]["User"];
             expiresAt: components["schemas"]["Timestamp"];
             idleExpiresAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Identifier of a session (not its token). */
+        SessionId: string;
+        /** @description The current password, and the new one. */
+        ChangePasswordRequest: {
+            /** @description The password the user signs in with now, compared as at sign-in (`SignInRequest.password`). */
+            currentPassword: string;
+            /**
+             * @description The new password, under the rule of sign-up (`SignUpRequest.password`): 15 to 256 characters, stored
+             *     in Unicode form NFKC, not easy to guess (`x-limits.password`), and not the current password.
+             */
+            newPassword: string;
+        };
+        /** @description One live session of the user, as its owner sees it. Never its token or digest. */
+        ActiveSession: {
+            id: components["schemas"]["SessionId"];
+            /** @description When it started (the sign-up or sign-in). */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Its latest request, to the minute. */
+            lastSeenAt: components["schemas"]["Timestamp"];
+            /** @description Its absolute expiry. */
+            expiresAt: components["schemas"]["Timestamp"];
+            /** @description When it ends unless it is used before. */
+            idleExpiresAt: components["schemas"]["Timestamp"];
+            /** @description Whether this is the session of the request that asked. */
+            current: boolean;
+        };
+        /** @description A user's live sessions. */
+        SessionList: {
+            /** @description This session first, then the others newest first (at most 100; the oldest drop off the end). */
+            sessions: components["schemas"]["ActiveSession"][];
         };
         /** @description What the key is for, so its owner can tell keys apart. */
         KeyName: string;
@@ -482,6 +588,11 @@ export interface components {
          */
         KeyIdPath: components["schemas"]["KeyId"];
         /**
+         * @description The session's id, as `listSessions` shows it.
+         * @example ses_3j8k2m5n7p9q1r4t
+         */
+        SessionIdPath: components["schemas"]["SessionId"];
+        /**
          * @description Largest number of events in one page.
          * @example 20
          */
@@ -695,6 +806,143 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRequest"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is changed; every other session of the user has ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            /**
+             * @description The current password is wrong (counted as a failed sign-in), or no session cookie was sent, or its
+             *     session has ended. A client tells the two apart with `GET /session`.
+             */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            403: components["responses"]["CrossSiteRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The request breaks the schema, or the new password breaks the password rule (see `SignUpRequest`) or
+             *     is the current one; each violation is listed in `errors` with a JSON pointer, and a password's names
+             *     the rule it breaks.
+             */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too many wrong passwords or failed sign-ins from this browser (when it carries the account's device
+             *     cookie), or for this account from browsers it does not know, or from this client; or too many
+             *     requests. The `detail` says how many minutes to wait.
+             */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's live sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The session's id, as `listSessions` shows it.
+                 * @example ses_3j8k2m5n7p9q1r4t
+                 */
+                sessionId: components["parameters"]["SessionIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session has ended. */
+            204: {
+                headers: {
+                    /**
+                     * @description Sent only when the session ended is this one; clears the session cookie in the browser.
+                     * @example __Host-session=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict
+                     */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSiteRequest"];
+            /** @description You have no session with this id (another user's session is answered the same way). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

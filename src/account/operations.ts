@@ -1,4 +1,4 @@
-import type { AccountOperations, AccountSchemas, ApiKeyView, KeyEventView } from '../contract/account-types.js';
+import type { AccountOperations, AccountSchemas, ActiveSessionView, ApiKeyView, KeyEventView } from '../contract/account-types.js';
 import type { HandlerMap } from '../http/bind-operations.js';
 import { ApiError } from '../http/problems.js';
 import { InputViolation } from '../http/read-input.js';
@@ -7,7 +7,7 @@ import type { KeyEvent, KeySummary, SessionRecord, Store } from '../store/store.
 import type { AccountLimits } from '../contract/limits.js';
 import { normalizePassword, passwordProblem, SERVICE_WORDS } from './password-rule.js';
 import { hashPassword, type PasswordCheck, passwordStrength, verifyPassword } from './passwords.js';
-import type { DeviceRequest } from './devices.js';
+import type { DeviceRequest, KnownDevice } from './devices.js';
 import type { Sessions } from './sessions.js';
 import { type AttemptLimit, releaseAll, takeAll } from './sign-in-limiter.js';
 
@@ -15,6 +15,8 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 /** The list shows this many keys at most (the spec's `KeyList.keys.maxItems`): the newest. */
 const LISTED_KEYS = 100;
+/** The list shows this many sessions at most (the spec's `SessionList.sessions.maxItems`): the caller's, then the newest. */
+const LISTED_SESSIONS = 100;
 
 /** What every handler of the account API works with, besides its input. */
 export interface AccountContext {
@@ -74,18 +76,10 @@ export const accountHandlers: AccountHandlers = {
   async signIn({ body }, context) {
     const { store, sessions, client, device, signInAttempts, now } = context;
     const credential = await store.findUserCredential(body.name);
-    const known = await device.find();
-    // A browser this account signed in with before is counted on its own: others' guesses never hold it back.
-    const trusted = known !== undefined && known.userId === credential?.user.id;
-    const attempts = trusted
-      ? ([[signInAttempts.perDevice, known.nonce]] as const)
-      : ([
-          [signInAttempts.perAccount, body.name.toLowerCase()],
-          [signInAttempts.perClient, client],
-        ] as const);
+    const { attempts, known } = passwordAttempts(signInAttempts, await device.find(), credential?.user.id, body.name, client);
     // Taken before the password is checked, in one statement each: guesses sent at once count one by one.
     const wait = await takeAll(attempts);
-    if (wait > 0) throw tooManySignIns(wait, trusted);
+    if (wait > 0) throw tooManySignIns(wait, known !== undefined);
     let check: PasswordCheck;
     try {
       check = await verifyPassword(credential?.passwordHash, body.password);
@@ -97,8 +91,7 @@ export const accountHandlers: AccountHandlers = {
     if (check === 'no-match' || !credential) {
       throw new ApiError('urn:problem-type:unauthorized', 'The user name or password is wrong.', { headers: { 'WWW-Authenticate': sessions.challenge } });
     }
-    if (trusted) await signInAttempts.perDevice.clear(known.nonce);
-    else await releaseAll(attempts);
+    await giveBack(signInAttempts, attempts, known);
     // A hash made before passwords were normalized is made again from the normalized form, when the thread has a turn.
     if (check === 'match-as-typed') await rehash(store, credential.user.id, body.password);
     // A new session on every sign-in (never a fixed one); a session the browser still had ends.
@@ -117,6 +110,57 @@ export const accountHandlers: AccountHandlers = {
   async signOut(_input, context) {
     const setCookie = await context.sessions.end(signedIn(context));
     return { status: 204, headers: { 'set-cookie': setCookie } };
+  },
+
+  async changePassword({ body }, context) {
+    const { store, device, client, signInAttempts, limits } = context;
+    const session = signedIn(context);
+    const { user } = session;
+    // The rule first, as at sign-up: a refused new password costs no attempt and says nothing of the current one.
+    const password = normalizePassword(body.newPassword);
+    const problem = passwordProblem(await passwordStrength(password, [user.name, ...SERVICE_WORDS]), limits.password.minGuessesLog10);
+    if (problem) throw new InputViolation('/newPassword', problem);
+    // The current password is checked as a sign-in checks it, under the same counts: a stolen session is no free
+    // oracle for the password.
+    const credential = await store.findUserCredential(user.name);
+    const { attempts, known } = passwordAttempts(signInAttempts, await device.find(), user.id, user.name, client);
+    const wait = await takeAll(attempts);
+    if (wait > 0) throw tooManySignIns(wait, known !== undefined, 'wrong passwords');
+    let check: PasswordCheck;
+    try {
+      check = await verifyPassword(credential?.passwordHash, body.currentPassword);
+    } catch (error) {
+      await releaseAll(attempts);
+      throw error;
+    }
+    if (check === 'no-match' || !credential) {
+      throw new ApiError('urn:problem-type:unauthorized', 'The current password is wrong.', { headers: { 'WWW-Authenticate': context.sessions.challenge } });
+    }
+    await giveBack(signInAttempts, attempts, known);
+    if (normalizePassword(body.currentPassword) === password) throw new InputViolation('/newPassword', 'is your current password; choose a new one');
+    await store.setPasswordHash(user.id, await hashPassword(password));
+    // Whoever else holds a session of this account (a stolen cookie, a forgotten browser) is signed out; this one stays.
+    await store.deleteOtherSessions(user.id, session.id);
+    return { status: 204 };
+  },
+
+  async listSessions(_input, context) {
+    const { sessions, now } = context;
+    const current = signedIn(context);
+    const others = (await sessions.live(current.user.id, now, LISTED_SESSIONS)).filter((session) => session.id !== current.id);
+    const listed = [current, ...others].slice(0, LISTED_SESSIONS);
+    return { status: 200, body: { sessions: listed.map((session) => toActiveSession(session, current, sessions)) } };
+  },
+
+  async endSession({ path }, context) {
+    const { store, sessions } = context;
+    const current = signedIn(context);
+    // Ending this very session is signing out: the answer clears its cookie too.
+    if (path.sessionId === current.id) return { status: 204, headers: { 'set-cookie': await sessions.end(current) } };
+    // Only the user's own: another user's session id is answered as an unknown one.
+    if (!(await store.deleteUserSession(current.user.id, path.sessionId)))
+      throw new ApiError('urn:problem-type:not-found', 'You have no session with this id.');
+    return { status: 204 };
   },
 
   async listKeys(_input, context) {
@@ -195,6 +239,46 @@ function signedIn(context: AccountContext): SessionRecord {
   return context.session;
 }
 
+type SignInAttempts = AccountContext['signInAttempts'];
+
+/**
+ * The counts a password check is taken from, as sign-in takes them: a browser holding the device cookie of the
+ * account is counted on its own (others' guesses never hold it back), any other per account name and per client.
+ * `known` is that device, when it is one.
+ */
+function passwordAttempts(
+  limits: SignInAttempts,
+  device: KnownDevice | undefined,
+  userId: string | undefined,
+  name: string,
+  client: string,
+): { attempts: ReadonlyArray<readonly [AttemptLimit, string]>; known: KnownDevice | undefined } {
+  if (device !== undefined && device.userId === userId) return { attempts: [[limits.perDevice, device.nonce]], known: device };
+  return {
+    attempts: [
+      [limits.perAccount, name.toLowerCase()],
+      [limits.perClient, client],
+    ],
+    known: undefined,
+  };
+}
+
+/** After the right password: a device's count is cleared (its own wrong ones are forgiven), the others' attempt given back. */
+async function giveBack(limits: SignInAttempts, attempts: ReadonlyArray<readonly [AttemptLimit, string]>, known: KnownDevice | undefined): Promise<void> {
+  if (known) await limits.perDevice.clear(known.nonce);
+  else await releaseAll(attempts);
+}
+
+function toActiveSession(session: SessionRecord, current: SessionRecord, sessions: Sessions): ActiveSessionView {
+  return {
+    id: session.id,
+    createdAt: session.createdAt,
+    lastSeenAt: session.lastSeenAt,
+    ...sessions.view(session),
+    current: session.id === current.id,
+  };
+}
+
 /** A key of this user, or `404` whether it is another user's or does not exist: the answer does not tell. */
 async function ownKey(store: Store, userId: string, keyId: string): Promise<KeySummary> {
   const key = await store.findKey(userId, keyId);
@@ -245,12 +329,12 @@ function decodeEventCursor(cursor: string): { at: string; id: string } | undefin
  * The 429 of a sign-in whose count allows no attempt now, saying how long to wait in minutes (the page shows it;
  * `Retry-After` has the seconds). It reads the same for an unknown name as for a real one.
  */
-function tooManySignIns(waitSeconds: number, trusted: boolean): ApiError {
+function tooManySignIns(waitSeconds: number, trusted: boolean, what = 'failed sign-ins'): ApiError {
   const minutes = Math.ceil(waitSeconds / 60);
   const wait = `Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
   const detail = trusted
-    ? `Too many failed sign-ins from this browser. ${wait}`
-    : `Too many failed sign-ins for this account from browsers it does not know, or from this address. ${wait} A browser that signed in to this account before is not held back.`;
+    ? `Too many ${what} from this browser. ${wait}`
+    : `Too many ${what} for this account from browsers it does not know, or from this address. ${wait} A browser that signed in to this account before is not held back.`;
   return new ApiError('urn:problem-type:too-many-sign-in-attempts', detail, { headers: { 'Retry-After': String(waitSeconds) } });
 }
 

@@ -123,6 +123,11 @@ export class Sessions {
     return { expiresAt: session.expiresAt, idleExpiresAt: iso(Math.min(absolute, Date.parse(session.lastSeenAt) + this.#idleMs)) };
   }
 
+  /** A user's live sessions (neither past their absolute expiry nor idle too long), newest first, at most `limit`. */
+  live(userId: string, now: number, limit: number): Promise<SessionRecord[]> {
+    return this.#store.listSessions(userId, { at: iso(now), idleBefore: iso(now - this.#idleMs), limit });
+  }
+
   /** Drops sessions that have ended; run now and then (at sign-in) so the table follows the live sessions. */
   async sweep(now: number): Promise<void> {
     await this.#store.deleteEndedSessions(iso(now), iso(now - this.#idleMs));

@@ -12,4 +12,6 @@ export type AccountProblem = AccountSchemas['Problem'];
 /** An API key as its owner sees it in the account API. */
 export type ApiKeyView = AccountSchemas['ApiKey'];
 export type KeyEventView = AccountSchemas['KeyEvent'];
+/** A live session as its owner sees it in the account API. */
+export type ActiveSessionView = AccountSchemas['ActiveSession'];
 export type SessionInfo = AccountSchemas['SessionInfo'];

@@ -153,6 +153,31 @@ const SETTINGS = `<h1>Account settings</h1>
   <button type="button" id="more-events" hidden>Show older activity</button>
 </section>
 
+<section aria-labelledby="password-heading">
+  <h2 id="password-heading">Change password</h2>
+  <form id="password-form" class="card" method="post" action="/settings">
+    ${needsScript('change your password')}
+    <p id="password-error" class="error" role="alert" hidden></p>
+    <div class="field">
+      <label for="current-password">Current password</label>
+      <input id="current-password" name="currentPassword" type="password" autocomplete="current-password" required maxlength="256">
+    </div>
+    <div class="field">
+      <label for="new-password">New password</label>
+      <input id="new-password" name="newPassword" type="password" autocomplete="new-password" required minlength="15" maxlength="256"
+        aria-describedby="new-password-hint">
+      <p class="hint" id="new-password-hint">At least 15 characters. A few unrelated words make a strong one. Every other browser signed in to your account is signed out.</p>
+    </div>
+    <button type="submit">Change password</button>
+  </form>
+</section>
+
+<section aria-labelledby="sessions-heading">
+  <h2 id="sessions-heading" tabindex="-1">Active sessions</h2>
+  <p>Every browser signed in to your account. End a session you do not recognise, or no longer use.</p>
+  <ul id="session-list" class="keys" aria-labelledby="sessions-heading"></ul>
+</section>
+
 <dialog id="revoke-dialog" aria-labelledby="revoke-title">
   <form method="dialog">
     <h2 id="revoke-title">Revoke <span id="revoke-name"></span>?</h2>

@@ -37,7 +37,7 @@ export function pageResponse(pages: PageAssets, path: string, options: { method:
 }
 
 /** The pages whose form posts to itself when the script is not running: `/sign-in`, `/sign-up`. */
-export const FORM_PAGES: readonly string[] = ['/sign-in', '/sign-up'];
+export const FORM_PAGES: readonly string[] = ['/sign-in', '/sign-up', '/settings'];
 
 /**
  * The answer to a sign-in or sign-up form posted without the page's script (JavaScript off, or not loaded yet):

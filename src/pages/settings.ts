@@ -1,4 +1,4 @@
-import type { AccountComponents, ApiKey, KeyEvent } from '../client/account.js';
+import type { AccountComponents, AccountProblem, ApiKey, KeyEvent } from '../client/account.js';
 import { account, problemMessage, publicApiUrl } from './api.js';
 import { busy, byId, el, say, time } from './dom.js';
 
@@ -34,8 +34,106 @@ export async function showSettings(): Promise<void> {
   wireSignOut(status);
   wireCreateKey();
   wireDialogs();
+  wirePasswordForm(status);
+  wireSessions(status);
   byId('more-events').addEventListener('click', () => void loadEvents(true));
-  await Promise.all([loadKeys(), loadEvents(false)]);
+  await Promise.all([loadKeys(), loadEvents(false), loadSessions()]);
+}
+
+function wirePasswordForm(status: HTMLElement): void {
+  const form = byId<HTMLFormElement>('password-form');
+  const error = byId('password-error');
+  const current = byId<HTMLInputElement>('current-password');
+  const next = byId<HTMLInputElement>('new-password');
+  const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+  if (!submit) throw new Error('the form has no submit button');
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const body = { currentPassword: current.value, newPassword: next.value };
+    void busy(submit, async () => {
+      say(error, '');
+      try {
+        const { error: problem, response } = await account.PUT('/password', { body });
+        if (response.ok) {
+          form.reset();
+          status.textContent = 'Your password is changed. Every other browser signed in to your account has been signed out.';
+          await loadSessions();
+          return;
+        }
+        if (response.status === 401) {
+          // A wrong current password, or this session has ended: the session says which.
+          const { response: session } = await account.GET('/session');
+          if (session.status === 401) {
+            location.assign('/sign-in');
+            return;
+          }
+          say(error, 'The current password is wrong.');
+          current.focus();
+          return;
+        }
+        say(error, passwordMessage(problem));
+        (problem?.errors?.some((violation) => violation.pointer === '/newPassword') ? next : current).focus();
+      } catch {
+        say(error, 'The server could not be reached. Check your connection and try again.');
+      }
+    });
+  });
+}
+
+/** A refused password change in words: each violation names its field ("The new password is ..."), else the detail. */
+function passwordMessage(problem: AccountProblem | undefined): string {
+  const fields: Record<string, string> = { '/newPassword': 'The new password', '/currentPassword': 'The current password' };
+  const violations = problem?.errors ?? [];
+  if (problem?.type === 'urn:problem-type:validation-failed' && violations.length > 0) {
+    return violations.map((violation) => `${fields[violation.pointer] ?? 'The request'} ${violation.detail}.`).join(' ');
+  }
+  return problemMessage(problem, 'The password could not be changed. Try again.');
+}
+
+async function loadSessions(): Promise<void> {
+  const result = await guarded(() => account.GET('/sessions'));
+  if (!result?.data) return;
+  byId('session-list').replaceChildren(...result.data.sessions.map(sessionItem));
+}
+
+function sessionItem(session: ActiveSession): HTMLLIElement {
+  const started = time(session.createdAt);
+  const details = el(
+    'dl',
+    {},
+    el('dt', {}, 'Signed in'),
+    el('dd', {}, started),
+    el('dt', {}, 'Last active'),
+    el('dd', {}, time(session.lastSeenAt)),
+    el('dt', {}, 'Ends'),
+    el('dd', {}, time(session.idleExpiresAt), ' if unused, ', time(session.expiresAt), ' at the latest'),
+  );
+  const heading = el('h3', {}, session.current ? 'This browser' : 'Another browser');
+  const item = el('li', { class: 'key card', 'data-session-id': session.id }, heading, details);
+  if (!session.current) {
+    const label = `End the session signed in ${started.textContent ?? session.createdAt}`;
+    item.append(el('div', { class: 'actions' }, el('button', { type: 'button', class: 'danger', 'data-session-id': session.id, 'aria-label': label }, 'End')));
+  }
+  return item;
+}
+
+function wireSessions(status: HTMLElement): void {
+  byId('session-list').addEventListener('click', (event) => {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-session-id]');
+    const sessionId = button?.dataset['sessionId'];
+    if (!button || !sessionId) return;
+    void busy(button, async () => {
+      const result = await guarded(() => account.DELETE('/sessions/{sessionId}', { params: { path: { sessionId } } }));
+      if (!result) return;
+      // A 404: it had ended already; either way it is gone from the list.
+      status.textContent =
+        result.response.ok || result.response.status === 404
+          ? 'The session has ended.'
+          : problemMessage(result.error, 'The session could not be ended. Try again.');
+      await loadSessions();
+      byId('sessions-heading').focus();
+    });
+  });
 }
 
 function wireSignOut(status: HTMLElement): void {
@@ -85,6 +183,7 @@ function wireCreateKey(): void {
 }
 
 type ApiKeyExpiry = AccountComponents['schemas']['ExpiresInDays'];
+type ActiveSession = AccountComponents['schemas']['ActiveSession'];
 type Overlap = AccountComponents['schemas']['OverlapHours'];
 
 /**

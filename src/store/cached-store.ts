@@ -177,6 +177,19 @@ export class CachedStore implements Store {
     return deleted;
   }
 
+  /** Not cached: the settings page reads it now and then, and a cached list would need forgetting on every sign-in. */
+  listSessions(userId: string, query: { at: string; idleBefore: string; limit: number }): Promise<SessionRecord[]> {
+    return this.#inner.listSessions(userId, query);
+  }
+
+  async deleteUserSession(userId: string, sessionId: string): Promise<boolean> {
+    return this.#afterWrite(await this.#inner.deleteUserSession(userId, sessionId));
+  }
+
+  async deleteOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+    return this.#afterWrite(await this.#inner.deleteOtherSessions(userId, keepSessionId));
+  }
+
   async createItem(ownerId: string, title: string, createdAt: string): Promise<Item> {
     return this.#afterWrite(await this.#inner.createItem(ownerId, title, createdAt));
   }

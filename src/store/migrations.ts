@@ -100,4 +100,8 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX failure_windows_by_start;
   CREATE INDEX attempt_counts_by_last ON attempt_counts(last_ms);
   `,
+  // 6: a user's sessions, listed and ended from the settings page (and all but one at a password change).
+  `
+  CREATE INDEX sessions_by_user ON sessions(user_id, created_at);
+  `,
 ];

@@ -158,4 +158,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   DROP INDEX failure_windows_by_start;
   CREATE INDEX attempt_counts_by_last ON attempt_counts (last_ms);
   `,
+  // A user's sessions, listed and ended by the user (SQLite's migration 6).
+  `
+  CREATE INDEX sessions_by_user ON sessions (user_id, created_at);
+  `,
 ];

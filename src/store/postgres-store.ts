@@ -410,6 +410,23 @@ export class PostgresStore implements Store {
     return rows.length;
   }
 
+  async listSessions(userId: string, query: { at: string; idleBefore: string; limit: number }): Promise<SessionRecord[]> {
+    const rows = await this.#query<SessionRow>(
+      `SELECT ${selectList(SESSION_COLUMNS)} FROM sessions s JOIN users u ON u.id = s.user_id
+       WHERE s.user_id = $1 AND s.expires_at > $2::timestamptz AND s.last_seen_at > $3::timestamptz ORDER BY s.created_at DESC, s.id DESC LIMIT $4`,
+      [userId, query.at, query.idleBefore, query.limit],
+    );
+    return rows.map(toSession);
+  }
+
+  async deleteUserSession(userId: string, sessionId: string): Promise<boolean> {
+    return (await this.#query('DELETE FROM sessions WHERE id = $1 AND user_id = $2 RETURNING id', [sessionId, userId])).length === 1;
+  }
+
+  async deleteOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+    return (await this.#query('DELETE FROM sessions WHERE user_id = $1 AND id <> $2 RETURNING id', [userId, keepSessionId])).length;
+  }
+
   async findUserByName(name: string): Promise<User | undefined> {
     return (await this.#query<User>(`SELECT ${selectList(USER_COLUMNS)} FROM users WHERE name = $1`, [name]))[0];
   }

@@ -352,6 +352,24 @@ class SqliteStore implements Store {
     return this.#db.prepare('DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at < ?').run(at, idleBefore).changes;
   }
 
+  async listSessions(userId: string, query: { at: string; idleBefore: string; limit: number }): Promise<SessionRecord[]> {
+    const rows = this.#db
+      .prepare<[string, string, string, number], SessionRow>(
+        `SELECT ${selectList(SESSION_COLUMNS)} FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.user_id = ? AND s.expires_at > ? AND s.last_seen_at > ? ORDER BY s.created_at DESC, s.id DESC LIMIT ?`,
+      )
+      .all(userId, query.at, query.idleBefore, query.limit);
+    return rows.map(toSession);
+  }
+
+  async deleteUserSession(userId: string, sessionId: string): Promise<boolean> {
+    return this.#db.prepare('DELETE FROM sessions WHERE id = ? AND user_id = ?').run(sessionId, userId).changes === 1;
+  }
+
+  async deleteOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+    return this.#db.prepare('DELETE FROM sessions WHERE user_id = ? AND id <> ?').run(userId, keepSessionId).changes;
+  }
+
   async countUsers(): Promise<number> {
     return (this.#db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
   }

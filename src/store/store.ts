@@ -220,6 +220,15 @@ export interface Store {
   deleteSession(sessionId: string): Promise<boolean>;
   /** Deletes sessions past their absolute expiry or idle since before `idleBefore`; returns how many. */
   deleteEndedSessions(at: string, idleBefore: string): Promise<number>;
+  /**
+   * A user's live sessions (absolute expiry after `at`, last seen after `idleBefore`), newest first, at most
+   * `limit`.
+   */
+  listSessions(userId: string, query: { at: string; idleBefore: string; limit: number }): Promise<SessionRecord[]>;
+  /** Ends one session, only if it is this user's; false when the user has none with that id. */
+  deleteUserSession(userId: string, sessionId: string): Promise<boolean>;
+  /** Ends every session of the user but `keepSessionId` (a password change); returns how many. */
+  deleteOtherSessions(userId: string, keepSessionId: string): Promise<number>;
 
   createItem(ownerId: string, title: string, createdAt: string): Promise<Item>;
   shareItem(itemId: string, withUserId: string, at: string): Promise<void>;

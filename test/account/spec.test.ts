@@ -9,17 +9,20 @@ const operations = readOperations(accountSpec);
 const schema = (spec: typeof accountSpec, name: string) => deref(spec, deref(spec, spec.components['schemas'])[name]);
 
 describe('the account API contract (openapi/account.yaml)', () => {
-  it('has the account operations: sign up, sign in, sign out, session, keys and key events', () => {
+  it('has the account operations: sign up, sign in, sign out, session, password, sessions, keys and key events', () => {
     expect(operations.map((operation) => `${operation.method} ${operation.path} ${operation.operationId}`).sort()).toEqual([
       'DELETE /session signOut',
+      'DELETE /sessions/{sessionId} endSession',
       'GET /key-events listKeyEvents',
       'GET /keys listKeys',
       'GET /session getSession',
+      'GET /sessions listSessions',
       'POST /keys createKey',
       'POST /keys/{keyId}/revoke revokeKey',
       'POST /keys/{keyId}/roll rollKey',
       'POST /session signIn',
       'POST /users signUp',
+      'PUT /password changePassword',
     ]);
   });
 
@@ -69,7 +72,7 @@ describe('the account API contract (openapi/account.yaml)', () => {
       expect(created?.headers['Cache-Control'], operationId).toMatchObject({ required: true, schema: { const: 'no-store' } });
     }
     const setsCookie = operations.filter((operation) => Object.values(operation.responses).some((response) => response.headers['Set-Cookie']));
-    expect(setsCookie.map((operation) => operation.operationId).sort()).toEqual(['signIn', 'signOut', 'signUp']);
+    expect(setsCookie.map((operation) => operation.operationId).sort()).toEqual(['endSession', 'signIn', 'signOut', 'signUp']);
   });
 
   it('states its limits in x-limits, which the server reads', () => {

@@ -196,7 +196,7 @@ describe('the pages', () => {
         expect(answer.headers.get('cache-control')).toBe('no-store');
       }
     }
-    expect(checked).toBe(2);
+    expect(checked).toBe(3);
   });
 
   it('say on the sign-in and sign-up pages, without JavaScript, that it is needed', async () => {

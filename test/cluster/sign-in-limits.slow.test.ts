@@ -48,8 +48,12 @@ describe('sign-in limits on two instances of one PostgreSQL', () => {
     const statuses = await Promise.all(
       guesses.map(({ url, password }) => post(url, '/api/session', { name: 'ada', password }).then((answer) => answer.status)),
     );
-    expect(statuses.filter((status) => status === 401).length, statuses.join(' ')).toBe(10);
-    expect(statuses.filter((status) => status === 429).length, statuses.join(' ')).toBe(18);
+    // At most the account's ten are checked. Fewer may be: a guess the client's count refused at that instant gives its
+    // account attempt back, and the client's count also holds guesses that the account's is about to refuse.
+    const checked = statuses.filter((status) => status === 401).length;
+    expect(checked, statuses.join(' ')).toBeLessThanOrEqual(10);
+    expect(checked, statuses.join(' ')).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status === 429).length, statuses.join(' ')).toBe(28 - checked);
   });
 
   it("let a browser that signed up on one instance sign in on the other while strangers' attempts at the account are spent", async () => {
@@ -61,8 +65,11 @@ describe('sign-in limits on two instances of one PostgreSQL', () => {
       .find((cookie) => cookie.startsWith('device='))
       ?.split(';')[0];
     expect(device).toMatch(/^device=usr_/);
-    const guesses = await Promise.all(Array.from({ length: 12 }, (_, index) => post(one, '/api/session', { name: 'bob', password: `wrong guess ${index}` })));
-    expect(guesses.filter((answer) => answer.status === 429).length).toBeGreaterThan(0);
+    // One after another: sent at once, a guess the client's count refused gives its account attempt back, so fewer
+    // than ten may be counted (the first case covers guesses at once). Here the account's free attempts are spent.
+    const guesses: number[] = [];
+    for (let index = 0; index < 12; index++) guesses.push((await post(one, '/api/session', { name: 'bob', password: `wrong guess ${index}` })).status);
+    expect(guesses).toEqual([...Array<number>(10).fill(401), 429, 429]);
     expect((await post(one, '/api/session', { name: 'bob', password: PASSWORD })).status).toBe(429);
     expect((await post(one, '/api/session', { name: 'bob', password: PASSWORD }, device)).status).toBe(200);
   });

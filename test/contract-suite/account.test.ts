@@ -58,10 +58,13 @@ describe('the contract suite on the account API', () => {
   it('passes against the web application, with the session cookie the contract names, on every operation', () => {
     expect(failures(implementation)).toEqual([]);
     expect(implementation.operations.map((operation) => operation.operationId).sort()).toEqual([
+      'changePassword',
       'createKey',
+      'endSession',
       'getSession',
       'listKeyEvents',
       'listKeys',
+      'listSessions',
       'revokeKey',
       'rollKey',
       'signIn',
@@ -72,12 +75,23 @@ describe('the contract suite on the account API', () => {
     const passed = (family: string) =>
       implementation.results.filter((result) => result.family === family && result.outcome === 'pass').map((result) => result.operationId);
     // Every operation under the cookie refuses each of the five missing or bad sessions with 401.
-    expect(passed('unknown-key').sort()).toEqual(['createKey', 'getSession', 'listKeyEvents', 'listKeys', 'revokeKey', 'rollKey', 'signOut']);
+    expect(passed('unknown-key').sort()).toEqual([
+      'changePassword',
+      'createKey',
+      'endSession',
+      'getSession',
+      'listKeyEvents',
+      'listKeys',
+      'listSessions',
+      'revokeKey',
+      'rollKey',
+      'signOut',
+    ]);
     // The reads answer 200 with a real session; an id that is not the caller's gets 404.
     expect(implementation.results.filter((result) => result.polarity === 'positive' && result.outcome === 'pass').map((result) => result.operationId)).toEqual(
-      expect.arrayContaining(['getSession', 'listKeys', 'listKeyEvents']),
+      expect.arrayContaining(['getSession', 'listKeys', 'listKeyEvents', 'listSessions']),
     );
-    expect(passed('unknown-id').sort()).toEqual(['revokeKey', 'rollKey']);
+    expect(passed('unknown-id').sort()).toEqual(['endSession', 'revokeKey', 'rollKey']);
   });
 
   it('passes against the Prism mock, allowing only the listed known differences', () => {

@@ -267,6 +267,57 @@ describe('the web application in Chromium', () => {
     await ada.context.close();
   });
 
+  it("lists the active sessions, ends another browser's, and changes the password: a wrong current one and a weak new one are said, the right one signs the other browser out", async () => {
+    const here = await openPage(browser, { origin: webUrl, name: 'hygiene-here' });
+    const there = await openPage(browser, { origin: webUrl, name: 'hygiene-there' });
+    await signUp(here, 'ida');
+    const signIn = async ({ page }: BrowserPage, password = PASSWORD) => {
+      await page.goto(`${webUrl}/sign-in`);
+      await page.getByLabel('User name').fill('ida');
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL('**/settings');
+    };
+    const sessionStatus = ({ page }: BrowserPage) => page.evaluate(() => fetch('/api/session').then((answer) => answer.status));
+    await signIn(there);
+    const { page } = here;
+    await page.reload();
+    const sessions = page.getByRole('list', { name: 'Active sessions' }).getByRole('listitem');
+    await expect.poll(() => sessions.count()).toBe(2);
+    expect(await sessions.first().getByRole('heading').textContent()).toBe('This browser');
+    const end = page.getByRole('button', { name: /^End the session signed in / });
+    expect(await end.count()).toBe(1);
+    await end.click();
+    await expect.poll(() => page.locator('#status').textContent()).toBe('The session has ended.');
+    await expect.poll(() => sessions.count()).toBe(1);
+    expect(await sessionStatus(there)).toBe(401);
+    expect(await sessionStatus(here)).toBe(200);
+
+    await signIn(there);
+    await page.getByLabel('Current password').fill('not the password at all');
+    await page.getByLabel('New password').fill('orbit velvet lantern quietly');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.locator('#password-error').textContent()).toBe('The current password is wrong.');
+    await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByLabel('New password').fill('aaaaaaaaaaaaaaaa');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => page.locator('#password-error').textContent()).toMatch(/^The new password repeats a character or a group of characters/);
+    await page.getByLabel('New password').fill('orbit velvet lantern quietly');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect
+      .poll(() => page.locator('#status').textContent())
+      .toBe('Your password is changed. Every other browser signed in to your account has been signed out.');
+    expect(await page.getByLabel('Current password').inputValue()).toBe('');
+    expect(await sessionStatus(there)).toBe(401);
+    expect(await sessionStatus(here)).toBe(200);
+    await signIn(there, 'orbit velvet lantern quietly');
+    await expectNoSidewaysScroll(here);
+    // The browser notes the 422 of the weak password, as it notes each 401 and 403.
+    expect(unexpectedConsoleErrors(here).filter((message) => !message.includes('status of 422'))).toEqual([]);
+    await here.context.close();
+    await there.context.close();
+  });
+
   it('with JavaScript off, posts the sign-in and sign-up forms (the password in no URL) and says JavaScript is needed', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
     try {

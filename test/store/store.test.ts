@@ -377,6 +377,47 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     expect(await store.findSessionByDigest(digest)).toBeUndefined();
   });
 
+  it("lists a user's live sessions newest first, and ends one of them or all but one, only the user's own, forgetting the cached lookups", async () => {
+    const store = await open(await engine.fresh());
+    const [ann, bob] = [await store.createUser('ann', at), await store.createUser('bob', at)];
+    const start = (userId: string, createdAt: string, expiresAt = '2026-01-08T00:00:00.000Z') => {
+      const digest = generateApiKey().digest;
+      return store.createSession(userId, digest, createdAt, expiresAt).then((session) => ({ session, digest }));
+    };
+    const first = await start(ann.id, '2026-01-01T00:00:00.000Z');
+    const second = await start(ann.id, '2026-01-01T01:00:00.000Z');
+    const third = await start(ann.id, '2026-01-01T02:00:00.000Z');
+    const expired = await start(ann.id, '2026-01-01T03:00:00.000Z', '2026-01-01T04:00:00.000Z');
+    const idle = await start(ann.id, '2026-01-01T00:30:00.000Z');
+    const bobs = await start(bob.id, '2026-01-01T02:30:00.000Z');
+    await store.touchSession(first.session.id, '2026-01-01T05:00:00.000Z');
+    await store.touchSession(second.session.id, '2026-01-01T05:00:00.000Z');
+    await store.touchSession(third.session.id, '2026-01-01T05:00:00.000Z');
+    // Every lookup cached, so a delete that did not forget them would be seen.
+    for (const { digest } of [first, second, third, bobs]) expect(await store.findSessionByDigest(digest)).toBeDefined();
+    const live = { at: '2026-01-01T05:00:00.000Z', idleBefore: '2026-01-01T04:30:00.000Z' };
+    const listed = await store.listSessions(ann.id, { ...live, limit: 10 });
+    expect(listed.map((session) => session.id)).toEqual([third.session.id, second.session.id, first.session.id]);
+    expect(listed[0]).toEqual({ ...third.session, lastSeenAt: '2026-01-01T05:00:00.000Z' });
+    expect((await store.listSessions(ann.id, { ...live, limit: 2 })).map((session) => session.id)).toEqual([third.session.id, second.session.id]);
+    void expired;
+    void idle;
+
+    expect(await store.deleteUserSession(ann.id, bobs.session.id)).toBe(false);
+    expect(await store.findSessionByDigest(bobs.digest)).toBeDefined();
+    expect(await store.deleteUserSession(ann.id, second.session.id)).toBe(true);
+    expect(await store.deleteUserSession(ann.id, second.session.id)).toBe(false);
+    expect(await store.findSessionByDigest(second.digest)).toBeUndefined();
+
+    // All but one: the expired and idle ones go too; another user's stay.
+    expect(await store.deleteOtherSessions(ann.id, third.session.id)).toBe(3);
+    expect(await store.findSessionByDigest(first.digest)).toBeUndefined();
+    expect(await store.findSessionByDigest(third.digest)).toMatchObject({ id: third.session.id });
+    expect(await store.findSessionByDigest(bobs.digest)).toMatchObject({ id: bobs.session.id });
+    expect((await store.listSessions(ann.id, { ...live, limit: 10 })).map((session) => session.id)).toEqual([third.session.id]);
+    expect(await store.deleteOtherSessions(ann.id, third.session.id)).toBe(0);
+  });
+
   it('sees a session ended by another process on a later lookup', async () => {
     const config = await engine.fresh();
     const [web, other] = [await open(config), await open(config)];
