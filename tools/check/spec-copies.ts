@@ -47,6 +47,7 @@ const SERVER = 'docs/server.md';
 const SCALING = 'docs/scaling-out.md';
 const WEB_APP = 'docs/web-application.md';
 const CONTRACT_SUITE = 'docs/contract-suite.md';
+const LIMITS = 'docs/limits.md';
 
 /** A value of a spec by JSON pointer (`$ref`s followed on the way), or undefined. */
 function at(spec: OpenApiDocument, pointer: string): Json | undefined {
@@ -88,7 +89,7 @@ function bodyLimitCopies(file: string, name: string, maxBodyBytes: (specs: Specs
 const PROSE_COPIES: ProseCopy[] = [
   // The public API: its "specified vs decided" table (in the spec and, copied, in docs/what-the-contract-decides.md), its description, examples.
   {
-    files: [MAIN, DECISIONS],
+    files: [MAIN, DECISIONS, LIMITS],
     of: 'x-limits.maxBodyBytes of openapi.yaml',
     find: /Request bodies up to (\d+) KiB/g,
     want: (specs) => [kib(limit('maxBodyBytes')(specs))],
@@ -135,7 +136,7 @@ const PROSE_COPIES: ProseCopy[] = [
     want: (specs) => [limit('headersTimeoutSeconds')(specs), limit('requestTimeoutSeconds')(specs)],
   },
   {
-    files: [MAIN, ACCOUNT],
+    files: [MAIN, ACCOUNT, LIMITS],
     of: "Node's http.maxHeaderSize (the server does not change it)",
     find: /request headers\s+over (\d+) KiB/g,
     want: () => [kib(maxHeaderSize)],
@@ -162,7 +163,7 @@ const PROSE_COPIES: ProseCopy[] = [
     want: (specs) => [accountLimit('rateLimit/requests')(specs), accountLimit('rateLimit/windowSeconds')(specs)],
   },
   {
-    files: [ACCOUNT, WEB_APP],
+    files: [ACCOUNT, WEB_APP, LIMITS],
     of: 'x-limits.signUp of account.yaml',
     find: /Sign-ups(?:\*\*)? are limited per client address(?: \(`x-limits.signUp`\))?: (\d+), each\s+counted before the name is looked up, whether it makes an account or meets\s+a taken name; past them the address waits (\d+) minutes after its latest/g,
     want: (specs) => [accountLimit('signUp/perClient')(specs), accountLimit('signUp/windowSeconds')(specs) / 60],
@@ -221,7 +222,7 @@ const PROSE_COPIES: ProseCopy[] = [
   },
   // The README's and docs/'s prose about the limits: the variables (docs/server.md), scaling out, the contract suite, the web application, the scripts.
   {
-    files: [SERVER],
+    files: [SERVER, LIMITS],
     of: 'x-limits.rateLimit of openapi.yaml',
     find: /the spec's `x-limits` \((\d+) per (\d+) s\)/g,
     want: (specs) => [limit('rateLimit/requests')(specs), limit('rateLimit/windowSeconds')(specs)],
@@ -233,13 +234,13 @@ const PROSE_COPIES: ProseCopy[] = [
     want: (specs) => [limit('maxBodyBytes')(specs)],
   },
   {
-    files: [SERVER],
+    files: [SERVER, LIMITS],
     of: 'x-limits.failedAuthentication of openapi.yaml',
     find: /the spec's `x-limits` \((\d+) failures per (\d+) s\)/g,
     want: (specs) => ['perAddress', 'windowSeconds'].map((key) => limit(`failedAuthentication/${key}`)(specs)),
   },
   {
-    files: [SERVER],
+    files: [SERVER, LIMITS],
     of: 'x-limits.headersTimeoutSeconds and requestTimeoutSeconds of openapi.yaml',
     find: /the spec's `x-limits` \((\d+) s, (\d+) s\)/g,
     want: (specs) => [limit('headersTimeoutSeconds')(specs), limit('requestTimeoutSeconds')(specs)],
@@ -257,13 +258,13 @@ const PROSE_COPIES: ProseCopy[] = [
     want: (specs) => [limit('rateLimit/requests')(specs), limit('rateLimit/windowSeconds')(specs)],
   },
   {
-    files: [ACCOUNT, WEB_APP],
+    files: [ACCOUNT, WEB_APP, LIMITS],
     of: 'x-limits.signIn of account.yaml',
     find: /\((\d+) per\s+account, (\d+) per\s+client\s+address, (\d+) per\s+device\)/g,
     want: (specs) => ['failuresPerAccount', 'failuresPerClient', 'failuresPerDevice'].map((key) => accountLimit(`signIn/${key}`)(specs)),
   },
   {
-    files: [ACCOUNT, WEB_APP],
+    files: [ACCOUNT, WEB_APP, LIMITS],
     of: 'x-limits.signIn of account.yaml',
     find: /waits (\d+) minutes? after the latest, doubled each time, at most (\d+) minutes, and\s+a count is forgotten (\d+) minutes after its latest attempt/g,
     want: (specs) => ['backoffSeconds', 'maxBackoffSeconds', 'windowSeconds'].map((key) => accountLimit(`signIn/${key}`)(specs) / 60),
@@ -293,7 +294,7 @@ const PROSE_COPIES: ProseCopy[] = [
     want: (specs) => [accountLimit('keys/activePerUser')(specs)],
   },
   {
-    files: [WEB_APP],
+    files: [WEB_APP, LIMITS],
     of: 'x-limits.maxBodyBytes and rateLimit of account.yaml',
     find: /\(body (\d+) KiB, (\d+) requests per (\d+) s per live session,/g,
     want: (specs) => [kib(accountLimit('maxBodyBytes')(specs)), accountLimit('rateLimit/requests')(specs), accountLimit('rateLimit/windowSeconds')(specs)],

@@ -6,16 +6,77 @@
  * `--token`, `--pid` for its RSS) or starts one on a temporary database with a
  * fresh key. Exit codes: 0 nothing wrong, 1 a 5xx, a socket error, a contract
  * violation or an unclean server exit, 2 bad usage.
+ *
+ * `--attack` runs the combined attack of issue 20 instead (tools/soak/attack.ts): made-up keys from many
+ * client addresses, password guesses and sign-ups, all at once, while a legitimate user's key must be
+ * served in every second and its sign-ins succeed; exit 1 if not, or on any 5xx.
  */
 import { ExitCode, runCli } from '../../src/cli/exit.js';
+import { seedDemoDatabase } from '../../src/store/demo-data.js';
 import { makeKey } from '../process/make-key.js';
 import { scratchDatabase } from '../process/scratch-database.js';
-import { startServer, type ServerProcess } from '../process/server.js';
-import { seedDemoDatabase } from '../../src/store/demo-data.js';
+import { type ServerProcess, startServer } from '../process/server.js';
+import { ATTACK_TABLE_HEADER, type AttackReport, formatAttackReport, formatAttackSecond, runAttack } from './attack.js';
 import { parseSoakArgs, type SoakOptions } from './options.js';
 import { formatReport, runSoak, type SoakReport } from './soak.js';
 
+/**
+ * The legitimate client asks with its key every 75 ms, about 800 times a minute: more than a key's own quota
+ * (`x-limits.rateLimit`, which only that key's requests spend). A server the soak starts gets a quota that allows
+ * it, so what is measured is what others' traffic does to the key; every limit the attack meets is the default.
+ */
+const ATTACK_KEY_QUOTA = '100000';
+
+async function attack(options: SoakOptions): Promise<ExitCode> {
+  const run = async (url: string, webUrl: string): Promise<AttackReport> => {
+    if (!options.json) process.stderr.write(`${ATTACK_TABLE_HEADER}\n`);
+    return runAttack({
+      url,
+      webUrl,
+      durationSeconds: options.duration,
+      connections: options.connections,
+      ...(!options.json && { onSecond: (row) => process.stderr.write(`${formatAttackSecond(row)}\n`) }),
+    });
+  };
+  if (options.url !== undefined && options.webUrl !== undefined) {
+    const report = await run(options.url, options.webUrl);
+    printAttack(report, options.json);
+    return report.ok ? ExitCode.ok : ExitCode.failed;
+  }
+  const database = scratchDatabase('soak-attack-');
+  let server: ServerProcess | undefined;
+  try {
+    server = await startServer({ databasePath: database.path, env: { RATE_LIMIT_REQUESTS: ATTACK_KEY_QUOTA, LOG_LEVEL: 'info' }, maxOutputChars: 1 << 20 });
+    if (!options.json)
+      process.stderr.write(
+        `soak --attack: started ${server.url} and ${server.webUrl} (pid ${server.pid}) on ${database.path}; attacking it for ${options.duration} s\n`,
+      );
+    const report = await run(server.url, server.webUrl);
+    const exit = await server.stop({ signal: 'SIGTERM', graceMs: 15_000 });
+    const stderr = server.stderr().trim();
+    const clean = exit.code === 0 && stderr === '';
+    printAttack({ ...report, ok: report.ok && clean, serverExit: { code: exit.code, signal: exit.signal, stderr: stderr.slice(0, 2000) } }, options.json);
+    return report.ok && clean ? ExitCode.ok : ExitCode.failed;
+  } finally {
+    await server?.stop({ signal: 'SIGKILL' });
+    database.remove();
+  }
+}
+
+function printAttack(report: AttackReport & { serverExit?: { code: number | null; signal: string | null; stderr: string } }, json = false): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  let text = formatAttackReport(report);
+  if (report.serverExit) {
+    text += `\n  server exit     code ${report.serverExit.code}${report.serverExit.signal ? `, signal ${report.serverExit.signal}` : ''}${report.serverExit.stderr ? `, stderr: ${report.serverExit.stderr}` : ''}`;
+  }
+  process.stdout.write(`${text}\n`);
+}
+
 async function main(options: SoakOptions): Promise<ExitCode> {
+  if (options.attack) return attack(options);
   const progress = options.json
     ? undefined
     : (seconds: number, requests: number) => {

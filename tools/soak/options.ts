@@ -11,6 +11,10 @@ export interface SoakOptions {
   slowClients: number;
   user: string;
   json?: boolean;
+  /** Run the combined attack of issue 20 instead of the request mix. */
+  attack?: boolean;
+  /** With `--attack` and `--url`: root URL of the running server's web application. */
+  webUrl?: string;
 }
 
 const positiveInteger = (name: string) => (value: string) => {
@@ -46,10 +50,24 @@ export function parseSoakArgs(args: readonly string[], writeErr: (text: string) 
     )
     .option('--user <name>', "whose fresh key to use when the soak starts the server (the demo user's seeded items make real pages)", 'demo')
     .option('--json', 'print the report as JSON')
+    .option(
+      '--attack',
+      "the combined attack instead: made-up keys from many addresses, password guesses and sign-ups, all at once, while a legitimate user's key must be served every second and its sign-ins succeed",
+    )
+    .option('--web-url <url>', "with --attack and --url: root URL of the running server's web application (the account API is under /api)")
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeErr });
   const options = refuseOptionsAsValues(program).parse(args, { from: 'user' }).opts<SoakOptions>();
+  if (options.attack) {
+    if (options.token !== undefined)
+      throw new UsageError('--token does not apply with --attack: the legitimate user signs up and makes its key through the account API');
+    if ((options.url === undefined) !== (options.webUrl === undefined))
+      throw new UsageError('with --attack, --url and --web-url go together: both to target a running server, neither to start one');
+    if (options.pid !== undefined) throw new UsageError('--pid does not apply with --attack');
+    return options;
+  }
+  if (options.webUrl !== undefined) throw new UsageError('--web-url only applies with --attack');
   if ((options.url === undefined) !== (options.token === undefined))
     throw new UsageError('--url and --token go together: both to target a running server, neither to start one');
   if (options.pid !== undefined && options.url === undefined)

@@ -36,7 +36,21 @@ describe('npm run soak arguments', () => {
     });
   });
 
+  it('runs the combined attack with --attack, on its own server or at --url and --web-url', () => {
+    expect(parse(['--attack', '--duration', '12']).options).toEqual({ attack: true, duration: 12, connections: 16, slowClients: 8, user: 'demo' });
+    expect(parse(['--attack', '--url', 'http://127.0.0.1:3000', '--web-url', 'http://127.0.0.1:3001']).options).toMatchObject({
+      attack: true,
+      url: 'http://127.0.0.1:3000',
+      webUrl: 'http://127.0.0.1:3001',
+    });
+  });
+
   it.each([
+    { given: ['--attack', '--url', 'http://127.0.0.1:1'], want: 'with --attack, --url and --web-url go together' },
+    { given: ['--attack', '--web-url', 'http://127.0.0.1:1'], want: 'with --attack, --url and --web-url go together' },
+    { given: ['--attack', '--token', 'tka_x'], want: '--token does not apply with --attack' },
+    { given: ['--attack', '--pid', '1'], want: '--pid does not apply with --attack' },
+    { given: ['--web-url', 'http://127.0.0.1:1'], want: '--web-url only applies with --attack' },
     { given: ['--url', 'http://127.0.0.1:1'], want: '--url and --token go together' },
     { given: ['--token', 'tka_x'], want: '--url and --token go together' },
     { given: ['--pid', '1'], want: '--pid only applies with --url' },

@@ -1,0 +1,139 @@
+/**
+ * `npm run soak -- --attack`, short (12 s), in `npm run test:slow`: the combined attack of issue 20 against a
+ * server it starts, with the guarantees its report must show; and against a stand-in for the server as it was
+ * before issue 20 (one failed-authentication budget for all addresses, sign-in locked for the account after
+ * others' wrong guesses), which it must catch.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { readContracts } from '../../../src/contract/project.js';
+import { loadSpec } from '../../../src/contract/spec.js';
+import { tsxCommand } from '../../../tools/process/commands.js';
+import { runCommand } from '../../../tools/process/run-command.js';
+import { ATTACK_ADDRESSES, type AttackReport } from '../../../tools/soak/attack.js';
+
+const soak = (args: string[]) => runCommand(tsxCommand('tools/soak/main.ts', ['--attack', ...args]), { timeoutMs: 90_000 });
+
+const accountSpec = loadSpec(readContracts().find((contract) => contract.name === 'account')?.spec);
+const mainSpec = loadSpec();
+const accountLimits = accountSpec['x-limits'] as { signIn: { failuresPerAccount: number }; signUp: { perClient: number } };
+const mainLimits = mainSpec['x-limits'] as { failedAuthentication: { perAddress: number } };
+
+describe('npm run soak -- --attack, short', () => {
+  it('keeps the legitimate user served and signed in through the whole attack, and makes the attack pay', { timeout: 90_000 }, async () => {
+    const seconds = 12;
+    const { code, stdout, stderr } = await soak(['--duration', String(seconds), '--json']);
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout) as AttackReport & { serverExit: { code: number; stderr: string } };
+
+    // The legitimate user: its key served in every whole second, every sign-in from its browser a success.
+    expect(report.perSecond).toHaveLength(seconds);
+    expect(report.validKey.secondsWithoutService).toEqual([]);
+    expect(report.validKey.minServedPerSecond).toBeGreaterThan(0);
+    expect(report.validKey.served).toBe(report.validKey.requests);
+    expect(report.signIns.deviceCookie).toBe(true);
+    expect(report.signIns.tries).toBeGreaterThanOrEqual(seconds / 2 - 1);
+    expect(report.signIns.succeeded).toBe(report.signIns.tries);
+
+    // The flood of made-up keys: 401 until an address has spent its budget, 429 after (how far it gets in 12 s
+    // depends on the machine), never more 401s than the budgets of its addresses allow.
+    expect(report.flood.requests).toBeGreaterThan(1_000);
+    expect(['401', '429']).toEqual(expect.arrayContaining(Object.keys(report.flood.statuses)));
+    expect(report.flood.statuses['401']).toBeLessThanOrEqual(ATTACK_ADDRESSES.flood.length * mainLimits.failedAuthentication.perAddress);
+
+    // The guesses at the user's password: at most the account's free attempts checked, the rest refused before the hash.
+    expect(report.guesses.unauthorized).toBeLessThanOrEqual(accountLimits.signIn.failuresPerAccount);
+    expect(report.guesses.tooMany).toBeGreaterThan(report.guesses.requests * 0.9);
+    expect(Object.keys(report.guesses.statuses).sort()).toEqual(['401', '429']);
+
+    // The sign-ups: at most the free ones per address made, the rest refused (each makes a hash at the lowest
+    // priority, so on a busy machine 12 s may end before the addresses reach their limit; test/account/ tests the limit).
+    expect(report.signUps.made).toBeGreaterThan(0);
+    expect(report.signUps.made).toBeLessThanOrEqual(ATTACK_ADDRESSES.signUps.length * accountLimits.signUp.perClient);
+    expect(['201', '429']).toEqual(expect.arrayContaining(Object.keys(report.signUps.statuses)));
+
+    expect(report.serverErrors).toBe(0);
+    expect(report.socketErrors).toEqual({});
+    expect(report.contractViolations).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(report.serverExit).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('exits 1 against a server that lets the attack lock the legitimate user out, as before issue 20', { timeout: 60_000 }, async () => {
+    const stand = await standInForTheOldServer();
+    try {
+      const { code, stdout, stderr } = await soak(['--url', stand.url, '--web-url', stand.webUrl, '--duration', '5', '--json']);
+      expect(code, stderr).toBe(1);
+      const report = JSON.parse(stdout) as AttackReport;
+      expect(report.ok).toBe(false);
+      // The shared budget spent, the valid key is refused: seconds without service.
+      expect(report.validKey.secondsWithoutService.length).toBeGreaterThan(0);
+      // The account locked by others' guesses: the owner's sign-ins fail.
+      expect(report.signIns.tries).toBeGreaterThan(0);
+      expect(report.signIns.succeeded).toBeLessThan(report.signIns.tries);
+    } finally {
+      await stand.close();
+    }
+  });
+});
+
+/**
+ * A small model of the server before issue 20's fixes, with the two faults the attack is built to catch: one
+ * failed-authentication budget for all addresses together (2,000), past which every key not already known is
+ * refused with 429; and an account locked for everyone, its owner too, after 10 wrong passwords.
+ */
+async function standInForTheOldServer(): Promise<{ url: string; webUrl: string; close: () => Promise<void> }> {
+  const keys = new Set<string>();
+  const failures = new Map<string, number>();
+  const passwords = new Map<string, string>();
+  let failedAuthentications = 0;
+  const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}) =>
+    response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
+  const read = async (request: IncomingMessage) => {
+    let text = '';
+    for await (const chunk of request) text += String(chunk);
+    return (text ? JSON.parse(text) : {}) as { name?: string; password?: string };
+  };
+
+  const api = createServer((request, response) => {
+    request.resume();
+    const key = (request.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (failedAuthentications >= 2_000) return json(response, 429, { title: 'Too many failed authentications' });
+    if (!keys.has(key)) {
+      failedAuthentications++;
+      return json(response, 401, { title: 'Unauthorized' });
+    }
+    return json(response, 200, { items: [] });
+  });
+  const web = createServer(async (request, response) => {
+    const body = await read(request);
+    const name = body.name ?? '';
+    if (request.url === '/api/users') {
+      passwords.set(name, body.password ?? '');
+      return json(response, 201, {}, { 'Set-Cookie': ['session=s; Path=/', 'device=d; Path=/'] });
+    }
+    if (request.url === '/api/session') {
+      if ((failures.get(name) ?? 0) >= 10) return json(response, 429, { title: 'Too many sign-ins' });
+      if (passwords.get(name) !== body.password) {
+        failures.set(name, (failures.get(name) ?? 0) + 1);
+        return json(response, 401, { title: 'Unauthorized' });
+      }
+      return json(response, 200, {}, { 'Set-Cookie': 'session=s; Path=/' });
+    }
+    if (request.url === '/api/keys') {
+      const secret = `tka_${keys.size}`;
+      keys.add(secret);
+      return json(response, 201, { secret });
+    }
+    return json(response, 404, {});
+  });
+  const listen = (server: Server) =>
+    new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  const close = (server: Server) =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { url: await listen(api), webUrl: await listen(web), close: async () => void (await Promise.all([close(api), close(web)])) };
+}

@@ -1,0 +1,558 @@
+/**
+ * `npm run soak -- --attack`: the combined attack of issue 20, all at once, against a running server
+ * (public API and web application), while a legitimate user keeps using it:
+ * - a flood of made-up keys (well-formed, valid checksum, unknown) from many client addresses;
+ * - guesses at the legitimate user's password at sign-in, from several addresses;
+ * - a flood of sign-ups from several addresses;
+ * - meanwhile the legitimate user's valid key is requested every `validIntervalMs` and must be served
+ *   (2xx) in every second, and the same user signs in every `signInIntervalMs` from its own browser
+ *   (keeping the device cookie its earlier sign-in got) and must succeed every time.
+ * Traffic goes to the given URLs only; on loopback each flood connection is bound to its own 127.0.0.x.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { Agent, request as httpRequest } from 'node:http';
+import { readContracts } from '../../src/contract/project.js';
+import { ResponseChecker } from '../../src/contract/response-checker.js';
+import { loadSpec } from '../../src/contract/spec.js';
+import { generateApiKey } from '../../src/keys/api-key.js';
+
+export interface AttackOptions {
+  /** Root URL of the public API. */
+  url: string;
+  /** Root URL of the web application (the account API is under `/api`). */
+  webUrl: string;
+  durationSeconds: number;
+  /** Made-up-key requests in flight at once. */
+  connections: number;
+  /** How often the legitimate user's key is requested (default 75 ms). */
+  validIntervalMs?: number;
+  /** How often the legitimate user signs in (default 2,000 ms). */
+  signInIntervalMs?: number;
+  /** Called about once a second with the row of the second just ended. */
+  onSecond?: (row: AttackSecond) => void;
+}
+
+/** The client addresses of each part, on loopback (Linux routes all of 127.0.0.0/8 to lo). */
+export const ATTACK_ADDRESSES = {
+  /** The legitimate user's browser and API client. */
+  legitimate: '127.0.0.1',
+  /** Password guessers, 127.0.0.2 to 127.0.0.9. */
+  guessers: range(2, 9),
+  /** Sign-up flooders, 127.0.0.10 to 127.0.0.13: four, each one sign-up at a time, as the sign-up line holds four. */
+  signUps: range(10, 13),
+  /** Made-up keys: 127.0.0.14 to 127.0.0.254 and the legitimate user's own address, whose budget they spend too. */
+  flood: ['127.0.0.1', ...range(14, 254)],
+} as const;
+
+function range(from: number, to: number): string[] {
+  return Array.from({ length: to - from + 1 }, (_, index) => `127.0.0.${from + index}`);
+}
+
+/** What happened in one whole second of the run. */
+export interface AttackSecond {
+  second: number;
+  /** Made-up-key requests answered, by status (`error` for a socket error). */
+  flood: Record<string, number>;
+  /** The valid key: requests answered, of them 2xx, and the slowest in ms. */
+  valid: { answered: number; served: number; maxMs: number };
+  /** The legitimate user's sign-ins: tries, successes, the slowest in ms. */
+  signIns: { tries: number; succeeded: number; maxMs: number };
+  /** Guesses at the legitimate user's password, by status. */
+  guesses: Record<string, number>;
+  /** Sign-ups sent by the flood, by status (201 made, 429 refused). */
+  signUps: Record<string, number>;
+}
+
+export interface AttackReport {
+  url: string;
+  webUrl: string;
+  durationSeconds: number;
+  addresses: { flood: number; guessers: number; signUps: number };
+  flood: { requests: number; perSecond: number; statuses: Record<string, number> };
+  validKey: {
+    requests: number;
+    served: number;
+    statuses: Record<string, number>;
+    latencyMs: { p50: number; p99: number; max: number };
+    /** Fewest 2xx in any whole second, and the seconds with none. */
+    minServedPerSecond: number;
+    secondsWithoutService: number[];
+  };
+  signIns: {
+    tries: number;
+    succeeded: number;
+    statuses: Record<string, number>;
+    latencyMs: { p50: number; max: number };
+    /** Whether the first sign-in, before the attack, gave the browser a device cookie (it keeps it for the rest). */
+    deviceCookie: boolean;
+  };
+  guesses: { requests: number; unauthorized: number; tooMany: number; statuses: Record<string, number> };
+  signUps: { requests: number; made: number; refused: number; statuses: Record<string, number> };
+  /** 5xx answers to any part, in total. */
+  serverErrors: number;
+  /** Connection errors, by part and code. */
+  socketErrors: Record<string, number>;
+  /** Answers that break either contract, with up to five examples. */
+  contractViolations: number;
+  violationExamples: string[];
+  perSecond: AttackSecond[];
+  /** True when the valid key was served in every second (and every request of it), every legitimate sign-in succeeded, and no answer was a 5xx. */
+  ok: boolean;
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: string;
+  setCookies: string[];
+  ms: number;
+}
+
+type Part = 'flood' | 'valid' | 'signIn' | 'guess' | 'signUp';
+
+/** A strong random password (zxcvbn-ts finds nothing to guess in it). */
+const newPassword = () => `${randomBytes(18).toString('base64url')} soak`;
+const newName = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex')}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One HTTP request with Node's client, from `localAddress` when given. Resolves with the answer, or
+ * rejects with the socket error; gives up after `timeoutMs`.
+ */
+function send(
+  url: URL,
+  init: { method: string; headers?: Record<string, string>; body?: string; agent: Agent; localAddress?: string; timeoutMs?: number },
+): Promise<Answer> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: init.method,
+        agent: init.agent,
+        headers: { ...init.headers, ...(init.body !== undefined && { 'Content-Length': String(Buffer.byteLength(init.body)) }) },
+        ...(init.localAddress && { localAddress: init.localAddress }),
+        timeout: init.timeoutMs ?? 10_000,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (value === undefined) continue;
+            for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+          }
+          resolve({
+            status: response.statusCode ?? 0,
+            headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            setCookies: response.headers['set-cookie'] ?? [],
+            ms: performance.now() - started,
+          });
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })));
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** A browser's cookies for the web application: what each Set-Cookie said last. */
+class CookieJar {
+  readonly #cookies = new Map<string, string>();
+  take(setCookies: string[]): void {
+    for (const header of setCookies) {
+      const [pair = '', ...attributes] = header.split(';');
+      const at = pair.indexOf('=');
+      if (at < 1) continue;
+      const name = pair.slice(0, at).trim();
+      const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute));
+      if (expired) this.#cookies.delete(name);
+      else this.#cookies.set(name, pair.slice(at + 1).trim());
+    }
+  }
+  has(name: RegExp): boolean {
+    return [...this.#cookies.keys()].some((key) => name.test(key));
+  }
+  header(): string {
+    return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+function percentile(values: number[], fraction: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? 0);
+}
+
+function add(counts: Record<string, number>, key: string | number, by = 1): void {
+  counts[key] = (counts[key] ?? 0) + by;
+}
+
+function sum(records: Array<Record<string, number>>): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const record of records) for (const [key, count] of Object.entries(record)) add(total, key, count);
+  return total;
+}
+
+/**
+ * Signs the legitimate user up and in (from its own browser and address, before the attack starts) and
+ * makes its API key through the account API, as the pages do. Throws with what failed.
+ */
+async function prepareLegitimateUser(
+  web: URL,
+  agent: Agent,
+): Promise<{ name: string; password: string; key: string; browser: CookieJar; deviceCookie: boolean }> {
+  const name = newName('soak-owner');
+  const password = newPassword();
+  const browser = new CookieJar();
+  const account = async (method: string, path: string, body: unknown) => {
+    const answer = await send(new URL(`api${path}`, web), {
+      method,
+      agent,
+      localAddress: ATTACK_ADDRESSES.legitimate,
+      headers: sameOrigin(web, browser),
+      body: JSON.stringify(body),
+    });
+    browser.take(answer.setCookies);
+    return answer;
+  };
+  const signUp = await account('POST', '/users', { name, password });
+  if (signUp.status !== 201) throw new Error(`the legitimate user's sign-up was answered ${signUp.status}: ${signUp.body.slice(0, 300)}`);
+  const signIn = await account('POST', '/session', { name, password });
+  if (signIn.status !== 200) throw new Error(`the legitimate user's first sign-in was answered ${signIn.status}: ${signIn.body.slice(0, 300)}`);
+  const created = await account('POST', '/keys', { name: 'soak legitimate client' });
+  if (created.status !== 201) throw new Error(`creating the legitimate user's key was answered ${created.status}: ${created.body.slice(0, 300)}`);
+  // Never quoted in an error: it holds the secret.
+  const key = (JSON.parse(created.body) as { secret?: unknown }).secret;
+  if (typeof key !== 'string') throw new Error("the answer that created the legitimate user's key has no secret");
+  return { name, password, key, browser, deviceCookie: browser.has(/^(__Host-)?device$/) };
+}
+
+/** The headers the pages send with an unsafe request (src/account/same-origin.ts), and the browser's cookies. */
+function sameOrigin(web: URL, browser?: CookieJar): Record<string, string> {
+  const cookie = browser?.header();
+  return {
+    'Content-Type': 'application/json',
+    Origin: web.origin,
+    'Sec-Fetch-Site': 'same-origin',
+    ...(cookie && { Cookie: cookie }),
+  };
+}
+
+/** A response checker for one of the contracts `redocly.yaml` names. */
+function checkerFor(name: 'main' | 'account'): ResponseChecker {
+  const contract = readContracts().find((candidate) => candidate.name === name);
+  if (!contract) throw new Error(`redocly.yaml has no api ${name}`);
+  return new ResponseChecker(loadSpec(contract.spec));
+}
+
+/**
+ * Runs the combined attack for `durationSeconds` beside the legitimate user, and reports it per second
+ * and in total. Every answer is also checked against its contract.
+ */
+export async function runAttack(options: AttackOptions): Promise<AttackReport> {
+  const api = new URL(options.url.endsWith('/') ? options.url : `${options.url}/`);
+  const web = new URL(options.webUrl.endsWith('/') ? options.webUrl : `${options.webUrl}/`);
+  const validIntervalMs = options.validIntervalMs ?? 75;
+  const signInIntervalMs = options.signInIntervalMs ?? 2_000;
+  const checkers = { main: checkerFor('main'), account: checkerFor('account') };
+  // One connection per client address for the flood; the legitimate user has connections of its own.
+  const floodAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const ownAgent = new Agent({ keepAlive: true });
+  const owner = await prepareLegitimateUser(web, ownAgent);
+
+  const seconds = Math.max(1, Math.floor(options.durationSeconds));
+  const rows: AttackSecond[] = Array.from({ length: seconds + 1 }, (_, second) => ({
+    second,
+    flood: {},
+    valid: { answered: 0, served: 0, maxMs: 0 },
+    signIns: { tries: 0, succeeded: 0, maxMs: 0 },
+    guesses: {},
+    signUps: {},
+  }));
+  const validLatencies: number[] = [];
+  const signInLatencies: number[] = [];
+  const socketErrors: Record<string, number> = {};
+  let serverErrors = 0;
+  let contractViolations = 0;
+  const violationExamples: string[] = [];
+  const started = performance.now();
+  const end = started + options.durationSeconds * 1000;
+  const row = () => rows[Math.min(seconds, Math.floor((performance.now() - started) / 1000))] as AttackSecond;
+  // Every loop below stops at `end`, and none sends more than this many requests.
+  const maxRequests = 1_000_000;
+
+  /** Sends one request of a part, counts its answer, checks it against its contract. */
+  const attempt = async (part: Part, url: URL, operation: { contract: 'main' | 'account'; id: string }, init: Parameters<typeof send>[1]) => {
+    try {
+      const answer = await send(url, init);
+      if (answer.status >= 500) serverErrors++;
+      for (const problem of checkers[operation.contract].check(operation.id, { status: answer.status, headers: answer.headers, body: answer.body })) {
+        contractViolations++;
+        if (violationExamples.length < 5) violationExamples.push(`${part}: ${problem}`);
+      }
+      return answer;
+    } catch (error) {
+      add(socketErrors, `${part}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      return undefined;
+    }
+  };
+
+  /** Made-up keys, each request from the next address of the flood's. */
+  let nextAddress = 0;
+  const flood = async (worker: number) => {
+    for (let count = 0; count < maxRequests && performance.now() < end; count++) {
+      const localAddress = ATTACK_ADDRESSES.flood[nextAddress++ % ATTACK_ADDRESSES.flood.length];
+      const headers = { Authorization: `Bearer ${generateApiKey().key}`, 'Content-Type': 'application/json' };
+      const answer =
+        (count + worker) % 2 === 0
+          ? await attempt(
+              'flood',
+              api,
+              { contract: 'main', id: 'listOwnItems' },
+              { method: 'POST', headers, body: '{}', agent: floodAgent, ...(localAddress && { localAddress }) },
+            )
+          : await attempt(
+              'flood',
+              new URL('shared?limit=2', api),
+              { contract: 'main', id: 'listSharedItemsByQuery' },
+              { method: 'GET', headers, agent: floodAgent, ...(localAddress && { localAddress }) },
+            );
+      add(row().flood, answer?.status ?? 'error');
+    }
+  };
+
+  /** The legitimate user's key, every `validIntervalMs`, one request at a time. */
+  const valid = async () => {
+    for (let count = 0; count < maxRequests && performance.now() < end; count++) {
+      const due = started + count * validIntervalMs;
+      if (due > performance.now()) await sleep(due - performance.now());
+      if (performance.now() >= end) break;
+      const answer = await attempt(
+        'valid',
+        api,
+        { contract: 'main', id: 'listOwnItems' },
+        {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${owner.key}`, 'Content-Type': 'application/json' },
+          body: '{"limit":5}',
+          agent: ownAgent,
+          localAddress: ATTACK_ADDRESSES.legitimate,
+        },
+      );
+      const current = row();
+      current.valid.answered++;
+      if (answer && answer.status >= 200 && answer.status < 300) {
+        current.valid.served++;
+        current.valid.maxMs = Math.max(current.valid.maxMs, Math.round(answer.ms));
+        validLatencies.push(answer.ms);
+      }
+    }
+  };
+
+  /** The legitimate user signs in from its own browser every `signInIntervalMs`, keeping the cookies it was given. */
+  const signIns = async () => {
+    for (let count = 1; count < maxRequests; count++) {
+      const due = started + count * signInIntervalMs;
+      if (due >= end) break;
+      await sleep(due - performance.now());
+      const answer = await attempt(
+        'signIn',
+        new URL('api/session', web),
+        { contract: 'account', id: 'signIn' },
+        {
+          method: 'POST',
+          headers: sameOrigin(web, owner.browser),
+          body: JSON.stringify({ name: owner.name, password: owner.password }),
+          agent: ownAgent,
+          localAddress: ATTACK_ADDRESSES.legitimate,
+        },
+      );
+      const current = row();
+      current.signIns.tries++;
+      if (answer) owner.browser.take(answer.setCookies);
+      if (answer?.status === 200) {
+        current.signIns.succeeded++;
+        current.signIns.maxMs = Math.max(current.signIns.maxMs, Math.round(answer.ms));
+        signInLatencies.push(answer.ms);
+      }
+    }
+  };
+
+  /** Wrong passwords for the legitimate user's name, from a browser without its cookies, one at a time per address. */
+  const guess = async (localAddress: string) => {
+    for (let count = 0; count < maxRequests && performance.now() < end; count++) {
+      const answer = await attempt(
+        'guess',
+        new URL('api/session', web),
+        { contract: 'account', id: 'signIn' },
+        { method: 'POST', headers: sameOrigin(web), body: JSON.stringify({ name: owner.name, password: newPassword() }), agent: ownAgent, localAddress },
+      );
+      add(row().guesses, answer?.status ?? 'error');
+      await sleep(100);
+    }
+  };
+
+  /** New accounts, one at a time per address. */
+  const signUp = async (localAddress: string) => {
+    for (let count = 0; count < maxRequests && performance.now() < end; count++) {
+      const answer = await attempt(
+        'signUp',
+        new URL('api/users', web),
+        { contract: 'account', id: 'signUp' },
+        {
+          method: 'POST',
+          headers: sameOrigin(web),
+          body: JSON.stringify({ name: newName('soak-flood'), password: newPassword() }),
+          agent: ownAgent,
+          localAddress,
+        },
+      );
+      add(row().signUps, answer?.status ?? 'error');
+      await sleep(100);
+    }
+  };
+
+  let reported = 0;
+  const ticker = setInterval(() => {
+    const whole = Math.floor((performance.now() - started) / 1000);
+    for (; reported < Math.min(whole, seconds); reported++) options.onSecond?.(rows[reported] as AttackSecond);
+  }, 250);
+  try {
+    await Promise.all([
+      ...Array.from({ length: options.connections }, (_, worker) => flood(worker)),
+      valid(),
+      signIns(),
+      ...ATTACK_ADDRESSES.guessers.map(guess),
+      ...ATTACK_ADDRESSES.signUps.map(signUp),
+    ]);
+  } finally {
+    clearInterval(ticker);
+    floodAgent.destroy();
+    ownAgent.destroy();
+  }
+  // Answers that came back after the last whole second count in the totals, not in a row of their own.
+  const [tail] = rows.splice(seconds, 1) as [AttackSecond];
+  for (; reported < seconds; reported++) options.onSecond?.(rows[reported] as AttackSecond);
+  return summarize({
+    options,
+    rows,
+    tail,
+    validLatencies,
+    signInLatencies,
+    socketErrors,
+    serverErrors,
+    contractViolations,
+    violationExamples,
+    deviceCookie: owner.deviceCookie,
+  });
+}
+
+function summarize(run: {
+  options: AttackOptions;
+  rows: AttackSecond[];
+  tail: AttackSecond;
+  validLatencies: number[];
+  signInLatencies: number[];
+  socketErrors: Record<string, number>;
+  serverErrors: number;
+  contractViolations: number;
+  violationExamples: string[];
+  deviceCookie: boolean;
+}): AttackReport {
+  const all = [...run.rows, run.tail];
+  const floodStatuses = sum(all.map((row) => row.flood));
+  const floodRequests = Object.values(floodStatuses).reduce((total, count) => total + count, 0);
+  const validAnswered = all.reduce((total, row) => total + row.valid.answered, 0);
+  const validServed = all.reduce((total, row) => total + row.valid.served, 0);
+  const signInTries = all.reduce((total, row) => total + row.signIns.tries, 0);
+  const signInSucceeded = all.reduce((total, row) => total + row.signIns.succeeded, 0);
+  const guesses = sum(all.map((row) => row.guesses));
+  const signUps = sum(all.map((row) => row.signUps));
+  const total = (counts: Record<string, number>) => Object.values(counts).reduce((sumOf, count) => sumOf + count, 0);
+  const secondsWithoutService = run.rows.filter((row) => row.valid.served === 0).map((row) => row.second);
+  const ok =
+    secondsWithoutService.length === 0 && validServed === validAnswered && signInTries > 0 && signInSucceeded === signInTries && run.serverErrors === 0;
+  return {
+    url: run.options.url,
+    webUrl: run.options.webUrl,
+    durationSeconds: run.options.durationSeconds,
+    addresses: { flood: ATTACK_ADDRESSES.flood.length, guessers: ATTACK_ADDRESSES.guessers.length, signUps: ATTACK_ADDRESSES.signUps.length },
+    flood: { requests: floodRequests, perSecond: Math.round(floodRequests / run.options.durationSeconds), statuses: floodStatuses },
+    validKey: {
+      requests: validAnswered,
+      served: validServed,
+      statuses: { '2xx': validServed, other: validAnswered - validServed },
+      latencyMs: { p50: percentile(run.validLatencies, 0.5), p99: percentile(run.validLatencies, 0.99), max: percentile(run.validLatencies, 1) },
+      minServedPerSecond: Math.min(...run.rows.map((row) => row.valid.served)),
+      secondsWithoutService,
+    },
+    signIns: {
+      tries: signInTries,
+      succeeded: signInSucceeded,
+      statuses: { succeeded: signInSucceeded, failed: signInTries - signInSucceeded },
+      latencyMs: { p50: percentile(run.signInLatencies, 0.5), max: percentile(run.signInLatencies, 1) },
+      deviceCookie: run.deviceCookie,
+    },
+    guesses: { requests: total(guesses), unauthorized: guesses['401'] ?? 0, tooMany: guesses['429'] ?? 0, statuses: guesses },
+    signUps: { requests: total(signUps), made: signUps['201'] ?? 0, refused: signUps['429'] ?? 0, statuses: signUps },
+    serverErrors: run.serverErrors,
+    socketErrors: run.socketErrors,
+    contractViolations: run.contractViolations,
+    violationExamples: run.violationExamples,
+    perSecond: run.rows,
+    ok,
+  };
+}
+
+const statusList = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([status, count]) => `${status}: ${count}`)
+    .join(', ') || 'none';
+
+/** One line of the per-second table. */
+export function formatAttackSecond(row: AttackSecond): string {
+  const cell = (text: string | number, width: number) => String(text).padStart(width);
+  return [
+    cell(row.second, 4),
+    cell(statusList(row.flood), 26),
+    cell(`${row.valid.served}/${row.valid.answered}`, 7),
+    cell(row.valid.maxMs, 6),
+    cell(`${row.signIns.succeeded}/${row.signIns.tries}`, 7),
+    cell(`${row.guesses['401'] ?? 0}/${row.guesses['429'] ?? 0}`, 8),
+    cell(`${row.signUps['201'] ?? 0}/${row.signUps['429'] ?? 0}`, 8),
+  ].join('  ');
+}
+
+/** The header of the per-second table. */
+export const ATTACK_TABLE_HEADER = [
+  '   s',
+  'made-up keys by status'.padStart(26),
+  'key 2xx',
+  'max ms',
+  'sign-in',
+  '401/429'.padStart(8),
+  'made/429'.padStart(8),
+].join('  ');
+
+/** The report as a short summary for a terminal (the per-second table is printed as the run goes). */
+export function formatAttackReport(report: AttackReport): string {
+  const socket = statusList(report.socketErrors);
+  return [
+    `soak --attack: ${report.url} and ${report.webUrl}, ${report.durationSeconds} s`,
+    `  made-up keys    ${report.flood.requests} (${report.flood.perSecond}/s) from ${report.addresses.flood} addresses; ${statusList(report.flood.statuses)}`,
+    `  valid key       ${report.validKey.served} of ${report.validKey.requests} served; at least ${report.validKey.minServedPerSecond} in every second${report.validKey.secondsWithoutService.length ? `; NONE in second(s) ${report.validKey.secondsWithoutService.join(', ')}` : ''}; p50 ${report.validKey.latencyMs.p50} ms, p99 ${report.validKey.latencyMs.p99} ms, max ${report.validKey.latencyMs.max} ms`,
+    `  sign-ins        ${report.signIns.succeeded} of ${report.signIns.tries} succeeded (p50 ${report.signIns.latencyMs.p50} ms, max ${report.signIns.latencyMs.max} ms), from a browser ${report.signIns.deviceCookie ? 'holding its device cookie' : 'the server gave no device cookie'}`,
+    `  guesses         ${report.guesses.requests} from ${report.addresses.guessers} addresses: 401 ${report.guesses.unauthorized}, 429 ${report.guesses.tooMany}${Object.keys(report.guesses.statuses).some((status) => status !== '401' && status !== '429') ? ` (all: ${statusList(report.guesses.statuses)})` : ''}`,
+    `  sign-ups        ${report.signUps.requests} from ${report.addresses.signUps} addresses: made ${report.signUps.made}, refused ${report.signUps.refused}${Object.keys(report.signUps.statuses).some((status) => status !== '201' && status !== '429') ? ` (all: ${statusList(report.signUps.statuses)})` : ''}`,
+    `  5xx             ${report.serverErrors}`,
+    `  socket errors   ${socket}`,
+    `  contract        ${report.contractViolations} violations${report.violationExamples.map((example) => `\n                  ${example}`).join('')}`,
+    `  result          ${report.ok ? 'ok' : 'FAILED: a second without the valid key served, a legitimate sign-in that failed, or a 5xx'}`,
+  ].join('\n');
+}
