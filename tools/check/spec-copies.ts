@@ -288,7 +288,7 @@ const PROSE_COPIES: ProseCopy[] = [
     want: (specs) => [accountLimit('session/idleSeconds')(specs) / 60, accountLimit('session/absoluteSeconds')(specs) / 3600],
   },
   {
-    files: [WEB_APP],
+    files: [WEB_APP, LIMITS],
     of: 'x-limits.keys.activePerUser of account.yaml',
     find: /(?:At most (\d+) active keys per user|(\d+) active keys\)\.)/g,
     want: (specs) => [accountLimit('keys/activePerUser')(specs)],
