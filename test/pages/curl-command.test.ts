@@ -66,7 +66,7 @@ describe('the curl the settings page shows', () => {
   });
 
   for (const shell of SHELLS) {
-    it.skipIf(!existsSync(shell.path))(`in ${shell.name}: asks for the key, which reaches curl on its input, never its arguments or the history`, () => {
+    it(`in ${shell.name}: asks for the key, which reaches curl on its input, never its arguments or the history`, () => {
       const { key } = generateApiKey();
       const run = runAsAPerson(shell, command, key);
       expect(run.status, run.output).toBe(0);
@@ -90,7 +90,7 @@ describe('the curl the settings page shows', () => {
       expect(run.history).not.toContain(key);
     });
 
-    it.skipIf(!existsSync(shell.path))(`in ${shell.name}: the command the page showed before put the key into the history`, () => {
+    it(`in ${shell.name}: the command the page showed before put the key into the history`, () => {
       const { key } = generateApiKey();
       const before = `printf 'Authorization: Bearer %s\\n' '${key}' | curl -s -X POST http://127.0.0.1:3000/ -H @- -H 'Content-Type: application/json' -d '{"sort":"asc"}'`;
       const run = runAsAPerson(shell, before, '');
