@@ -33,6 +33,7 @@ export function bearerKey(options: BearerKeyOptions): Guard<{ caller: Caller }> 
     const spent = failures.spent(address);
     try {
       const caller = await authenticate(c.req.header('authorization'), store, at, {
+        connection: c.env?.incoming?.socket,
         admit(digest) {
           if (spent && !(digest && mayBeValid(store.peekKeyByDigest?.(digest), at))) throw overBudget(c, spent, failures.windowSeconds);
         },
@@ -75,7 +76,21 @@ export interface AuthenticateOptions {
    * client is over its failed-authentication budget).
    */
   admit?: (digest: Buffer | undefined) => void;
+  /**
+   * The connection the request came on (Node's socket). The digest of the key it last presented is kept
+   * with it, so a client that sends one key over a kept-alive connection has it parsed, checked and hashed
+   * once rather than on every request: the bench measured this at about a fifth of the server's CPU per
+   * answer (60 against 74 µs). It is a memo of the header, not a cache of the key: the key itself is still
+   * looked up, in the one key cache, on every request (ADR 0023).
+   */
+  connection?: object | undefined;
 }
+
+/**
+ * Per connection, the `Authorization` value last read as a well-formed key and its digest. It lives as
+ * long as the connection that keeps sending it; any other value is read afresh.
+ */
+const lastKeyOn = new WeakMap<object, { header: string; digest: Buffer }>();
 
 /** True for the 401 this module throws; the app counts them against the failed-authentication budgets. */
 export function isAuthenticationFailure(error: unknown): boolean {
@@ -97,7 +112,8 @@ const TOUCH_INTERVAL_MS = 60_000;
  */
 export async function authenticate(header: string | undefined, store: Store, now: number, options: AuthenticateOptions = {}): Promise<Caller> {
   const admit = options.admit ?? (() => undefined);
-  const digest = readKey(header, admit);
+  const remembered = options.connection === undefined ? undefined : lastKeyOn.get(options.connection);
+  const digest = remembered !== undefined && remembered.header === header ? remembered.digest : readKey(header, admit, options.connection);
   admit(digest);
   const key = await store.findKeyByDigest(digest);
   if (!key) throw invalidToken('The API key is unknown.');
@@ -118,7 +134,7 @@ export async function authenticate(header: string | undefined, store: Store, now
 }
 
 /** The digest of the key the header holds, or a 401 saying what is wrong with the header (after `admit` has had its say). */
-function readKey(header: string | undefined, admit: (digest: undefined) => void): Buffer {
+function readKey(header: string | undefined, admit: (digest: undefined) => void, connection: object | undefined): Buffer {
   if (header === undefined || header.trim() === '') {
     admit(undefined);
     throw unauthorized(REALM, 'Send an API key as `Authorization: Bearer <API_KEY>`.');
@@ -133,7 +149,9 @@ function readKey(header: string | undefined, admit: (digest: undefined) => void)
     admit(undefined);
     throw invalidToken(token === '' ? 'The bearer token is empty.' : 'The bearer token is not an API key of this service.');
   }
-  return digestApiKey(token);
+  const digest = digestApiKey(token);
+  if (connection) lastKeyOn.set(connection, { header, digest });
+  return digest;
 }
 
 function invalidToken(description: string): ApiError {

@@ -16,16 +16,18 @@ export class KeyCache {
   readonly #known = new Map<string, KeyCredential>();
   readonly #unknown = new Set<string>();
   readonly #byId = new Map<string, KeyCredential>();
+  /** Each digest Buffer's map key while that Buffer lives: a kept-alive connection presents one Buffer again and again. */
+  readonly #names = new WeakMap<Buffer, string>();
 
   /** The cached key, `null` for a digest known to be no key, `undefined` when the cache does not know. */
   get(digest: Buffer): KeyCredential | null | undefined {
-    const name = nameOf(digest);
+    const name = this.#nameOf(digest);
     return this.#known.get(name) ?? (this.#unknown.has(name) ? null : undefined);
   }
 
   /** Remembers what the store answered for the digest. */
   remember(digest: Buffer, key: KeyCredential | undefined): void {
-    const name = nameOf(digest);
+    const name = this.#nameOf(digest);
     if (key) {
       if (this.#known.size >= KNOWN_KEYS) {
         this.#known.clear();
@@ -43,6 +45,15 @@ export class KeyCache {
   touched(keyId: string, at: string): void {
     const cached = this.#byId.get(keyId);
     if (cached) cached.lastUsedAt = at;
+  }
+
+  #nameOf(digest: Buffer): string {
+    let name = this.#names.get(digest);
+    if (name === undefined) {
+      name = nameOf(digest);
+      this.#names.set(digest, name);
+    }
+    return name;
   }
 
   clear(): void {

@@ -89,40 +89,44 @@ describe('authentication', () => {
   });
 });
 
-describe('authentication of requests in a row, as a kept-alive connection sends them (each read afresh, the key cache shared)', () => {
+describe('authentication on a kept-alive connection (the digest of the last key is kept with the connection)', () => {
   const rejects = (promise: Promise<unknown>) => expect(promise).rejects.toMatchObject({ status: 401 });
 
   it('authenticates each request as the key it carries when a client switches keys on one connection', async () => {
     const t = await createTestApp();
     const [ann, bob] = [await t.addUser('ann'), await t.addUser('bob')];
+    const connection = {};
     for (const { user, key } of [ann, bob, ann]) {
-      expect(await authenticate(`Bearer ${key}`, t.store, t.clock.now)).toMatchObject({ userId: user.id });
+      expect(await authenticate(`Bearer ${key}`, t.store, t.clock.now, { connection })).toMatchObject({ userId: user.id });
     }
   });
 
   it('reads a different header afresh: a made-up key or another scheme after a good key is refused', async () => {
     const t = await createTestApp();
     const { key } = await t.addUser('ann');
-    await authenticate(`Bearer ${key}`, t.store, t.clock.now);
+    const connection = {};
+    await authenticate(`Bearer ${key}`, t.store, t.clock.now, { connection });
     // The last character changed (to one it is not), so the checksum fails.
-    await rejects(authenticate(`Bearer ${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`, t.store, t.clock.now));
-    await rejects(authenticate(`Basic ${key}`, t.store, t.clock.now));
-    await rejects(authenticate(undefined, t.store, t.clock.now));
+    await rejects(authenticate(`Bearer ${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}`, t.store, t.clock.now, { connection }));
+    await rejects(authenticate(`Basic ${key}`, t.store, t.clock.now, { connection }));
+    await rejects(authenticate(undefined, t.store, t.clock.now, { connection }));
   });
 
   it('still looks the key up on every request: a key revoked between two requests on one connection is refused', async () => {
     const t = await createTestApp();
     const { key, keyId } = await t.addUser('ann');
-    await authenticate(`Bearer ${key}`, t.store, t.clock.now);
+    const connection = {};
+    await authenticate(`Bearer ${key}`, t.store, t.clock.now, { connection });
     await t.store.revokeKey(keyId, new Date(t.clock.now).toISOString());
-    await rejects(authenticate(`Bearer ${key}`, t.store, t.clock.now));
+    await rejects(authenticate(`Bearer ${key}`, t.store, t.clock.now, { connection }));
   });
 
   it('gives admit the digest on every request, so the failed-authentication budgets still see the key', async () => {
     const t = await createTestApp();
     const { key } = await t.addUser('ann');
+    const connection = {};
     const seen: Array<Buffer | undefined> = [];
-    for (let i = 0; i < 2; i++) await authenticate(`Bearer ${key}`, t.store, t.clock.now, { admit: (digest) => seen.push(digest) });
+    for (let i = 0; i < 2; i++) await authenticate(`Bearer ${key}`, t.store, t.clock.now, { connection, admit: (digest) => seen.push(digest) });
     expect(seen).toEqual([digestApiKey(key), digestApiKey(key)]);
   });
 });
