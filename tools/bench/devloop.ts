@@ -268,6 +268,7 @@ async function main(): Promise<number> {
     options.out ??
     join(
       projectRoot,
+      'tools',
       'bench',
       'results',
       `devloop-${startedAt

@@ -50,6 +50,7 @@ const pinning = pinLoadGenerator(true);
 const work = mkdtempSync(join(tmpdir(), 'bench-profile-'));
 const profileDirectory = join(
   projectRoot,
+  'tools',
   'bench',
   'results',
   `profile-${new Date()

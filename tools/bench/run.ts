@@ -305,6 +305,7 @@ async function main(): Promise<number> {
     options.out ??
     join(
       projectRoot,
+      'tools',
       'bench',
       'results',
       `bench-${startedAt
