@@ -54,8 +54,12 @@ export interface RequestContract {
   problemBounds: ProblemBounds;
 }
 
-/** Compiles the spec into request validators once, at startup. */
-export function compileRequestContract(spec: OpenApiDocument): RequestContract {
+/**
+ * Compiles the spec into request validators once, at startup. `contract` is its name in `redocly.yaml`
+ * (`main`, `account`): its `x-limits` is then held to that contract's own variant of the schema, not only
+ * to the general one.
+ */
+export function compileRequestContract(spec: OpenApiDocument, contract?: string): RequestContract {
   // Path, query and header values arrive as text; `coercers` turn them into typed values first (see text-values.ts).
   const bodyAjv = createSpecAjv(spec, { useDefaults: true });
   const textAjv = createSpecAjv(spec, { useDefaults: true });
@@ -85,7 +89,7 @@ export function compileRequestContract(spec: OpenApiDocument): RequestContract {
     if (operation.method === 'GET') methods.push('HEAD');
     methodsByPath.set(operation.path, methods.sort());
   }
-  const { maxBodyBytes, rateLimit, failedAuthentication, headersTimeoutSeconds, requestTimeoutSeconds } = readLimits(spec);
+  const { maxBodyBytes, rateLimit, failedAuthentication, headersTimeoutSeconds, requestTimeoutSeconds } = readLimits(spec, contract);
   return {
     spec,
     operations,

@@ -26,7 +26,7 @@ import { createApp } from './app.js';
 
 let config: ServerConfig;
 let resolved: ReturnType<typeof resolveLimits>;
-const contract = compileRequestContract(loadSpec());
+const contract = compileRequestContract(loadSpec(), 'main');
 try {
   config = readServerConfig();
   resolved = resolveLimits(contract, config);
@@ -199,7 +199,7 @@ try {
   const url = `${publicListener.url}${config.basePath}`;
   // The web application: the account API's own contract and limits, and pages that show the public API's URL in their curl.
   const accountSpec = loadSpec(readContractPaths(undefined, 'account').spec);
-  const accountContract = compileRequestContract(accountSpec);
+  const accountContract = compileRequestContract(accountSpec, 'account');
   const webApp = createWebApp({
     store,
     contract: accountContract,

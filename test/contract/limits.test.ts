@@ -121,6 +121,15 @@ describe('readLimits, when a contract loads', () => {
       'x-limits.rateLimit.requests must be an integer >= 1, found -600',
     );
   });
+
+  it("holds a named contract to its own variant at startup: the public API takes none of the account API's groups", () => {
+    const withAccountGroups = structuredClone(specs.main);
+    for (const group of ['signIn', 'signUp', 'password', 'session', 'keys'])
+      (withAccountGroups['x-limits'] as JsonObject)[group] = (specs.account['x-limits'] as JsonObject)[group] as Json;
+    expect(() => compileRequestContract(withAccountGroups)).not.toThrow();
+    expect(() => compileRequestContract(withAccountGroups, 'main')).toThrow(/x-limits\.\w+ is not a known field/);
+    expect(() => compileRequestContract(specs.account, 'account')).not.toThrow();
+  });
 });
 
 describe('the schema of x-limits', () => {
