@@ -5,22 +5,24 @@
  * baseline its ratio is taken against), of `npm run dev` from a spec save to the new types on disk, and of
  * `npm run mock` and `npm start` from spawn to their first 200 on the sample request.
  */
-import { Command, InvalidArgumentError } from 'commander';
+
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { exitCodeFor, ExitCode, parseOrExit } from '../../src/cli/exit.js';
-import { projectRoot } from '../../src/contract/project.js';
+import { Command, InvalidArgumentError } from 'commander';
 import getPort from 'get-port';
-import { describeExit, launch, type LaunchedProcess } from '../process/launch.js';
+import { ExitCode, exitCodeFor, parseOrExit } from '../../src/cli/exit.js';
+import { projectRoot } from '../../src/contract/project.js';
+import { checkSteps, readScripts, runChecks } from '../check/run-checks.js';
+import { describeExit, type LaunchedProcess, launch } from '../process/launch.js';
+import { copyProject } from '../process/project-copy.js';
 import { waitForHttp, waitForOutput } from '../process/ready.js';
 import { runCommand } from '../process/run-command.js';
 import { REQUEST_BODY, requestHeaders } from './lib/fixture.js';
-import { prepareProjectDatabase } from './lib/project.js';
 import { endProgress, progress } from './lib/progress.js';
+import { prepareProjectDatabase } from './lib/project.js';
+import { resultsPath } from './lib/results.js';
 import { median } from './lib/stats.js';
-import { copyProject } from '../process/project-copy.js';
-import { checkSteps, readScripts, runChecks } from '../check/run-checks.js';
 
 interface Step {
   name: string;
@@ -264,18 +266,7 @@ async function main(): Promise<number> {
   }
   endProgress();
 
-  const out =
-    options.out ??
-    join(
-      projectRoot,
-      'tools',
-      'bench',
-      'results',
-      `devloop-${startedAt
-        .toISOString()
-        .replaceAll(':', '-')
-        .replace(/\.\d+Z$/, 'Z')}.json`,
-    );
+  const out = options.out ?? resultsPath('devloop', startedAt, '.json');
   mkdirSync(join(out, '..'), { recursive: true });
   const machine = { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length };
   writeFileSync(out, `${JSON.stringify({ startedAt: startedAt.toISOString(), machine, runs: options.runs, steps: results }, null, 2)}\n`);

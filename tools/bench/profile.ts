@@ -9,11 +9,10 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import getPort from 'get-port';
 import { exitCodeFor, parseOrExit } from '../../src/cli/exit.js';
 import { DEFAULT_LOG_LEVEL } from '../../src/config/env.js';
-import { projectRoot } from '../../src/contract/project.js';
 import { typescriptCommand } from '../process/commands.js';
-import getPort from 'get-port';
 import { describeExit, launch } from '../process/launch.js';
 import { waitForHttp } from '../process/ready.js';
 import { type SelfTime, summariseProfile } from './lib/cpuprofile.js';
@@ -22,6 +21,7 @@ import { runLoad } from './lib/load.js';
 import { pinLoadGenerator } from './lib/pin.js';
 import { endProgress, progress } from './lib/progress.js';
 import { prepareProjectDatabase } from './lib/project.js';
+import { resultsPath } from './lib/results.js';
 import { SERVERS, type ServerId } from './lib/servers.js';
 
 // Prism ends on SIGTERM without writing a profile, so it is left out.
@@ -48,16 +48,7 @@ const options = parseOrExit('bench:profile', () =>
 const HOST = '127.0.0.1';
 const pinning = pinLoadGenerator(true);
 const work = mkdtempSync(join(tmpdir(), 'bench-profile-'));
-const profileDirectory = join(
-  projectRoot,
-  'tools',
-  'bench',
-  'results',
-  `profile-${new Date()
-    .toISOString()
-    .replaceAll(':', '-')
-    .replace(/\.\d+Z$/, 'Z')}-${process.pid}`,
-);
+const profileDirectory = resultsPath('profile', new Date(), `-${process.pid}`);
 mkdirSync(profileDirectory, { recursive: true });
 
 try {

@@ -9,14 +9,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import getPort from 'get-port';
 import { CONCURRENT_HASHES, QUEUED_HASHES } from '../../src/account/passwords.js';
 import { ExitCode, exitCodeFor, parseOrExit } from '../../src/cli/exit.js';
-import { type LocalPostgres, postgresBinDir, startLocalPostgres } from '../cluster/local-postgres.js';
 import { DEFAULT_LOG_LEVEL } from '../../src/config/env.js';
-import { projectRoot } from '../../src/contract/project.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
+import { type LocalPostgres, postgresBinDir, startLocalPostgres } from '../cluster/local-postgres.js';
 import { typescriptCommand } from '../process/commands.js';
-import getPort from 'get-port';
 import { describeExit, type LaunchedProcess, launch } from '../process/launch.js';
 import { waitForHttp } from '../process/ready.js';
 import { FALLBACK_KEY, FALLBACK_OWNER_ID, fixtureItems, REQUEST_BODY, requestHeaders } from './lib/fixture.js';
@@ -40,6 +39,7 @@ import {
   type SignInReport,
   summarise,
 } from './lib/report.js';
+import { resultsPath } from './lib/results.js';
 import { POSTGRES_SERVER_IDS, SERVER_IDS, SERVERS, type ServerId } from './lib/servers.js';
 import { cpuPerSignInMs, FLOOD_CLIENTS, signUp, startSignInFlood } from './lib/sign-in.js';
 import { median } from './lib/stats.js';
@@ -301,18 +301,7 @@ async function main(): Promise<number> {
     ...(postgresComparison.length > 0 && { postgres: postgresComparison }),
     ...(signIn && { signIn }),
   };
-  const out =
-    options.out ??
-    join(
-      projectRoot,
-      'tools',
-      'bench',
-      'results',
-      `bench-${startedAt
-        .toISOString()
-        .replaceAll(':', '-')
-        .replace(/\.\d+Z$/, 'Z')}.json`,
-    );
+  const out = options.out ?? resultsPath('bench', startedAt, '.json');
   mkdirSync(join(out, '..'), { recursive: true });
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 
