@@ -14,8 +14,8 @@ import { type AttemptLimit, releaseAll, takeAll } from './sign-in-limiter.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-/** The list shows this many sessions at most (the spec's `SessionList.sessions.maxItems`): the caller's, then the newest. */
-const LISTED_SESSIONS = 100;
+/** The list shows this many sessions at most: a copy of the spec's `SessionList.sessions.maxItems`, held to it by `test/account/spec.test.ts`. */
+export const LISTED_SESSIONS = 100;
 
 /** What every handler of the account API works with, besides its input. */
 export interface AccountContext {

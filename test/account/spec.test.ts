@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LISTED_SESSIONS } from '../../src/account/operations.js';
 import { readLimits } from '../../src/contract/limits.js';
 import { readOperations } from '../../src/contract/operations.js';
 import { deref, loadSpec } from '../../src/contract/spec.js';
@@ -102,5 +103,12 @@ describe('the account API contract (openapi/account.yaml)', () => {
   it('offers key expiries from presets with a default and a maximum', () => {
     expect(schema(accountSpec, 'ExpiresInDays')).toMatchObject({ enum: [7, 30, 60, 90, 365], default: 30 });
     expect(schema(accountSpec, 'OverlapHours')).toMatchObject({ enum: [0, 1, 24, 72, 168], default: 24 });
+  });
+});
+
+describe('copies of the account spec in its handlers', () => {
+  it("lists at most the sessions the spec's SessionList allows (a longer list would break the contract and answer 500)", () => {
+    const sessions = deref(accountSpec, deref(accountSpec, schema(accountSpec, 'SessionList')['properties'])['sessions']);
+    expect(LISTED_SESSIONS, 'set LISTED_SESSIONS in src/account/operations.ts to SessionList.sessions.maxItems').toBe(sessions['maxItems']);
   });
 });
