@@ -2,18 +2,24 @@
  * `npm start` and `npm run start:prod` under a supervisor that signals only the process it started
  * (a container's PID 1, systemd's `KillMode=process`): SIGTERM to npm's own pid must reach the
  * server, which then runs its graceful shutdown, and nothing of the process group may be left
- * running. Slow: npm and the server start for real, and `start:prod` compiles the project first.
+ * running. Slow: npm and the server start for real; `start:prod` runs the build, made first (it no longer builds).
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { launch } from '../../tools/process/launch.js';
 import { isRunning } from '../../tools/process/process-group.js';
 import { waitForOutput } from '../../tools/process/ready.js';
+import { runCommand } from '../../tools/process/run-command.js';
 import { scratchDatabase } from '../../tools/process/scratch-database.js';
 import { expectSignalReachesServer } from '../helpers/npm-signals.js';
 
+beforeAll(async () => {
+  const built = await runCommand(['npm', 'run', 'build'], { timeoutMs: 120_000 });
+  if (built.code !== 0) throw new Error(`npm run build failed: ${built.stderr}`);
+}, 120_000);
+
 describe.each([
   { script: ['start'], startsWithinMs: 45_000 },
-  { script: ['run', 'start:prod'], startsWithinMs: 100_000 },
+  { script: ['run', 'start:prod'], startsWithinMs: 30_000 },
 ])('npm $script.0$script.1 hands the signal to the server', ({ script, startsWithinMs }) => {
   it('SIGTERM to npm alone: the server shuts down gracefully and every process ends', { timeout: startsWithinMs + 20_000 }, async () => {
     const database = scratchDatabase('npm-start-');

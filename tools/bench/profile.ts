@@ -12,6 +12,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import getPort from 'get-port';
 import { exitCodeFor, parseOrExit } from '../../src/cli/exit.js';
 import { DEFAULT_LOG_LEVEL } from '../../src/config/env.js';
+import { prebuildPages } from '../build/pages.js';
 import { typescriptCommand } from '../process/commands.js';
 import { describeExit, launch } from '../process/launch.js';
 import { waitForHttp } from '../process/ready.js';
@@ -56,6 +57,8 @@ try {
     progress('profile: compiling the TypeScript servers (the product and the peers, tools/bench/tsconfig.build.json)');
     const build = await launch(typescriptCommand(['-p', 'tools/bench/tsconfig.build.json']), { output: 'inherit' }).exited;
     if (build.code !== 0) throw new Error(`the build failed (${describeExit(build)})`);
+    // The compiled server reads the pages prebuilt, as after `npm run build`.
+    await prebuildPages();
   }
   progress('profile: preparing a database with ten items and a key (the peers take the same key)');
   const { key, databasePath, userId } = await prepareProjectDatabase(work);

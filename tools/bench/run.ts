@@ -14,6 +14,7 @@ import { CONCURRENT_HASHES, QUEUED_HASHES } from '../../src/account/passwords.js
 import { ExitCode, exitCodeFor, parseOrExit } from '../../src/cli/exit.js';
 import { DEFAULT_LOG_LEVEL } from '../../src/config/env.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
+import { prebuildPages } from '../build/pages.js';
 import { type LocalPostgres, postgresBinDir, startLocalPostgres } from '../cluster/local-postgres.js';
 import { typescriptCommand } from '../process/commands.js';
 import { describeExit, type LaunchedProcess, launch } from '../process/launch.js';
@@ -176,6 +177,8 @@ async function main(): Promise<number> {
     progress('bench: compiling the TypeScript servers (the product and the peers, tools/bench/tsconfig.build.json)');
     const build = await launch(typescriptCommand(['-p', 'tools/bench/tsconfig.build.json']), { output: 'inherit' }).exited;
     if (build.code !== 0) throw new Error(`the build failed (${describeExit(build)})`);
+    // The compiled server reads the pages prebuilt, as after `npm run build`.
+    await prebuildPages();
   }
   progress(
     `bench: starting ${[...runs.values()]
