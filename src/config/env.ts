@@ -60,6 +60,15 @@ export interface ServerConfig extends StoreConfig {
   maxConnectionsPerAddress: number;
   /** How long shutdown waits for in-flight requests before cutting connections. */
   shutdownGraceMs: number;
+  /**
+   * On SIGTERM, how long the listeners go on serving after `/readyz` has turned 503, so a load balancer sees it
+   * and stops sending before they close (`SHUTDOWN_DELAY_SECONDS`; 5 in production, 0 elsewhere).
+   */
+  shutdownDelaySeconds: number;
+  /** The ops listener (`/livez`, `/readyz`, `/metrics`): off unless `OPS_PORT` is set; on `OPS_HOST`, 127.0.0.1 by default. */
+  ops: { host: string; port: number } | undefined;
+  /** Where spans are exported over OTLP/HTTP (`OTEL_EXPORTER_OTLP_ENDPOINT`); tracing is off, and not even loaded, when unset. */
+  otlpEndpoint: string | undefined;
   /** Whether answers are checked against the spec before they are sent (see `response-validation.ts`). */
   responseValidation: ResponseValidationMode;
   /** Proxies whose forwarded header names the client (`TRUSTED_PROXIES`, `FORWARDED_HEADER`); none by default, so the client is the TCP peer. */
@@ -119,6 +128,16 @@ export function describeDatabase(config: StoreConfig): string {
   return url.toString();
 }
 
+/** The values `NODE_ENV` may take; unset is `development`. Anything else (`prodution`) is refused, not silently taken for development. */
+export const NODE_ENVS = ['development', 'test', 'production'] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+
+/**
+ * `SHUTDOWN_DELAY_SECONDS` in production: a load balancer checking `/readyz` every 2 s with 2 failures to
+ * mark an instance down sees it within about 4 s. Elsewhere 0: a developer's Ctrl-C stops at once.
+ */
+export const DEFAULT_PRODUCTION_SHUTDOWN_DELAY_SECONDS = 5;
+
 /** `LOG_LEVEL` when unset: one JSON line per request. The bench measures the server at this level. */
 export const DEFAULT_LOG_LEVEL = 'info';
 
@@ -131,7 +150,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const basePath = env['BASE_PATH'] ?? '';
   if (basePath !== '' && !/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath))
     throw new ConfigError(`BASE_PATH must look like /api or /v1/lists, not ${JSON.stringify(basePath)}`);
-  const responseValidation = env['RESPONSE_VALIDATION'] || (env['NODE_ENV'] === 'production' ? 'off' : 'strict');
+  const nodeEnv = env['NODE_ENV'] || 'development';
+  if (!NODE_ENVS.includes(nodeEnv as NodeEnv)) throw new ConfigError(`NODE_ENV must be one of ${NODE_ENVS.join(', ')}, not ${JSON.stringify(nodeEnv)}`);
+  const production = nodeEnv === 'production';
+  const responseValidation = env['RESPONSE_VALIDATION'] || (production ? 'off' : 'strict');
   if (!RESPONSE_VALIDATION_MODES.includes(responseValidation as ResponseValidationMode)) {
     throw new ConfigError(`RESPONSE_VALIDATION must be one of ${RESPONSE_VALIDATION_MODES.join(', ')}, not ${JSON.stringify(responseValidation)}`);
   }
@@ -162,9 +184,19 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     maxConnections,
     maxConnectionsPerAddress,
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    shutdownDelaySeconds: integer(env, 'SHUTDOWN_DELAY_SECONDS', production ? DEFAULT_PRODUCTION_SHUTDOWN_DELAY_SECONDS : 0, 0, 300),
+    ops: opsListener(env),
+    otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
     responseValidation: responseValidation as ResponseValidationMode,
     trustedProxies: trustedProxies(env),
   };
+}
+
+/** `OPS_PORT` (and `OPS_HOST`): the ops listener's address; none when `OPS_PORT` is unset. */
+function opsListener(env: NodeJS.ProcessEnv): { host: string; port: number } | undefined {
+  const port = optionalInteger(env, 'OPS_PORT', 0, 65535);
+  const host = env['OPS_HOST'] || '127.0.0.1';
+  return port === undefined ? undefined : { host, port };
 }
 
 /**

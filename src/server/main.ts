@@ -18,6 +18,10 @@ import { clientAddress, incomingAddress, trustedProxy } from '../http/client-add
 import { type FetchHandler, listen as listenOn } from '../http/listener.js';
 import { compileRequestContract } from '../http/request-contract.js';
 import { destinationRequestLines, isoTimeOncePerMillisecond } from '../http/request-lines.js';
+import { addServerChecks } from '../ops/checks.js';
+import { createOpsApp } from '../ops/ops-app.js';
+import { listenOps } from '../ops/ops-listener.js';
+import { Readiness } from '../ops/readiness.js';
 import { buildPages } from '../pages/assets.js';
 import { openStore } from '../store/open-store.js';
 import { UnsafeLocationError } from '../store/private-files.js';
@@ -69,17 +73,39 @@ function flushLogs(done?: () => void): void {
 // what a script waiting for it sends) ends the process through shutdown, with exit code 0, not by the default action.
 let store: Store | undefined;
 let servers: Server[] = [];
+let opsServer: Server | undefined;
+/** Set on SIGTERM/SIGINT: `/readyz` answers 503 from then on, while the listeners go on serving for the delay. */
+let draining = false;
 let stopping = false;
+let closeNow: (() => void) | undefined;
 function shutdown(signal: string): void {
-  if (stopping) return;
+  if (stopping) {
+    // A second signal during the delay: the operator means now.
+    closeNow?.();
+    return;
+  }
   stopping = true;
-  logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+  draining = true;
+  const delayMs = servers.length > 0 ? config.shutdownDelaySeconds * 1000 : 0;
+  logger.info({ signal, delaySeconds: delayMs / 1000 }, 'draining: /readyz answers 503 now; the listeners close after the delay');
+  flushLogs();
+  const delay = setTimeout(closeListeners, delayMs);
+  closeNow = () => {
+    clearTimeout(delay);
+    closeListeners();
+  };
+}
+function closeListeners(): void {
+  closeNow = () => undefined;
+  logger.info('shutting down: no new connections, finishing in-flight requests');
   // Close stops accepting; idle keep-alive sockets are closed now, busy ones after their response.
   const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
   void Promise.all(closed).then(() => {
     clearTimeout(deadline);
     clearInterval(sweep);
     void (store?.close() ?? Promise.resolve()).finally(() => {
+      opsServer?.closeAllConnections();
+      opsServer?.close();
       logger.info('stopped');
       flushLogs(() => process.exit(0));
     });
@@ -104,6 +130,19 @@ process.on('SIGHUP', () => {
   logger.info({ signal: 'SIGHUP' }, 'SIGHUP: logs flushed; still serving (SIGTERM or SIGINT stops the server)');
   flushLogs();
 });
+
+// The ops listener first: /livez answers while the database is opened and migrated, and /readyz says that it is.
+const readiness = addServerChecks(new Readiness(), { store: () => store, draining: () => draining });
+if (config.ops) {
+  try {
+    const ops = await listenOps(createOpsApp({ readiness }), config.ops.host, config.ops.port);
+    opsServer = ops.server;
+    logger.info({ ops: ops.url }, 'ops listener: /livez, /readyz');
+  } catch (error) {
+    console.error(`could not listen for ops on ${config.ops.host}:${config.ops.port}: ${(error as Error).message}; set OPS_PORT to a free port`);
+    process.exit(1);
+  }
+}
 
 const database = describeDatabase(config);
 const shared = config.databaseUrl !== undefined;

@@ -23,6 +23,7 @@ import {
   type QuotaRequest,
   type SessionRecord,
   type Store,
+  type StoreStats,
   StoreUnavailable,
   UnstorableInput,
   type User,
@@ -585,6 +586,15 @@ export class PostgresStore implements Store {
     const row = (await this.#query<{ value: Buffer }>('SELECT value FROM meta WHERE key = $1', [`secret:${name}`]))[0];
     if (!row) throw new Error(`secret ${name} vanished`);
     return row.value;
+  }
+
+  async ping(): Promise<void> {
+    await this.#query('SELECT 1');
+  }
+
+  stats(): StoreStats {
+    const pool = this.#pool;
+    return { pool: { max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } };
   }
 
   async close(): Promise<void> {
