@@ -1,18 +1,26 @@
 /**
  * `npm run start:cluster`: a local trial of the scaled-out deployment. N server
  * instances on one PostgreSQL (`DATABASE_URL`, or a throwaway one started from
- * the machine's PostgreSQL binaries), each on free ports, behind two round-robin
- * HTTP balancers: the public API on `--port`, the web application on
- * `--web-port`. Prints where they are and how to get a key (never a key: this
- * output carries the instances' logs). Ctrl-C stops everything it started. The balancer is for trying things out; production puts a real
- * load balancer in front (docs/scaling-out.md).
+ * the machine's PostgreSQL binaries), each on free ports with its ops listener,
+ * behind Debian's HAProxy on the configuration the project ships for operators
+ * (`deploy/haproxy.cfg`): the public API on `--port`, the web application on
+ * `--web-port`, each instance health-checked on `/readyz` and trusting the
+ * proxy's `X-Forwarded-For` (`TRUSTED_PROXIES`). An instance that stops is taken
+ * out of rotation by HAProxy and the others serve on; the trial stops when none
+ * is left. Prints where everything is and how to get a key (never a key: this
+ * output carries the instances' logs). Ctrl-C stops everything it started.
  * Exit codes: 0 stopped by a signal, 1 something failed, 2 bad usage.
  */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import getPort from 'get-port';
 import { DEFAULT_MAX_CONNECTIONS } from '../../src/config/env.js';
-import { describeExit } from '../process/launch.js';
+import { describeExit, type LaunchedProcess } from '../process/launch.js';
 import { type ServerProcess, startServer } from '../process/server.js';
+import { startHaproxy, type Upstream } from './haproxy.js';
 import { type LocalPostgres, startLocalPostgres } from './local-postgres.js';
 
 const whole = (name: string, min: number, max: number) => (value: string) => {
@@ -22,28 +30,34 @@ const whole = (name: string, min: number, max: number) => (value: string) => {
 };
 
 const program = new Command('start:cluster')
-  .description('N instances of the server on one PostgreSQL, behind a round-robin balancer, for a local trial')
+  .description('N instances of the server on one PostgreSQL, behind HAProxy on deploy/haproxy.cfg, for a local trial')
   .option('--instances <n>', 'server instances', whole('--instances', 1, 16), 2)
-  .option('--port <n>', "port of the public API's balancer", whole('--port', 1, 65_535), Number(process.env['PORT'] || 3000))
-  .option('--web-port <n>', "port of the web application's balancer", whole('--web-port', 1, 65_535), Number(process.env['WEB_PORT'] || 3001))
-  .option('--host <address>', 'address of the balancer and the instances', process.env['HOST'] ?? '127.0.0.1')
+  .option('--port <n>', "port of HAProxy's public API frontend", whole('--port', 1, 65_535), Number(process.env['PORT'] || 3000))
+  .option('--web-port <n>', "port of HAProxy's web application frontend", whole('--web-port', 1, 65_535), Number(process.env['WEB_PORT'] || 3001))
+  .option('--host <address>', 'address of HAProxy and the instances', process.env['HOST'] ?? '127.0.0.1')
   .exitOverride()
   .showHelpAfterError('(run with --help for usage)');
 
 const children: ServerProcess[] = [];
 let postgres: LocalPostgres | undefined;
-const balancers: Server[] = [];
+let haproxy: LaunchedProcess | undefined;
+const workDirectory = mkdtempSync(join(tmpdir(), 'cluster-'));
 let stopping = false;
+let running = 0;
 
 function stopAll(code: number): void {
   if (stopping) return;
   stopping = true;
-  for (const balancer of balancers) balancer.close();
-  // Each instance leads its own process group: SIGTERM to it, SIGKILL after 12 s (it drains for up to 10 s).
-  void Promise.all(children.map((instance) => instance.stop({ graceMs: 12_000 }))).then(() => {
-    postgres?.stop();
-    process.exit(code);
-  });
+  // HAProxy first: no new request reaches an instance that is stopping.
+  void (haproxy?.stop() ?? Promise.resolve())
+    // Each instance leads its own process group: SIGTERM to it (it drains: SHUTDOWN_DELAY_SECONDS, then up to
+    // SHUTDOWN_GRACE_MS), SIGKILL after 20 s.
+    .then(() => Promise.all(children.map((instance) => instance.stop({ graceMs: 20_000 }))))
+    .then(() => {
+      postgres?.stop();
+      rmSync(workDirectory, { recursive: true, force: true });
+      process.exit(code);
+    });
 }
 
 /** Each line of an instance's output on this terminal, after its label. */
@@ -57,8 +71,9 @@ function labelled(index: number): (text: string, stream: 'stdout' | 'stderr') =>
   };
 }
 
-async function startInstance(index: number, host: string, databaseUrl: string, publicApiUrl: string): Promise<ServerProcess> {
-  // Free ports for each instance's two listeners; the pages show the balancer's URL in their curl.
+async function startInstance(index: number, host: string, databaseUrl: string, publicApiUrl: string): Promise<ServerProcess & { opsPort: number }> {
+  // Free ports for each instance's listeners; the pages show HAProxy's URL in their curl.
+  const opsPort = await getPort({ host });
   const instance = await startServer({
     env: {
       // What this process has, not a harness's defaults (NODE_ENV=production, LOG_LEVEL=info).
@@ -69,7 +84,14 @@ async function startInstance(index: number, host: string, databaseUrl: string, p
       WEB_PORT: '0',
       HOST: host,
       PUBLIC_API_URL: publicApiUrl,
-      // Behind the balancer every connection comes from its address: the per-address cap would cap the balancer.
+      // HAProxy's health check asks /readyz here (deploy/haproxy.cfg).
+      OPS_PORT: String(opsPort),
+      OPS_HOST: host,
+      // HAProxy connects from this address and writes the client's in X-Forwarded-For (option forwardfor).
+      TRUSTED_PROXIES: process.env['TRUSTED_PROXIES'] || host,
+      // What this process has, or production's drain (the server's default then).
+      SHUTDOWN_DELAY_SECONDS: process.env['SHUTDOWN_DELAY_SECONDS'],
+      // Behind HAProxy every connection comes from its address: the per-address cap would cap HAProxy.
       MAX_CONNECTIONS_PER_ADDRESS: process.env['MAX_CONNECTIONS_PER_ADDRESS'] || process.env['MAX_CONNECTIONS'] || String(DEFAULT_MAX_CONNECTIONS),
     },
     onOutput: labelled(index),
@@ -79,36 +101,18 @@ async function startInstance(index: number, host: string, databaseUrl: string, p
     timeoutMs: 60_000,
   });
   children.push(instance);
+  running++;
   void instance.exited.then((exit) => {
+    running--;
     if (stopping) return;
-    process.stderr.write(`instance ${index} exited (${describeExit(exit)}); stopping the cluster\n`);
+    if (running > 0) {
+      process.stderr.write(`instance ${index} exited (${describeExit(exit)}); HAProxy takes it out of rotation, ${running} serve on\n`);
+      return;
+    }
+    process.stderr.write(`instance ${index} exited (${describeExit(exit)}), the last one; stopping the cluster\n`);
     stopAll(1);
   });
-  return instance;
-}
-
-/** Round robin over the instances' URLs, one request at a time each way; enough to watch instances share keys, sessions and a quota. */
-function startBalancer(targets: string[], port: number, host: string): Promise<Server> {
-  let next = 0;
-  const server = createServer((incoming, outgoing) => {
-    const target = new URL(targets[next++ % targets.length] ?? '');
-    const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    upstream.on('error', () => {
-      if (!outgoing.headersSent) outgoing.writeHead(502, { 'content-type': 'text/plain' });
-      outgoing.end('instance unreachable\n');
-    });
-    incoming.pipe(upstream);
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve(server));
-  });
+  return { ...instance, opsPort };
 }
 
 async function main(): Promise<void> {
@@ -124,26 +128,35 @@ async function main(): Promise<void> {
   }
   // Started together on purpose: their migrations race, and the advisory lock sorts it out.
   const instances = await Promise.all(Array.from({ length: options.instances }, (_, index) => startInstance(index + 1, options.host, databaseUrl, url)));
-  balancers.push(
-    await startBalancer(
-      instances.map((instance) => instance.url),
-      options.port,
-      options.host,
-    ),
-  );
-  balancers.push(
-    await startBalancer(
-      instances.map((instance) => instance.webUrl),
-      options.webPort,
-      options.host,
-    ),
-  );
+  const upstreams: Upstream[] = instances.map((instance, index) => ({
+    name: `instance${index + 1}`,
+    host: options.host,
+    port: instance.port,
+    webPort: Number(new URL(instance.webUrl).port),
+    opsPort: instance.opsPort,
+  }));
+  haproxy = await startHaproxy({
+    upstreams,
+    apiBind: `${options.host}:${options.port}`,
+    webBind: `${options.host}:${options.webPort}`,
+    configFile: join(workDirectory, 'haproxy.cfg'),
+    // In the foreground HAProxy says each state change twice, as a warning and as the file's log line (`<1>…`): once is enough here.
+    onOutput: (text) => process.stderr.write(text.replace(/^<\d+>.*\n?/gm, '').replace(/^(?=.)/gm, '[haproxy] ')),
+  });
+  void haproxy.exited.then((exit) => {
+    if (stopping) return;
+    process.stderr.write(`haproxy exited (${describeExit(exit)}); stopping the cluster\n`);
+    stopAll(1);
+  });
   // No key is printed: this output carries the instances' logs too. A key is made on the web application, or by an operator with the keys CLI.
   process.stdout.write(
     [
       '',
-      `Balancer on ${url}, round robin over ${instances.map((instance) => instance.url).join(', ')}`,
-      `Web application balancer on ${webUrl}, round robin over ${instances.map((instance) => instance.webUrl).join(', ')}`,
+      `HAProxy (deploy/haproxy.cfg) serves the public API on ${url} and the web application on ${webUrl}, over:`,
+      ...instances.map(
+        (instance, index) =>
+          `  instance ${index + 1}: pid ${instance.pid}, ${instance.url}, web ${instance.webUrl}, /readyz on http://${options.host}:${instance.opsPort}`,
+      ),
       `Database: ${databaseUrl.replace(/:[^:@/]*@/, ':***@')}`,
       '',
       `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`,

@@ -1,8 +1,8 @@
 /**
  * `npm run start:cluster` as an operator runs it, on the run's PostgreSQL: it prints where to get a key but
- * never a key (its output carries the instances' logs), a key made with the keys CLI works through it, the
- * balancer spreads requests over both instances (their quota windows are shared, so the remaining count
- * goes down across them), and Ctrl-C stops every process it started.
+ * never a key (its output carries the instances' logs), a key made with the keys CLI works through it, HAProxy
+ * (deploy/haproxy.cfg) spreads requests over both instances (their quota windows are shared, so the remaining
+ * count goes down across them), and Ctrl-C stops every process it started, HAProxy included.
  */
 import getPort from 'get-port';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { waitForOutput } from '../../../tools/process/ready.js';
 import { freshDatabase } from '../../helpers/postgres.js';
 
 describe('npm run start:cluster', () => {
-  it('serves one key through a balancer over two instances and stops them all on SIGINT', async () => {
+  it('serves one key through HAProxy over two instances and stops them all on SIGINT', async () => {
     const databaseUrl = await freshDatabase('start_cluster');
     const [port, webPort] = [await getPort(), await getPort()];
     const cluster = launch(tsxCommand('tools/cluster/main.ts', ['--instances', '2', '--port', String(port), '--web-port', String(webPort)]), {
@@ -27,10 +27,12 @@ describe('npm run start:cluster', () => {
       const { key } = await makeKey(':unused:', 'ann', { DATABASE_URL: databaseUrl });
       const instancePorts = [...output().matchAll(/(?:Listening on|Web application on) http:\/\/127\.0\.0\.1:(\d+)/g)].map((match) => Number(match[1]));
       expect(new Set(instancePorts).size, output()).toBe(4);
-      expect(output()).toContain(`Web application balancer on http://127.0.0.1:${webPort}`);
+      expect(output()).toContain(
+        `HAProxy (deploy/haproxy.cfg) serves the public API on http://127.0.0.1:${port} and the web application on http://127.0.0.1:${webPort}`,
+      );
       const page = await fetch(`http://127.0.0.1:${webPort}/`);
       expect(page.status).toBe(200);
-      // The pages' curl shows the API balancer, not an instance.
+      // The pages' curl shows HAProxy's API frontend, not an instance.
       expect(await page.text()).not.toContain(`127.0.0.1:${instancePorts[0]}`);
       const remaining = [];
       for (let index = 0; index < 4; index++) {
@@ -49,7 +51,7 @@ describe('npm run start:cluster', () => {
       cluster.signal('SIGINT');
     }
     expect(await cluster.exited).toEqual({ code: 0, signal: null });
-    // Nothing answers on the balancers' or the instances' ports any more.
+    // Nothing answers on HAProxy's or the instances' ports any more.
     for (const stopped of [port, webPort, ...instancePortsSeen(output())]) {
       await expect(fetch(`http://127.0.0.1:${stopped}/`, { method: 'POST' })).rejects.toThrow();
     }
