@@ -1,0 +1,107 @@
+/**
+ * `npm run test:image` (and `npm run test:slow`): the Dockerfile built with buildah on the stand-in base
+ * (tools/image/stand-in-base.ts: Debian bookworm from debootstrap and this machine's Node, since no image
+ * registry is reachable), then the image's own command run in a working container with `--isolation chroot`
+ * (the host's network: the server listens on this machine's loopback, on free ports given through the
+ * environment). From outside: the public API, the web application's page and its prebuilt script, and the ops
+ * listener's /livez and /readyz. Inside: a user that is not root, no TypeScript, tsx or esbuild installed, and
+ * the database written to the data volume. Needs root (debootstrap, buildah's store); the first run makes the
+ * stand-in base (about a minute) and installs the packages (minutes); later runs reuse both.
+ */
+import getPort from 'get-port';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildah, imageSize } from '../../tools/image/buildah.js';
+import { ensureStandInBase } from '../../tools/image/stand-in-base.js';
+import { type LaunchedProcess, launch } from '../../tools/process/launch.js';
+import { waitForOutput } from '../../tools/process/ready.js';
+
+const IMAGE = 'localhost/bearer-list-api:test';
+
+let container = '';
+let server: LaunchedProcess | undefined;
+const ports = { api: 0, web: 0, ops: 0 };
+
+interface ImageConfig {
+  Cmd?: string[];
+  Healthcheck?: { Test?: string[] };
+  User?: string;
+  Env?: string[];
+  WorkingDir?: string;
+  Volumes?: Record<string, unknown>;
+  ExposedPorts?: Record<string, unknown>;
+}
+
+let config: ImageConfig;
+
+beforeAll(async () => {
+  const base = await ensureStandInBase((line) => console.log(line));
+  const started = Date.now();
+  await buildah(
+    ['build', '--isolation', 'chroot', '--layers', '--format', 'docker', '--build-arg', `BASE=${base}`, '--tag', IMAGE, '--file', 'Dockerfile', '.'],
+    {
+      timeoutMs: 1_500_000,
+    },
+  );
+  console.log(`image: built ${IMAGE} in ${((Date.now() - started) / 1000).toFixed(0)} s; ${await imageSize(IMAGE)}`);
+  config = (JSON.parse((await buildah(['inspect', '--type', 'image', IMAGE])).stdout) as { Docker: { config: ImageConfig } }).Docker.config;
+  container = (await buildah(['from', '--pull-never', IMAGE])).stdout.trim();
+}, 1_800_000);
+
+afterAll(async () => {
+  await server?.stop();
+  if (container) await buildah(['rm', container]);
+});
+
+/** `buildah run` in the working container, as the image's user, in its working directory, with its environment and `env` on top. */
+function run(argv: readonly string[], env: Record<string, string> = {}): string[] {
+  return [
+    'buildah',
+    'run',
+    '--isolation',
+    'chroot',
+    ...Object.entries(env).flatMap(([name, value]) => ['--env', `${name}=${value}`]),
+    container,
+    '--',
+    ...argv,
+  ];
+}
+
+describe('the container image', () => {
+  it('runs as a user that is not root, keeps /app/data on a volume, exposes the ops port, and has no TypeScript, tsx or esbuild', async () => {
+    expect(config.User).toBe('api');
+    expect(Object.keys(config.Volumes ?? {})).toEqual(['/app/data']);
+    expect(Object.keys(config.ExposedPorts ?? {})).toContain('9090/tcp');
+    expect(config.Env).toContain('OPS_PORT=9090');
+    expect(config.Healthcheck?.Test?.join(' ')).toMatch(/\/livez/);
+    expect((await buildah(['run', '--isolation', 'chroot', container, '--', 'id', '-u'])).stdout.trim()).not.toBe('0');
+    const modules = (await buildah(['run', '--isolation', 'chroot', container, '--', 'ls', 'node_modules'])).stdout.split('\n');
+    expect(modules).toContain('better-sqlite3');
+    for (const absent of ['tsx', 'esbuild', 'typescript', 'typescript-native', 'vitest']) expect(modules).not.toContain(absent);
+    expect((await buildah(['run', '--isolation', 'chroot', container, '--', 'ls'])).stdout.split('\n')).not.toContain('src');
+  });
+
+  it("serves both listeners and the probes with the image's own command", { timeout: 60_000 }, async () => {
+    expect(config.Cmd).toEqual(['node', 'bin/run-built.mjs', 'server']);
+    ports.api = await getPort({ host: '127.0.0.1' });
+    ports.web = await getPort({ host: '127.0.0.1' });
+    ports.ops = await getPort({ host: '127.0.0.1' });
+    // The image listens on every address (HOST=0.0.0.0), as a container must; here it shares this machine's network, so loopback only.
+    server = launch(
+      run(config.Cmd ?? [], { HOST: '127.0.0.1', PORT: String(ports.api), WEB_PORT: String(ports.web), OPS_HOST: '127.0.0.1', OPS_PORT: String(ports.ops) }),
+    );
+    await waitForOutput(server, /^Web application on /m, { timeoutMs: 45_000 });
+    const livez = await fetch(`http://127.0.0.1:${ports.ops}/livez`);
+    expect(livez.status).toBe(200);
+    const readyz = await fetch(`http://127.0.0.1:${ports.ops}/readyz`);
+    expect(readyz.status, await readyz.clone().text()).toBe(200);
+    const api = await fetch(`http://127.0.0.1:${ports.api}/shared`);
+    expect(api.status).toBe(401);
+    expect(api.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const page = await fetch(`http://127.0.0.1:${ports.web}/sign-in`);
+    expect(page.status).toBe(200);
+    expect((await (await fetch(`http://127.0.0.1:${ports.web}/assets/app.js`)).text()).length).toBeGreaterThan(1000);
+    const data = (await buildah(['run', '--isolation', 'chroot', container, '--', 'ls', '-l', '/app/data'])).stdout;
+    expect(data).toMatch(/api\.sqlite/);
+    expect(data).toMatch(/ api +api /);
+  });
+});
