@@ -1,7 +1,7 @@
 /**
  * The production artefact as an operator installs it (issue 21, item 5): `npm run build`, then only the
  * artefact's files (`tools/build/artefact.ts`: no `src/`) in a fresh folder, `npm ci --omit=dev` there, and
- * `npm run start:prod`: both listeners answer, the pages come prebuilt from `dist/pages/`, the keys CLI runs
+ * `npm run start:prod`: both listeners and the ops listener's /readyz answer, the pages come prebuilt from `dist/pages/`, the keys CLI runs
  * compiled (`keys:prod`), and neither TypeScript, tsx nor esbuild is installed, so none of them can have been
  * loaded. Before the build, `start:prod` names the fix. Slow: the install compiles better-sqlite3 (about 90 s
  * on two cores); it prints its time and the install's size.
@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import getPort from 'get-port';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyArtefact } from '../../../tools/build/artefact.js';
 import { launch } from '../../../tools/process/launch.js';
@@ -65,9 +66,10 @@ describe('the production artefact', () => {
     expect(keys.code, keys.stderr).toBe(0);
     const { key } = JSON.parse(keys.stdout) as { key: string };
 
+    const opsPort = await getPort({ host: '127.0.0.1' });
     const server = launch(['npm', 'run', 'start:prod', '--silent'], {
       cwd: root,
-      env: { PORT: '0', WEB_PORT: '0', HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      env: { PORT: '0', WEB_PORT: '0', HOST: '127.0.0.1', OPS_PORT: String(opsPort), NODE_ENV: 'production', LOG_LEVEL: 'warn', SHUTDOWN_DELAY_SECONDS: '0' },
     });
     try {
       const [, api = '', web = ''] = await waitForOutput(server, /^Listening on (\S+)\nWeb application on (\S+)$/m, { timeoutMs: 30_000 });
@@ -80,6 +82,7 @@ describe('the production artefact', () => {
       const script = await fetch(`${web}/assets/app.js`);
       expect(script.status).toBe(200);
       expect((await script.text()).length).toBeGreaterThan(1000);
+      expect((await fetch(`http://127.0.0.1:${opsPort}/readyz`)).status).toBe(200);
     } finally {
       await server.stop();
     }
