@@ -18,7 +18,9 @@ import { clientAddress, incomingAddress, trustedProxy } from '../http/client-add
 import { type FetchHandler, listen as listenOn } from '../http/listener.js';
 import { compileRequestContract } from '../http/request-contract.js';
 import { destinationRequestLines, isoTimeOncePerMillisecond } from '../http/request-lines.js';
+import type { Telemetry } from '../http/telemetry.js';
 import { addServerChecks } from '../ops/checks.js';
+import { createMetrics } from '../ops/metrics.js';
 import { createOpsApp } from '../ops/ops-app.js';
 import { listenOps } from '../ops/ops-listener.js';
 import { Readiness } from '../ops/readiness.js';
@@ -133,11 +135,14 @@ process.on('SIGHUP', () => {
 
 // The ops listener first: /livez answers while the database is opened and migrated, and /readyz says that it is.
 const readiness = addServerChecks(new Readiness(), { store: () => store, draining: () => draining });
+// Metrics are measured only when there is somewhere to scrape them: without OPS_PORT, nothing is counted.
+const metrics = config.ops ? createMetrics({ storeStats: () => store?.stats?.(), pool: config.databaseUrl !== undefined }) : undefined;
+const telemetry: Telemetry = { observer: metrics?.observer };
 if (config.ops) {
   try {
-    const ops = await listenOps(createOpsApp({ readiness }), config.ops.host, config.ops.port);
+    const ops = await listenOps(createOpsApp({ readiness, metrics }), config.ops.host, config.ops.port);
     opsServer = ops.server;
-    logger.info({ ops: ops.url }, 'ops listener: /livez, /readyz');
+    logger.info({ ops: ops.url }, 'ops listener: /livez, /readyz, /metrics');
   } catch (error) {
     console.error(`could not listen for ops on ${config.ops.host}:${config.ops.port}: ${(error as Error).message}; set OPS_PORT to a free port`);
     process.exit(1);
@@ -204,9 +209,10 @@ const app = createApp({
   // One process owns an SQLite file; instances on PostgreSQL share each key's quota.
   rateLimit: shared ? 'shared' : 'local',
   clientAddress: client,
+  telemetry,
 });
 
-// Nothing is seeded and no key is made here: the greeting goes to the same stream as the logs, so it never holds a secret.
+// Nothing is seeded and no key is made here: the greeting is printed where anyone may read it, so it never holds a secret.
 const empty = (await store.countUsers()) === 0;
 
 /** Serves one app on one port, behind the hardened listener; resolves with its server and root URL once it listens. */
@@ -249,6 +255,7 @@ try {
     ...(config.webOrigin && { origin: config.webOrigin }),
     responseValidation: config.responseValidation,
     clientAddress: client,
+    telemetry,
   });
   const { headersTimeoutSeconds, requestTimeoutSeconds } = accountContract.connectionLimits;
   webListener = await listen(
@@ -304,6 +311,7 @@ function warnOnOpenFileLimit(listeners: number): void {
 
 function announce(url: string, webUrl: string): void {
   // Printed whatever LOG_LEVEL says: scripts and tests wait for these lines to learn the URLs (PORT=0 and WEB_PORT=0 pick free ports).
+  // On stderr: stdout carries JSON log lines only, for a log shipper to parse (the `listening` line says the same in JSON).
   const lines = [
     `Listening on ${url}`,
     `Web application on ${webUrl}`,
@@ -316,7 +324,7 @@ function announce(url: string, webUrl: string): void {
       : []),
     '',
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 process.on('uncaughtException', (error) => {
