@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import { createWebApp } from '../account/app.js';
-import { ConfigError, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
+import { ConfigError, checkHostResolves, configurationWarnings, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
 import { readLimits } from '../contract/limits.js';
 import { readContractPaths } from '../contract/project.js';
@@ -26,7 +26,8 @@ import { listenOps } from '../ops/ops-listener.js';
 import { Readiness } from '../ops/readiness.js';
 import { buildPages } from '../pages/assets.js';
 import { openStore } from '../store/open-store.js';
-import { UnsafeLocationError } from '../store/private-files.js';
+import { connectionRefusedByConfiguration } from '../store/postgres-store.js';
+import { UnsafeLocationError, UnwritableLocationError } from '../store/private-files.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 
@@ -36,6 +37,8 @@ const contract = compileRequestContract(loadSpec(), 'main');
 try {
   config = readServerConfig();
   resolved = resolveLimits(contract, config);
+  await checkHostResolves(config.host);
+  if (config.ops) await checkHostResolves(config.ops.host);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`configuration error: ${error.message}`);
@@ -63,6 +66,8 @@ const logger = pino(
   { level: config.logLevel, base: null, timestamp: isoTimeOncePerMillisecond, redact: ['authorization', '*.authorization', 'headers.authorization'] },
   logStream,
 );
+for (const warning of configurationWarnings()) logger.warn({ warning }, `configuration: ${warning}`);
+
 // The one line per request, built by hand and written into the same stream and its one buffer (request-lines.ts).
 const requestLines = destinationRequestLines((text) => logStream.write(text));
 /** Writes every waiting line now (the request lines are in pino's buffer too). */
@@ -144,6 +149,10 @@ if (config.ops) {
     opsServer = ops.server;
     logger.info({ ops: ops.url }, 'ops listener: /livez, /readyz, /metrics');
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL') {
+      console.error(`configuration error: OPS_HOST ${JSON.stringify(config.ops.host)} is not an address of this machine (EADDRNOTAVAIL)`);
+      process.exit(2);
+    }
     console.error(`could not listen for ops on ${config.ops.host}:${config.ops.port}: ${(error as Error).message}; set OPS_PORT to a free port`);
     process.exit(1);
   }
@@ -182,8 +191,16 @@ async function openWithRetry(): Promise<Store> {
 try {
   store = await openWithRetry();
 } catch (error) {
-  if (error instanceof UnsafeLocationError) {
-    console.error(`configuration error: ${error.message}`);
+  const refusal =
+    error instanceof UnsafeLocationError || error instanceof UnwritableLocationError
+      ? error.message
+      : config.databaseUrl
+        ? connectionRefusedByConfiguration(error, config.databaseUrl)
+        : undefined;
+  if (refusal !== undefined) {
+    logger.fatal({ database, reason: refusal }, 'configuration error');
+    flushLogs();
+    console.error(`configuration error: ${refusal}`);
     process.exit(2);
   }
   if (!(error instanceof StoreUnavailable)) throw error;
@@ -282,9 +299,13 @@ try {
   announce(url, webListener.url);
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code;
-  console.error(code === 'EADDRINUSE' ? `could not listen: ${(error as Error).message}; set PORT and WEB_PORT to free ports` : error);
   for (const server of servers) server.close();
   await store.close();
+  if (code === 'EADDRNOTAVAIL') {
+    console.error(`configuration error: HOST ${JSON.stringify(config.host)} is not an address of this machine (EADDRNOTAVAIL): set HOST to one of its addresses, or 0.0.0.0`);
+    process.exit(2);
+  }
+  console.error(code === 'EADDRINUSE' ? `could not listen: ${(error as Error).message}; set PORT and WEB_PORT to free ports` : error);
   process.exit(1);
 }
 
