@@ -16,7 +16,7 @@ import { postgresServerUrl, withDatabase } from '../helpers/postgres.js';
 const serve = (env: Record<string, string>, prefix: string[] = []) =>
   runCommand([...prefix, ...tsxCommand('src/server/main.ts')], { env: { PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: ':memory:', ...env }, timeoutMs: 30_000 });
 
-function expectConfigurationError(result: { code: number | undefined; stderr: string }, message: RegExp): void {
+function expectConfigurationError(result: { code: number | null | undefined; stderr: string }, message: RegExp): void {
   expect(result.code, result.stderr).toBe(2);
   expect(result.stderr).toMatch(new RegExp(`^configuration error: ${message.source}`, 'm'));
   expect(result.stderr).not.toMatch(/^\s+at /m);
