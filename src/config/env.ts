@@ -70,6 +70,8 @@ export interface ServerConfig extends StoreConfig {
   ops: { host: string; port: number } | undefined;
   /** Where spans are exported over OTLP/HTTP (`OTEL_EXPORTER_OTLP_ENDPOINT`); tracing is off, and not even loaded, when unset. */
   otlpEndpoint: string | undefined;
+  /** The spans' `service.name` (`OTEL_SERVICE_NAME`, default `bearer-list-api`). */
+  serviceName: string;
   /** Whether answers are checked against the spec before they are sent (see `response-validation.ts`). */
   responseValidation: ResponseValidationMode;
   /** Proxies whose forwarded header names the client (`TRUSTED_PROXIES`, `FORWARDED_HEADER`); none by default, so the client is the TCP peer. */
@@ -145,7 +147,9 @@ export async function checkHostResolves(host: string): Promise<void> {
     await lookup(host);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'no address';
-    throw new ConfigError(`HOST ${JSON.stringify(host)} does not resolve to an address (${code}): set HOST to an address of this machine, such as 127.0.0.1 or 0.0.0.0`);
+    throw new ConfigError(
+      `HOST ${JSON.stringify(host)} does not resolve to an address (${code}): set HOST to an address of this machine, such as 127.0.0.1 or 0.0.0.0`,
+    );
   }
 }
 
@@ -232,6 +236,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     shutdownDelaySeconds: integer(env, 'SHUTDOWN_DELAY_SECONDS', production ? DEFAULT_PRODUCTION_SHUTDOWN_DELAY_SECONDS : 0, 0, 300),
     ops: opsListener(env),
     otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
+    serviceName: env['OTEL_SERVICE_NAME'] || 'bearer-list-api',
     responseValidation: responseValidation as ResponseValidationMode,
     trustedProxies: trustedProxies(env),
   };

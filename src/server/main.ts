@@ -24,6 +24,7 @@ import { createMetrics } from '../ops/metrics.js';
 import { createOpsApp } from '../ops/ops-app.js';
 import { listenOps } from '../ops/ops-listener.js';
 import { Readiness } from '../ops/readiness.js';
+import type { Tracing } from '../ops/tracing.js';
 import { buildPages } from '../pages/assets.js';
 import { openStore } from '../store/open-store.js';
 import { connectionRefusedByConfiguration } from '../store/postgres-store.js';
@@ -81,6 +82,8 @@ function flushLogs(done?: () => void): void {
 let store: Store | undefined;
 let servers: Server[] = [];
 let opsServer: Server | undefined;
+let tracing: Tracing | undefined;
+let opsUrl: string | undefined;
 /** Set on SIGTERM/SIGINT: `/readyz` answers 503 from then on, while the listeners go on serving for the delay. */
 let draining = false;
 let stopping = false;
@@ -110,7 +113,8 @@ function closeListeners(): void {
   void Promise.all(closed).then(() => {
     clearTimeout(deadline);
     clearInterval(sweep);
-    void (store?.close() ?? Promise.resolve()).finally(() => {
+    void (store?.close() ?? Promise.resolve()).finally(async () => {
+      await tracing?.shutdown(2_000);
       opsServer?.closeAllConnections();
       opsServer?.close();
       logger.info('stopped');
@@ -142,11 +146,15 @@ process.on('SIGHUP', () => {
 const readiness = addServerChecks(new Readiness(), { store: () => store, draining: () => draining });
 // Metrics are measured only when there is somewhere to scrape them: without OPS_PORT, nothing is counted.
 const metrics = config.ops ? createMetrics({ storeStats: () => store?.stats?.(), pool: config.databaseUrl !== undefined }) : undefined;
-const telemetry: Telemetry = { observer: metrics?.observer };
+// Tracing's packages are loaded only when there is a collector to send to: without it, they cost nothing.
+if (config.otlpEndpoint) tracing = (await import('../ops/tracing.js')).startTracing({ endpoint: config.otlpEndpoint, serviceName: config.serviceName });
+if (tracing) logger.info({ endpoint: config.otlpEndpoint, serviceName: config.serviceName }, 'tracing: spans exported over OTLP/HTTP');
+const telemetry: Telemetry = { observer: metrics?.observer, tracing: tracing?.middleware };
 if (config.ops) {
   try {
     const ops = await listenOps(createOpsApp({ readiness, metrics }), config.ops.host, config.ops.port);
     opsServer = ops.server;
+    opsUrl = ops.url;
     logger.info({ ops: ops.url }, 'ops listener: /livez, /readyz, /metrics');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL') {
@@ -168,6 +176,7 @@ async function openWithRetry(): Promise<Store> {
   for (let delay = 250; ; delay = Math.min(delay * 2, 4_000)) {
     try {
       return await openStore(config, {
+        wrapEngine: tracing?.traceStore,
         onListenerState: (state, error) => {
           if (state === 'listening') logger.info({ database }, 'listening for changes; caches trusted again');
           else
@@ -287,6 +296,7 @@ try {
     {
       url,
       web: webListener.url,
+      ...(opsUrl && { ops: opsUrl }),
       database,
       maxConnections: config.maxConnections,
       maxConnectionsPerAddress: config.maxConnectionsPerAddress,
@@ -302,7 +312,9 @@ try {
   for (const server of servers) server.close();
   await store.close();
   if (code === 'EADDRNOTAVAIL') {
-    console.error(`configuration error: HOST ${JSON.stringify(config.host)} is not an address of this machine (EADDRNOTAVAIL): set HOST to one of its addresses, or 0.0.0.0`);
+    console.error(
+      `configuration error: HOST ${JSON.stringify(config.host)} is not an address of this machine (EADDRNOTAVAIL): set HOST to one of its addresses, or 0.0.0.0`,
+    );
     process.exit(2);
   }
   console.error(code === 'EADDRINUSE' ? `could not listen: ${(error as Error).message}; set PORT and WEB_PORT to free ports` : error);
@@ -336,6 +348,7 @@ function announce(url: string, webUrl: string): void {
   const lines = [
     `Listening on ${url}`,
     `Web application on ${webUrl}`,
+    ...(opsUrl ? [`Probes and metrics on ${opsUrl} (/livez, /readyz, /metrics)`] : []),
     '',
     `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`,
     '',
