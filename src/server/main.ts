@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import { createWebApp } from '../account/app.js';
-import { ConfigError, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
+import { ConfigError, checkHostResolves, configurationWarnings, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
 import { readLimits } from '../contract/limits.js';
 import { readContractPaths } from '../contract/project.js';
@@ -18,13 +18,17 @@ import { clientAddress, incomingAddress, trustedProxy } from '../http/client-add
 import { type FetchHandler, listen as listenOn } from '../http/listener.js';
 import { compileRequestContract } from '../http/request-contract.js';
 import { destinationRequestLines, isoTimeOncePerMillisecond } from '../http/request-lines.js';
+import type { Telemetry } from '../http/telemetry.js';
 import { addServerChecks } from '../ops/checks.js';
+import { createMetrics } from '../ops/metrics.js';
 import { createOpsApp } from '../ops/ops-app.js';
 import { listenOps } from '../ops/ops-listener.js';
 import { Readiness } from '../ops/readiness.js';
+import type { Tracing } from '../ops/tracing.js';
 import { buildPages } from '../pages/assets.js';
 import { openStore } from '../store/open-store.js';
-import { UnsafeLocationError } from '../store/private-files.js';
+import { connectionRefusedByConfiguration } from '../store/postgres-store.js';
+import { UnsafeLocationError, UnwritableLocationError } from '../store/private-files.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 
@@ -34,6 +38,8 @@ const contract = compileRequestContract(loadSpec(), 'main');
 try {
   config = readServerConfig();
   resolved = resolveLimits(contract, config);
+  await checkHostResolves(config.host);
+  if (config.ops) await checkHostResolves(config.ops.host);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`configuration error: ${error.message}`);
@@ -61,6 +67,8 @@ const logger = pino(
   { level: config.logLevel, base: null, timestamp: isoTimeOncePerMillisecond, redact: ['authorization', '*.authorization', 'headers.authorization'] },
   logStream,
 );
+for (const warning of configurationWarnings()) logger.warn({ warning }, `configuration: ${warning}`);
+
 // The one line per request, built by hand and written into the same stream and its one buffer (request-lines.ts).
 const requestLines = destinationRequestLines((text) => logStream.write(text));
 /** Writes every waiting line now (the request lines are in pino's buffer too). */
@@ -74,6 +82,8 @@ function flushLogs(done?: () => void): void {
 let store: Store | undefined;
 let servers: Server[] = [];
 let opsServer: Server | undefined;
+let tracing: Tracing | undefined;
+let opsUrl: string | undefined;
 /** Set on SIGTERM/SIGINT: `/readyz` answers 503 from then on, while the listeners go on serving for the delay. */
 let draining = false;
 let stopping = false;
@@ -103,7 +113,8 @@ function closeListeners(): void {
   void Promise.all(closed).then(() => {
     clearTimeout(deadline);
     clearInterval(sweep);
-    void (store?.close() ?? Promise.resolve()).finally(() => {
+    void (store?.close() ?? Promise.resolve()).finally(async () => {
+      await tracing?.shutdown(2_000);
       opsServer?.closeAllConnections();
       opsServer?.close();
       logger.info('stopped');
@@ -133,12 +144,23 @@ process.on('SIGHUP', () => {
 
 // The ops listener first: /livez answers while the database is opened and migrated, and /readyz says that it is.
 const readiness = addServerChecks(new Readiness(), { store: () => store, draining: () => draining });
+// Metrics are measured only when there is somewhere to scrape them: without OPS_PORT, nothing is counted.
+const metrics = config.ops ? createMetrics({ storeStats: () => store?.stats?.(), pool: config.databaseUrl !== undefined }) : undefined;
+// Tracing's packages are loaded only when there is a collector to send to: without it, they cost nothing.
+if (config.otlpEndpoint) tracing = (await import('../ops/tracing.js')).startTracing({ endpoint: config.otlpEndpoint, serviceName: config.serviceName });
+if (tracing) logger.info({ endpoint: config.otlpEndpoint, serviceName: config.serviceName }, 'tracing: spans exported over OTLP/HTTP');
+const telemetry: Telemetry = { observer: metrics?.observer, tracing: tracing?.middleware };
 if (config.ops) {
   try {
-    const ops = await listenOps(createOpsApp({ readiness }), config.ops.host, config.ops.port);
+    const ops = await listenOps(createOpsApp({ readiness, metrics }), config.ops.host, config.ops.port);
     opsServer = ops.server;
-    logger.info({ ops: ops.url }, 'ops listener: /livez, /readyz');
+    opsUrl = ops.url;
+    logger.info({ ops: ops.url }, 'ops listener: /livez, /readyz, /metrics');
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL') {
+      console.error(`configuration error: OPS_HOST ${JSON.stringify(config.ops.host)} is not an address of this machine (EADDRNOTAVAIL)`);
+      process.exit(2);
+    }
     console.error(`could not listen for ops on ${config.ops.host}:${config.ops.port}: ${(error as Error).message}; set OPS_PORT to a free port`);
     process.exit(1);
   }
@@ -154,6 +176,7 @@ async function openWithRetry(): Promise<Store> {
   for (let delay = 250; ; delay = Math.min(delay * 2, 4_000)) {
     try {
       return await openStore(config, {
+        wrapEngine: tracing?.traceStore,
         onListenerState: (state, error) => {
           if (state === 'listening') logger.info({ database }, 'listening for changes; caches trusted again');
           else
@@ -177,8 +200,16 @@ async function openWithRetry(): Promise<Store> {
 try {
   store = await openWithRetry();
 } catch (error) {
-  if (error instanceof UnsafeLocationError) {
-    console.error(`configuration error: ${error.message}`);
+  const refusal =
+    error instanceof UnsafeLocationError || error instanceof UnwritableLocationError
+      ? error.message
+      : config.databaseUrl
+        ? connectionRefusedByConfiguration(error, config.databaseUrl)
+        : undefined;
+  if (refusal !== undefined) {
+    logger.fatal({ database, reason: refusal }, 'configuration error');
+    flushLogs();
+    console.error(`configuration error: ${refusal}`);
     process.exit(2);
   }
   if (!(error instanceof StoreUnavailable)) throw error;
@@ -204,9 +235,10 @@ const app = createApp({
   // One process owns an SQLite file; instances on PostgreSQL share each key's quota.
   rateLimit: shared ? 'shared' : 'local',
   clientAddress: client,
+  telemetry,
 });
 
-// Nothing is seeded and no key is made here: the greeting goes to the same stream as the logs, so it never holds a secret.
+// Nothing is seeded and no key is made here: the greeting is printed where anyone may read it, so it never holds a secret.
 const empty = (await store.countUsers()) === 0;
 
 /** Serves one app on one port, behind the hardened listener; resolves with its server and root URL once it listens. */
@@ -249,6 +281,7 @@ try {
     ...(config.webOrigin && { origin: config.webOrigin }),
     responseValidation: config.responseValidation,
     clientAddress: client,
+    telemetry,
   });
   const { headersTimeoutSeconds, requestTimeoutSeconds } = accountContract.connectionLimits;
   webListener = await listen(
@@ -263,6 +296,7 @@ try {
     {
       url,
       web: webListener.url,
+      ...(opsUrl && { ops: opsUrl }),
       database,
       maxConnections: config.maxConnections,
       maxConnectionsPerAddress: config.maxConnectionsPerAddress,
@@ -275,9 +309,15 @@ try {
   announce(url, webListener.url);
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code;
-  console.error(code === 'EADDRINUSE' ? `could not listen: ${(error as Error).message}; set PORT and WEB_PORT to free ports` : error);
   for (const server of servers) server.close();
   await store.close();
+  if (code === 'EADDRNOTAVAIL') {
+    console.error(
+      `configuration error: HOST ${JSON.stringify(config.host)} is not an address of this machine (EADDRNOTAVAIL): set HOST to one of its addresses, or 0.0.0.0`,
+    );
+    process.exit(2);
+  }
+  console.error(code === 'EADDRINUSE' ? `could not listen: ${(error as Error).message}; set PORT and WEB_PORT to free ports` : error);
   process.exit(1);
 }
 
@@ -304,9 +344,11 @@ function warnOnOpenFileLimit(listeners: number): void {
 
 function announce(url: string, webUrl: string): void {
   // Printed whatever LOG_LEVEL says: scripts and tests wait for these lines to learn the URLs (PORT=0 and WEB_PORT=0 pick free ports).
+  // On stderr: stdout carries JSON log lines only, for a log shipper to parse (the `listening` line says the same in JSON).
   const lines = [
     `Listening on ${url}`,
     `Web application on ${webUrl}`,
+    ...(opsUrl ? [`Probes and metrics on ${opsUrl} (/livez, /readyz, /metrics)`] : []),
     '',
     `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`,
     '',
@@ -316,7 +358,7 @@ function announce(url: string, webUrl: string): void {
       : []),
     '',
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 process.on('uncaughtException', (error) => {

@@ -128,6 +128,26 @@ export function translateError(error: unknown): unknown {
   return new StoreUnavailable(`the database is unavailable: ${reason}`, { cause: error });
 }
 
+/**
+ * When PostgreSQL refused the connection for what `DATABASE_URL` says (a database that does not exist, a
+ * user or password it does not take), the sentence that tells the operator which; undefined for anything
+ * else (the database being away is not a configuration error: startup waits for it). Never the password.
+ */
+export function connectionRefusedByConfiguration(error: unknown, url: string): string | undefined {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  const parsed = new URL(url);
+  const database = decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username) || 'the default';
+  switch (code) {
+    case '3D000':
+      return `DATABASE_URL names the database ${JSON.stringify(database)}, which does not exist on that server: create it (createdb ${database}) or correct the URL`;
+    case '28P01':
+    case '28000':
+      return `DATABASE_URL's user ${JSON.stringify(decodeURIComponent(parsed.username))} was refused by the server (${(error as Error).message}): correct the user or password`;
+    default:
+      return undefined;
+  }
+}
+
 /** A pool on `url` with the settings' size and timeouts; idle connections that break are dropped, not thrown. */
 export function createPool(url: string, settings: PostgresSettings, applicationName: string): pg.Pool {
   const pool = new pg.Pool({
