@@ -34,7 +34,7 @@ ENV NODE_ENV=production \
   PORT=3000 \
   WEB_PORT=3001 \
   OPS_HOST=0.0.0.0 \
-  OPS_PORT=9090 \
+  OPS_PORT=9464 \
   DATABASE_PATH=/app/data/api.sqlite
 # A user of its own, whatever the base calls its users; it owns only the data folder.
 RUN groupadd --system api && useradd --system --gid api --home-dir /app --no-create-home --shell /usr/sbin/nologin api
@@ -50,7 +50,7 @@ COPY --from=builder /build/node_modules ./node_modules
 RUN mkdir -p /app/data && chown api:api /app/data
 VOLUME /app/data
 USER api
-EXPOSE 3000 3001 9090
+EXPOSE 3000 3001 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.OPS_PORT + '/livez').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself as PID 1, not npm: SIGTERM from the runtime reaches the server, which drains and stops.

@@ -70,8 +70,8 @@ describe('the container image', () => {
   it('runs as a user that is not root, keeps /app/data on a volume, exposes the ops port, and has no TypeScript, tsx or esbuild', async () => {
     expect(config.User).toBe('api');
     expect(Object.keys(config.Volumes ?? {})).toEqual(['/app/data']);
-    expect(Object.keys(config.ExposedPorts ?? {})).toContain('9090/tcp');
-    expect(config.Env).toContain('OPS_PORT=9090');
+    expect(Object.keys(config.ExposedPorts ?? {})).toContain('9464/tcp');
+    expect(config.Env).toContain('OPS_PORT=9464');
     expect(config.Healthcheck?.Test?.join(' ')).toMatch(/\/livez/);
     expect((await buildah(['run', '--isolation', 'chroot', container, '--', 'id', '-u'])).stdout.trim()).not.toBe('0');
     const modules = (await buildah(['run', '--isolation', 'chroot', container, '--', 'ls', 'node_modules'])).stdout.split('\n');

@@ -29,6 +29,6 @@ describe('the Dockerfile', () => {
     expect(dockerfile).toMatch(/^USER (?!root\b|0\b)\S+$/m);
     expect(dockerfile).toMatch(/^VOLUME \/app\/data$/m);
     expect(dockerfile).toMatch(/^ {2}DATABASE_PATH=\/app\/data\//m);
-    expect(dockerfile).toMatch(/^EXPOSE .*\b9090\b/m);
+    expect(dockerfile).toMatch(/^EXPOSE .*\b9464\b/m);
   });
 });
