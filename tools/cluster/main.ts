@@ -11,7 +11,6 @@
  * output carries the instances' logs). Ctrl-C stops everything it started.
  * Exit codes: 0 stopped by a signal, 1 something failed, 2 bad usage.
  */
-
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
