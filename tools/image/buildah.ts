@@ -15,7 +15,13 @@ export async function buildah(args: readonly string[], options: { timeoutMs?: nu
 
 /** Whether the local store holds an image by that name. */
 export async function imageExists(name: string): Promise<boolean> {
-  return (await runCommand(['buildah', 'inspect', '--type', 'image', name], { timeoutMs: 30_000 })).code === 0;
+  return (await imageId(name)) !== undefined;
+}
+
+/** The id of the image by that name in the local store; undefined when there is none. */
+export async function imageId(name: string): Promise<string | undefined> {
+  const inspected = await runCommand(['buildah', 'inspect', '--type', 'image', '--format', '{{.FromImageID}}', name], { timeoutMs: 30_000 });
+  return inspected.code === 0 ? inspected.stdout.trim() : undefined;
 }
 
 /** The image's size as its store reports it (e.g. `212 MB`). */
