@@ -19,7 +19,9 @@ const status = async (url: string) => {
 };
 
 describe('draining', () => {
-  it('serves probes and metrics on the ops listener only; on SIGTERM answers /readyz 503 while the public API still serves, closes after the delay and exits 0', { timeout: 60_000 }, async () => {
+  it('serves probes and metrics on the ops listener only; on SIGTERM answers /readyz 503 while the public API still serves, closes after the delay and exits 0', {
+    timeout: 60_000,
+  }, async () => {
     server = await startServer({ databasePath: ':memory:', env: { OPS_PORT: '0', SHUTDOWN_DELAY_SECONDS: '3' } });
     const ops = /^Probes and metrics on (\S+) /m.exec(server.stderr())?.[1];
     expect(ops, server.outputTail()).toBeDefined();
