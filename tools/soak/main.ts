@@ -15,7 +15,7 @@ import { ExitCode, runCli } from '../../src/cli/exit.js';
 import { seedDemoDatabase } from '../../src/store/demo-data.js';
 import { makeKey } from '../process/make-key.js';
 import { scratchDatabase } from '../process/scratch-database.js';
-import { type ServerProcess, startServer } from '../process/server.js';
+import { type ServerProcess, startServer, stderrBeyondGreeting } from '../process/server.js';
 import { ATTACK_TABLE_HEADER, type AttackReport, formatAttackReport, formatAttackSecond, runAttack } from './attack.js';
 import { parseSoakArgs, type SoakOptions } from './options.js';
 import { formatReport, runSoak, type SoakReport } from './soak.js';
@@ -53,7 +53,7 @@ async function attack(options: SoakOptions): Promise<ExitCode> {
       );
     const report = await run(server.url, server.webUrl);
     const exit = await server.stop({ signal: 'SIGTERM', graceMs: 15_000 });
-    const stderr = server.stderr().trim();
+    const stderr = stderrBeyondGreeting(server.stderr()).trim();
     const clean = exit.code === 0 && stderr === '';
     printAttack({ ...report, ok: report.ok && clean, serverExit: { code: exit.code, signal: exit.signal, stderr: stderr.slice(0, 2000) } }, options.json);
     return report.ok && clean ? ExitCode.ok : ExitCode.failed;
@@ -119,7 +119,7 @@ async function main(options: SoakOptions): Promise<ExitCode> {
       ...(progress && { onProgress: progress }),
     });
     const exit = await server.stop({ signal: 'SIGTERM', graceMs: 15_000 });
-    const stderr = server.stderr().trim();
+    const stderr = stderrBeyondGreeting(server.stderr()).trim();
     const serverExit = { code: exit.code, signal: exit.signal, stderr: stderr.slice(0, 2000) };
     const clean = exit.code === 0 && stderr === '';
     print({ ...report, ok: report.ok && clean, serverExit }, options.json);
