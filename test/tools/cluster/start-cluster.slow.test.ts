@@ -2,10 +2,13 @@
  * `npm run start:cluster` as an operator runs it, on the run's PostgreSQL: it prints where to get a key but
  * never a key (its output carries the instances' logs), a key made with the keys CLI works through it, HAProxy
  * (deploy/haproxy.cfg) spreads requests over both instances (their quota windows are shared, so the remaining
- * count goes down across them), and Ctrl-C stops every process it started, HAProxy included.
+ * count goes down across them), each client is counted as itself behind it (X-Forwarded-For, TRUSTED_PROXIES),
+ * and Ctrl-C stops every process it started, HAProxy included.
  */
+import { request } from 'node:http';
 import getPort from 'get-port';
 import { describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../../src/keys/api-key.js';
 import { tsxCommand } from '../../../tools/process/commands.js';
 import { launch } from '../../../tools/process/launch.js';
 import { makeKey } from '../../../tools/process/make-key.js';
@@ -17,7 +20,7 @@ describe('npm run start:cluster', () => {
     const databaseUrl = await freshDatabase('start_cluster');
     const [port, webPort] = [await getPort(), await getPort()];
     const cluster = launch(tsxCommand('tools/cluster/main.ts', ['--instances', '2', '--port', String(port), '--web-port', String(webPort)]), {
-      env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+      env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', FAILED_AUTH_PER_ADDRESS: '3' },
     });
     const output = () => `${cluster.stdout()}${cluster.stderr()}`;
     try {
@@ -47,6 +50,13 @@ describe('npm run start:cluster', () => {
       }
       // Two instances each leased a block of 12 of the 600: neither thinks the whole quota is its own.
       expect(Math.min(...remaining)).toBeLessThan(600 - 12);
+
+      // HAProxy's X-Forwarded-For, trusted by the instances (TRUSTED_PROXIES): one client's made-up keys use up its
+      // own failure budget (3 per instance here), not that of every client behind the proxy.
+      const attacker: number[] = [];
+      while (attacker.length < 20 && attacker.at(-1) !== 429) attacker.push(await madeUp(port, '127.0.0.2'));
+      expect(attacker.at(-1)).toBe(429);
+      expect(await madeUp(port, '127.0.0.3')).toBe(401);
     } finally {
       cluster.signal('SIGINT');
     }
@@ -57,6 +67,21 @@ describe('npm run start:cluster', () => {
     }
   }, 90_000);
 });
+
+/** A request with a made-up key from the loopback address `from`, through HAProxy on `port`; its status. */
+function madeUp(port: number, from: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      { host: '127.0.0.1', port, localAddress: from, path: '/shared', agent: false, headers: { authorization: `Bearer ${generateApiKey().key}` } },
+      (incoming) => {
+        incoming.resume();
+        incoming.on('end', () => resolve(incoming.statusCode ?? 0));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
 
 function instancePortsSeen(output: string): number[] {
   return [...output.matchAll(/(?:Listening on|Web application on) http:\/\/127\.0\.0\.1:(\d+)/g)].map((match) => Number(match[1]));
