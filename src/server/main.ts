@@ -21,6 +21,7 @@ import { destinationRequestLines, isoTimeOncePerMillisecond } from '../http/requ
 import { buildPages } from '../pages/assets.js';
 import { openStore } from '../store/open-store.js';
 import { UnsafeLocationError } from '../store/private-files.js';
+import { SchemaTooNew } from '../store/schema-policy.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 
@@ -138,7 +139,7 @@ async function openWithRetry(): Promise<Store> {
 try {
   store = await openWithRetry();
 } catch (error) {
-  if (error instanceof UnsafeLocationError) {
+  if (error instanceof UnsafeLocationError || error instanceof SchemaTooNew) {
     console.error(`configuration error: ${error.message}`);
     process.exit(2);
   }

@@ -5,6 +5,7 @@ import type { Item, Sort } from '../contract/types.js';
 import { newId } from './ids.js';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 import { type SessionColumns, type SessionRow, selectList, toSession } from './rows.js';
+import { COMPATIBILITY_TABLE, oldestCodeFor, planFor } from './schema-policy.js';
 import {
   ActiveKeyLimitReached,
   type AttemptCount,
@@ -147,7 +148,8 @@ export function createPool(url: string, settings: PostgresSettings, applicationN
 
 /**
  * Applies pending migrations in one transaction under a transaction-level advisory lock: instances started
- * together queue on the lock, and each finds the work done by the first. Refuses a database from newer code.
+ * together queue on the lock, and each finds the work done by the first. A database from newer code is served as
+ * is when it says this code still runs on it, else refused with `SchemaTooNew` (schema-policy.ts).
  */
 export async function migrate(pool: pg.Pool): Promise<void> {
   // The first contact with the database: a refused connection here is "not there yet" (startup retries), not a crash.
@@ -163,12 +165,18 @@ export async function migrate(pool: pg.Pool): Promise<void> {
     await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const { rows } = await client.query<{ applied: number }>('SELECT coalesce(max(version), 0)::int AS applied FROM schema_migrations');
     const applied = rows[0]?.applied ?? 0;
-    if (applied > POSTGRES_MIGRATIONS.length) {
-      throw new Error(`the database is at schema version ${applied}, newer than this code (${POSTGRES_MIGRATIONS.length}); upgrade the code`);
-    }
-    for (let version = applied; version < POSTGRES_MIGRATIONS.length; version++) {
-      await client.query(POSTGRES_MIGRATIONS[version] ?? '');
-      await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version + 1]);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${COMPATIBILITY_TABLE} (oldest_code integer NOT NULL)`);
+    const recorded = (await client.query<{ oldest: number }>(`SELECT oldest_code AS oldest FROM ${COMPATIBILITY_TABLE}`)).rows[0]?.oldest;
+    if (planFor(applied, recorded) === 'migrate') {
+      for (let version = applied; version < POSTGRES_MIGRATIONS.length; version++) {
+        await client.query(POSTGRES_MIGRATIONS[version] ?? '');
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version + 1]);
+      }
+      const oldest = oldestCodeFor(POSTGRES_MIGRATIONS.length);
+      if (recorded !== oldest) {
+        await client.query(`DELETE FROM ${COMPATIBILITY_TABLE}`);
+        await client.query(`INSERT INTO ${COMPATIBILITY_TABLE} (oldest_code) VALUES ($1)`, [oldest]);
+      }
     }
     await client.query('COMMIT');
   } catch (error) {

@@ -5,6 +5,7 @@ import { newId } from './ids.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareDatabaseFile } from './private-files.js';
 import { type SessionColumns, type SessionRow, selectList, toSession } from './rows.js';
+import { COMPATIBILITY_TABLE, oldestCodeFor, planFor } from './schema-policy.js';
 import {
   ActiveKeyLimitReached,
   type AttemptCount,
@@ -134,15 +135,26 @@ function dataVersionSignal(db: Database.Database, checkMs: number, now: () => nu
   };
 }
 
+/**
+ * Applies pending migrations, each in its own transaction, and records the oldest code that runs on the result;
+ * a database newer than this code is served as is when it says this code still runs on it (schema-policy.ts).
+ */
 function migrate(db: Database.Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${COMPATIBILITY_TABLE} (oldest_code INTEGER NOT NULL) STRICT`);
   const applied = db.pragma('user_version', { simple: true }) as number;
-  if (applied > MIGRATIONS.length) {
-    throw new Error(`the database is at schema version ${applied}, newer than this code (${MIGRATIONS.length}); upgrade the code`);
-  }
+  const recorded = db.prepare<[], number>(`SELECT oldest_code FROM ${COMPATIBILITY_TABLE}`).pluck().get();
+  if (planFor(applied, recorded) === 'run') return;
   for (let version = applied; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version] ?? '');
       db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+  const oldest = oldestCodeFor(MIGRATIONS.length);
+  if (recorded !== oldest) {
+    db.transaction(() => {
+      db.exec(`DELETE FROM ${COMPATIBILITY_TABLE}`);
+      db.prepare(`INSERT INTO ${COMPATIBILITY_TABLE} (oldest_code) VALUES (?)`).run(oldest);
     })();
   }
 }
