@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { projectRoot } from '../contract/project.js';
 import { FORWARDED_HEADERS, type ForwardedHeader, type TrustedProxies, trustedProxy } from '../http/client-address.js';
+import { DEFAULT_KEY_EVENTS_RETENTION_DAYS } from '../store/retention.js';
 
 /**
  * What the server does with its own answers: `strict` checks each one against
@@ -62,6 +63,8 @@ export interface ServerConfig extends StoreConfig {
   shutdownGraceMs: number;
   /** Whether answers are checked against the spec before they are sent (see `response-validation.ts`). */
   responseValidation: ResponseValidationMode;
+  /** Days key events, and keys their owners removed, are kept (`KEY_EVENTS_RETENTION_DAYS`; docs/data.md, "Retention"). */
+  keyEventsRetentionDays: number;
   /** Proxies whose forwarded header names the client (`TRUSTED_PROXIES`, `FORWARDED_HEADER`); none by default, so the client is the TCP peer. */
   trustedProxies: TrustedProxies;
 }
@@ -164,6 +167,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     responseValidation: responseValidation as ResponseValidationMode,
     trustedProxies: trustedProxies(env),
+    keyEventsRetentionDays: integer(env, 'KEY_EVENTS_RETENTION_DAYS', DEFAULT_KEY_EVENTS_RETENTION_DAYS, 1, 36_500),
   };
 }
 

@@ -21,6 +21,7 @@ import { destinationRequestLines, isoTimeOncePerMillisecond } from '../http/requ
 import { buildPages } from '../pages/assets.js';
 import { openStore } from '../store/open-store.js';
 import { UnsafeLocationError } from '../store/private-files.js';
+import { startRetention } from '../store/retention.js';
 import { SchemaTooNew } from '../store/schema-policy.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
@@ -70,6 +71,7 @@ function flushLogs(done?: () => void): void {
 // what a script waiting for it sends) ends the process through shutdown, with exit code 0, not by the default action.
 let store: Store | undefined;
 let servers: Server[] = [];
+let retention: { stop(): void } | undefined;
 let stopping = false;
 function shutdown(signal: string): void {
   if (stopping) return;
@@ -80,6 +82,7 @@ function shutdown(signal: string): void {
   void Promise.all(closed).then(() => {
     clearTimeout(deadline);
     clearInterval(sweep);
+    retention?.stop();
     void (store?.close() ?? Promise.resolve()).finally(() => {
       logger.info('stopped');
       flushLogs(() => process.exit(0));
@@ -201,10 +204,11 @@ try {
   // The web application: the account API's own contract and limits, and pages that show the public API's URL in their curl.
   const accountSpec = loadSpec(readContractPaths(undefined, 'account').spec);
   const accountContract = compileRequestContract(accountSpec, 'account');
+  const accountLimits = readLimits(accountSpec, 'account');
   const webApp = createWebApp({
     store,
     contract: accountContract,
-    accountLimits: readLimits(accountSpec, 'account'),
+    accountLimits,
     logger,
     requestLines,
     pages: await buildPages({ publicApiUrl: config.publicApiUrl ?? url }),
@@ -221,6 +225,22 @@ try {
     accountContract.problemBounds,
   );
   servers.push(webListener.server);
+  retention = startRetention(
+    store,
+    {
+      sessionIdleMs: accountLimits.session.idleSeconds * 1000,
+      attemptsForgetMs: Math.max(accountLimits.signIn.windowSeconds, accountLimits.signUp.windowSeconds) * 1000,
+      keyHistoryDays: config.keyEventsRetentionDays,
+    },
+    {
+      pruned: (pruned) => {
+        if (Object.values(pruned).some((count) => count > 0)) logger.info({ ...pruned, keyEventsRetentionDays: config.keyEventsRetentionDays }, 'pruned');
+      },
+      failed: (error) => {
+        if (!stopping) logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'pruning failed; tried again at the next pass');
+      },
+    },
+  );
   logger.info(
     {
       url,

@@ -582,6 +582,16 @@ export class PostgresStore implements Store {
     await this.#query('DELETE FROM attempt_counts WHERE key = $1', [key]);
   }
 
+  async deleteKeyHistoryBefore(before: string): Promise<{ events: number; keys: number }> {
+    return this.#transaction(async (client) => {
+      const events = (await client.query('DELETE FROM key_events WHERE at < $1', [before])).rowCount ?? 0;
+      // A newer key may name a removed one it replaced; it forgets the name, not itself.
+      await client.query('UPDATE api_keys SET replaced_by = NULL WHERE replaced_by IN (SELECT id FROM api_keys WHERE removed_at < $1)', [before]);
+      const keys = (await client.query('DELETE FROM api_keys WHERE removed_at < $1', [before])).rowCount ?? 0;
+      return { events, keys };
+    });
+  }
+
   async deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number> {
     return (await this.#query<{ key: string }>('DELETE FROM attempt_counts WHERE last_ms < $1 AND starts_with(key, $2) RETURNING key', [beforeMs, prefix]))
       .length;

@@ -413,6 +413,16 @@ class SqliteStore implements Store {
     return this.#db.prepare('DELETE FROM sessions WHERE id = ?').run(sessionId).changes === 1;
   }
 
+  async deleteKeyHistoryBefore(before: string): Promise<{ events: number; keys: number }> {
+    return this.#db.transaction(() => {
+      const events = this.#db.prepare('DELETE FROM key_events WHERE at < ?').run(before).changes;
+      // A newer key may name a removed one it replaced; it forgets the name, not itself.
+      this.#db.prepare('UPDATE api_keys SET replaced_by = NULL WHERE replaced_by IN (SELECT id FROM api_keys WHERE removed_at < ?)').run(before);
+      const keys = this.#db.prepare('DELETE FROM api_keys WHERE removed_at < ?').run(before).changes;
+      return { events, keys };
+    })();
+  }
+
   async deleteEndedSessions(at: string, idleBefore: string): Promise<number> {
     return this.#db.prepare('DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at < ?').run(at, idleBefore).changes;
   }

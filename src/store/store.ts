@@ -246,6 +246,11 @@ export interface Store {
   rollKey(roll: KeyRoll): Promise<{ previous: KeySummary; next: KeySummary } | undefined>;
   /** Records an `expired` event for each key of the user whose expiry has passed by `at` (once per key). */
   recordExpiries(userId: string, at: string): Promise<void>;
+  /**
+   * Forgets key history older than `before`: the key events before it, and the keys their owners removed from
+   * their lists before it (with what events they have left). Returns how many of each went.
+   */
+  deleteKeyHistoryBefore(before: string): Promise<{ events: number; keys: number }>;
   /** A user's key events, newest first, strictly before `before` when given. */
   listKeyEvents(userId: string, query: { limit: number; before?: { at: string; id: string } }): Promise<KeyEvent[]>;
 

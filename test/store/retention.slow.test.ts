@@ -1,0 +1,115 @@
+/**
+ * Bounded growth (docs/data.md, "Retention"): under churn that would grow every table without pruning
+ * (sign-ins that leave sessions, guesses under ever new names, keys made, revoked and removed), the rows
+ * the database holds, and SQLite's file, stay flat after warm-up. Simulated days on a fake clock.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { StoreConfig } from '../../src/config/env.js';
+import { generateApiKey } from '../../src/keys/api-key.js';
+import { openStore } from '../../src/store/open-store.js';
+import { pruneOnce, type RetentionRule } from '../../src/store/retention.js';
+import type { Store } from '../../src/store/store.js';
+import { freshDatabase, withClient } from '../helpers/postgres.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'retention-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const DAY = 86_400_000;
+const TABLES = ['sessions', 'attempt_counts', 'key_events', 'api_keys'] as const;
+const RULE: RetentionRule = { sessionIdleMs: DAY / 2, attemptsForgetMs: DAY / 2, keyHistoryDays: 3 };
+const USERS = 10;
+const WARM_UP_DAYS = RULE.keyHistoryDays + 2;
+const DAYS = WARM_UP_DAYS + 6;
+
+interface Engine {
+  name: string;
+  config(): Promise<StoreConfig>;
+  rows(config: StoreConfig): Promise<Record<(typeof TABLES)[number], number>>;
+  /** Bytes on disk, where the engine's own size is meaningful without a VACUUM (SQLite reuses freed pages). */
+  bytes?(config: StoreConfig): number;
+}
+
+const sqlite: Engine = {
+  name: 'SQLite',
+  config: async () => ({ databasePath: join(scratch, `churn-${Date.now()}`, 'api.sqlite') }),
+  async rows(config) {
+    const db = new Database(config.databasePath, { readonly: true });
+    try {
+      return Object.fromEntries(TABLES.map((table) => [table, db.prepare(`SELECT count(*) AS n FROM ${table}`).pluck().get() as number])) as never;
+    } finally {
+      db.close();
+    }
+  },
+  bytes(config) {
+    const db = new Database(config.databasePath, { readonly: true });
+    try {
+      return (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+    } finally {
+      db.close();
+    }
+  },
+};
+
+const postgres: Engine = {
+  name: 'PostgreSQL',
+  config: async () => ({ databasePath: ':unused:', databaseUrl: await freshDatabase('retention') }),
+  rows: (config) =>
+    withClient(config.databaseUrl ?? '', async (client) => {
+      const counts: Record<string, number> = {};
+      for (const table of TABLES) counts[table] = Number((await client.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+      return counts as never;
+    }),
+};
+
+/** One simulated day: each user signs in (a session left to expire), a stranger guesses three new names, each user makes a key, revokes it and removes it. */
+async function churn(store: Store, users: string[], day: number): Promise<void> {
+  const at = (offset: number) => new Date(day * DAY + offset).toISOString();
+  for (const userId of users) {
+    await store.createSession(userId, randomBytes(32), at(0), at(DAY / 4));
+    for (let guess = 0; guess < 3; guess++)
+      await store.takeAttempt(`account:${randomBytes(8).toString('hex')}`, day * DAY, {
+        free: 5,
+        backoffMs: 1000,
+        maxBackoffMs: 60_000,
+        forgetMs: RULE.attemptsForgetMs,
+      });
+    const { digest, hint } = generateApiKey();
+    const key = await store.createKey(userId, digest, hint, at(1), { source: 'web' });
+    await store.revokeKey(key.id, at(2), { userId, source: 'web' });
+    await store.removeKey(userId, key.id, at(3));
+  }
+}
+
+describe.each([sqlite, postgres])('the database on $name under churn', (engine) => {
+  it('holds as many rows after warm-up as at its end, day after day, and SQLite no more bytes', async () => {
+    const config = await engine.config();
+    const store = await openStore(config);
+    try {
+      const users: string[] = [];
+      for (let index = 0; index < USERS; index++) users.push((await store.createUser(`user${index}`, new Date(0).toISOString())).id);
+      const afterDay: Array<Record<string, number>> = [];
+      const bytes: number[] = [];
+      for (let day = 1; day <= DAYS; day++) {
+        await churn(store, users, day);
+        await pruneOnce(store, RULE, (day + 1) * DAY);
+        afterDay.push(await engine.rows(config));
+        if (engine.bytes) bytes.push(engine.bytes(config));
+      }
+      const warm = afterDay[WARM_UP_DAYS - 1];
+      // Without pruning every table would have grown by USERS (or 3 × USERS) rows a day.
+      for (const counts of afterDay.slice(WARM_UP_DAYS)) expect(counts).toEqual(warm);
+      expect(warm).toEqual({ sessions: 0, attempt_counts: 0, key_events: 2 * USERS * RULE.keyHistoryDays, api_keys: USERS * RULE.keyHistoryDays });
+      if (bytes.length > 0) {
+        const warmBytes = bytes[WARM_UP_DAYS - 1] ?? 0;
+        expect(Math.max(...bytes.slice(WARM_UP_DAYS))).toBeLessThanOrEqual(warmBytes + 8 * 4096);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
