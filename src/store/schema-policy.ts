@@ -37,6 +37,17 @@ export const COMPATIBILITY_TABLE = 'schema_compatibility';
 /** Tables that describe the schema rather than hold data: never copied, backed up as part of the schema. */
 export const BOOKKEEPING_TABLES: readonly string[] = [COMPATIBILITY_TABLE, 'schema_migrations'];
 
+/**
+ * Tables whose rows are settings rather than data (`meta`: the generated secrets): a database with rows only in
+ * these and the bookkeeping tables counts as empty, as one a server has started on but nobody has used.
+ */
+export const SETTINGS_TABLES: readonly string[] = ['meta'];
+
+/** Whether a table holds data: `backup`, `restore` and `migrate:store` count and compare these. */
+export function isDataTable(name: string): boolean {
+  return !BOOKKEEPING_TABLES.includes(name) && !SETTINGS_TABLES.includes(name);
+}
+
 /** The oldest code that runs on a database at `version`: the highest `oldestCode` of every migration up to it. */
 export function oldestCodeFor(version: number): number {
   return Math.max(0, ...SCHEMA_VERSIONS.slice(0, version).map((entry) => entry.oldestCode));

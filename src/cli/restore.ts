@@ -1,0 +1,25 @@
+/**
+ * `npm run restore -- --from FILE [--force]`: a backup made by `npm run backup` into the configured database
+ * (DATABASE_URL, else DATABASE_PATH), which must hold no data unless `--force`. Stop the servers first.
+ * docs/data.md, "Backups".
+ */
+import { describeDatabase, readStoreConfig } from '../config/env.js';
+import { restorePostgres } from '../store/postgres-backup.js';
+import { restoreSqlite } from '../store/sqlite-backup.js';
+import { dataProgram, describeCounts, runDataCommand } from './data-command.js';
+
+const program = dataProgram(
+  'restore',
+  'Restore a backup made by npm run backup into the database (DATABASE_URL if set, else DATABASE_PATH). Stop the servers on it first.',
+)
+  .requiredOption('--from <file>', 'the backup file')
+  .option('--force', 'replace the data the database holds')
+  .action(async (options: { from: string; force?: boolean }) => {
+    const config = readStoreConfig(process.env);
+    const counts = config.databaseUrl
+      ? await restorePostgres(config.databaseUrl, options.from, { force: options.force ?? false })
+      : await restoreSqlite(options.from, config.databasePath, { force: options.force ?? false });
+    process.stdout.write(`Restored ${options.from} into ${describeDatabase(config)}: ${describeCounts(counts)}.\n`);
+  });
+
+await runDataCommand('restore', program);
