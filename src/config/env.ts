@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { projectRoot } from '../contract/project.js';
 import { FORWARDED_HEADERS, type ForwardedHeader, type TrustedProxies, trustedProxy } from '../http/client-address.js';
 import { DEFAULT_KEY_EVENTS_RETENTION_DAYS } from '../store/retention.js';
+import { type ConfiguredSecrets, readSecrets } from './secrets.js';
 
 /**
  * What the server does with its own answers: `strict` checks each one against
@@ -65,6 +66,8 @@ export interface ServerConfig extends StoreConfig {
   responseValidation: ResponseValidationMode;
   /** Days key events, and keys their owners removed, are kept (`KEY_EVENTS_RETENTION_DAYS`; docs/data.md, "Retention"). */
   keyEventsRetentionDays: number;
+  /** Secrets from `*_SECRETS` or `*_SECRETS_FILE`, newest first (config/secrets.ts); a name left out uses the database's. */
+  secrets: ConfiguredSecrets;
   /** Proxies whose forwarded header names the client (`TRUSTED_PROXIES`, `FORWARDED_HEADER`); none by default, so the client is the TCP peer. */
   trustedProxies: TrustedProxies;
 }
@@ -168,6 +171,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     responseValidation: responseValidation as ResponseValidationMode,
     trustedProxies: trustedProxies(env),
     keyEventsRetentionDays: integer(env, 'KEY_EVENTS_RETENTION_DAYS', DEFAULT_KEY_EVENTS_RETENTION_DAYS, 1, 36_500),
+    secrets: readSecrets(env),
   };
 }
 

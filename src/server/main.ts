@@ -11,6 +11,7 @@ import pino from 'pino';
 import { createWebApp } from '../account/app.js';
 import { ConfigError, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
+import { SECRET_VARIABLES, type SecretName } from '../config/secrets.js';
 import { readLimits } from '../contract/limits.js';
 import { readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
@@ -23,6 +24,7 @@ import { openStore } from '../store/open-store.js';
 import { UnsafeLocationError } from '../store/private-files.js';
 import { startRetention } from '../store/retention.js';
 import { SchemaTooNew } from '../store/schema-policy.js';
+import { loadSecrets, publishSecrets, type SecretSource, secretsAgreement } from '../store/secrets.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 
@@ -152,6 +154,13 @@ try {
   console.error(`cannot reach the database (${database}) after ${STARTUP_WAIT_MS / 1000} s: ${error.message}`);
   process.exit(1);
 }
+// The secrets: the environment's lists where given, else the database's. Instances given different lists are
+// told here, and by every readiness check (`secretsAgreement`), before what one signs is refused by another.
+const secretRings = await loadSecrets(store, config.secrets);
+const agreement = await secretsAgreement(store, secretRings);
+if (!agreement.ok) logger.warn({ reason: agreement.reason }, 'secrets disagree with another instance on this database');
+await publishSecrets(store, secretRings);
+const secrets: SecretSource = async (name) => secretRings[name];
 const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolved;
 // One resolver for both listeners: every per-client limit and the request lines see the same address.
 const client = clientAddress(config.trustedProxies);
@@ -168,6 +177,7 @@ const app = createApp({
   responseValidation: config.responseValidation,
   // One process owns an SQLite file; instances on PostgreSQL share each key's quota.
   rateLimit: shared ? 'shared' : 'local',
+  secrets,
   clientAddress: client,
 });
 
@@ -215,6 +225,7 @@ try {
     ...(config.webOrigin && { origin: config.webOrigin }),
     responseValidation: config.responseValidation,
     clientAddress: client,
+    secrets,
   });
   const { headersTimeoutSeconds, requestTimeoutSeconds } = accountContract.connectionLimits;
   webListener = await listen(
@@ -249,6 +260,12 @@ try {
       maxConnections: config.maxConnections,
       maxConnectionsPerAddress: config.maxConnectionsPerAddress,
       ...(fromTrustedProxy && { trustedProxies: config.trustedProxies }),
+      secrets: Object.fromEntries(
+        (Object.keys(SECRET_VARIABLES) as SecretName[]).map((name) => [
+          name,
+          config.secrets[name] ? `${SECRET_VARIABLES[name]} (${config.secrets[name]?.length})` : 'database',
+        ]),
+      ),
     },
     'listening',
   );

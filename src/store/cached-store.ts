@@ -268,6 +268,14 @@ export class CachedStore implements Store {
     return this.#inner.deleteAttemptsBefore(beforeMs, prefix);
   }
 
+  readMeta(key: string): Promise<Buffer | undefined> {
+    return this.#inner.readMeta(key);
+  }
+
+  writeMeta(key: string, value: Buffer): Promise<void> {
+    return this.#inner.writeMeta(key, value);
+  }
+
   secret(name: string): Promise<Buffer> {
     return this.#inner.secret(name);
   }

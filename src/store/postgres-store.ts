@@ -19,6 +19,7 @@ import {
   type ListScope,
   MAX_DOUBLINGS,
   type NewKeyOptions,
+  notSecret,
   type PageQuery,
   type QuotaLease,
   type QuotaRequest,
@@ -595,6 +596,14 @@ export class PostgresStore implements Store {
   async deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number> {
     return (await this.#query<{ key: string }>('DELETE FROM attempt_counts WHERE last_ms < $1 AND starts_with(key, $2) RETURNING key', [beforeMs, prefix]))
       .length;
+  }
+
+  async readMeta(key: string): Promise<Buffer | undefined> {
+    return (await this.#query<{ value: Buffer }>('SELECT value FROM meta WHERE key = $1', [notSecret(key)]))[0]?.value;
+  }
+
+  async writeMeta(key: string, value: Buffer): Promise<void> {
+    await this.#query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [notSecret(key), value]);
   }
 
   async secret(name: string): Promise<Buffer> {

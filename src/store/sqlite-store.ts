@@ -20,6 +20,7 @@ import {
   type ListScope,
   MAX_DOUBLINGS,
   type NewKeyOptions,
+  notSecret,
   type PageQuery,
   type QuotaLease,
   type QuotaRequest,
@@ -539,6 +540,14 @@ class SqliteStore implements Store {
     return this.#db
       .prepare('DELETE FROM attempt_counts WHERE last_ms < @before AND substr(key, 1, length(@prefix)) = @prefix')
       .run({ before: beforeMs, prefix }).changes;
+  }
+
+  async readMeta(key: string): Promise<Buffer | undefined> {
+    return this.#db.prepare<[string], Buffer>('SELECT value FROM meta WHERE key = ?').pluck().get(notSecret(key));
+  }
+
+  async writeMeta(key: string, value: Buffer): Promise<void> {
+    this.#db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(notSecret(key), value);
   }
 
   async secret(name: string): Promise<Buffer> {

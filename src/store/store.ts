@@ -163,6 +163,12 @@ export function nextAttemptMs(count: AttemptCount | undefined, rule: AttemptRule
   return Math.max(atMs, Math.min(count.lastMs + Math.min(rule.maxBackoffMs, rule.backoffMs * 2 ** doublings), count.lastMs + rule.forgetMs));
 }
 
+/** A `meta` key for `readMeta`/`writeMeta`; throws for a secret's own (`secret:…`), which only `secret()` touches. */
+export function notSecret(key: string): string {
+  if (key.startsWith('secret:')) throw new Error(`meta key ${key} is a secret's; use secret()`);
+  return key;
+}
+
 /** `createKey` with `maxActive`: the user has that many active keys already, so none was made. */
 export class ActiveKeyLimitReached extends Error {
   readonly active: number;
@@ -308,6 +314,12 @@ export interface Store {
   /** Deletes the counts whose key starts with `prefix` and whose latest attempt is before `beforeMs`; returns how many. */
   deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number>;
 
+  /**
+   * A value kept in `meta` beside the generated secrets (what each instance publishes about the secrets it
+   * uses, `secrets.ts`); undefined when unset. Names starting `secret:` are the secrets' own, and refused.
+   */
+  readMeta(key: string): Promise<Buffer | undefined>;
+  writeMeta(key: string, value: Buffer): Promise<void>;
   /** A named secret that lives as long as the database (e.g. the cursor signing key). */
   secret(name: string): Promise<Buffer>;
   close(): Promise<void>;
