@@ -6,7 +6,7 @@
 import { describeDatabase, readStoreConfig } from '../config/env.js';
 import { backupPostgres } from '../store/postgres-backup.js';
 import { backupSqlite } from '../store/sqlite-backup.js';
-import { dataProgram, describeCounts, runDataCommand } from './data-command.js';
+import { callerPath, dataProgram, describeCounts, runDataCommand } from './data-command.js';
 
 const program = dataProgram(
   'backup',
@@ -16,10 +16,11 @@ const program = dataProgram(
   .option('--force', 'replace --out if it exists')
   .action(async (options: { out: string; force?: boolean }) => {
     const config = readStoreConfig(process.env);
+    const file = callerPath(options.out);
     const counts = config.databaseUrl
-      ? await backupPostgres(config.databaseUrl, options.out, { force: options.force ?? false })
-      : await backupSqlite(config.databasePath, options.out, { force: options.force ?? false });
-    process.stdout.write(`Backed up ${describeDatabase(config)} to ${options.out}: ${describeCounts(counts)}.\n`);
+      ? await backupPostgres(config.databaseUrl, file, { force: options.force ?? false })
+      : await backupSqlite(config.databasePath, file, { force: options.force ?? false });
+    process.stdout.write(`Backed up ${describeDatabase(config)} to ${file}: ${describeCounts(counts)}.\n`);
   });
 
 await runDataCommand('backup', program);

@@ -2,6 +2,7 @@
  * What the data commands (`backup`, `restore`, `migrate:store`) share: one commander program each, run with the
  * project's exit codes (0 done, 1 refused or failed, 2 bad usage), and their summary of the rows they moved.
  */
+import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { PostgresToolFailed } from '../store/postgres-binaries.js';
 import { DataCommandRefused, type TableCounts } from '../store/sqlite-backup.js';
@@ -13,6 +14,14 @@ import { asCliError } from './with-store.js';
 export function describeCounts(counts: TableCounts): string {
   const entries = Object.entries(counts);
   return entries.length === 0 ? 'no tables' : entries.map(([table, rows]) => `${rows} ${table}`).join(', ');
+}
+
+/**
+ * A file named on the command line, from the folder the operator ran `npm run` in (`INIT_CWD`): npm runs the
+ * script itself from the project's root, where a relative `--out backup.sqlite` would otherwise land.
+ */
+export function callerPath(file: string): string {
+  return resolve(process.env['INIT_CWD'] ?? process.cwd(), file);
 }
 
 /** A program with the project's conventions: errors come back to `runDataCommand` rather than ending the process. */

@@ -6,7 +6,7 @@
 import { describeDatabase, readStoreConfig } from '../config/env.js';
 import { restorePostgres } from '../store/postgres-backup.js';
 import { restoreSqlite } from '../store/sqlite-backup.js';
-import { dataProgram, describeCounts, runDataCommand } from './data-command.js';
+import { callerPath, dataProgram, describeCounts, runDataCommand } from './data-command.js';
 
 const program = dataProgram(
   'restore',
@@ -16,10 +16,11 @@ const program = dataProgram(
   .option('--force', 'replace the data the database holds')
   .action(async (options: { from: string; force?: boolean }) => {
     const config = readStoreConfig(process.env);
+    const file = callerPath(options.from);
     const counts = config.databaseUrl
-      ? await restorePostgres(config.databaseUrl, options.from, { force: options.force ?? false })
-      : await restoreSqlite(options.from, config.databasePath, { force: options.force ?? false });
-    process.stdout.write(`Restored ${options.from} into ${describeDatabase(config)}: ${describeCounts(counts)}.\n`);
+      ? await restorePostgres(config.databaseUrl, file, { force: options.force ?? false })
+      : await restoreSqlite(file, config.databasePath, { force: options.force ?? false });
+    process.stdout.write(`Restored ${file} into ${describeDatabase(config)}: ${describeCounts(counts)}.\n`);
   });
 
 await runDataCommand('restore', program);
