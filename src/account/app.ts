@@ -4,11 +4,12 @@ import type { AppLogger } from '../http/app-logger.js';
 import type { ClientAddress } from '../http/client-address.js';
 import { createContractApp } from '../http/contract-app.js';
 import { FailureBudget } from '../http/failure-budget.js';
-import type { Guard, KernelEnv } from '../http/kernel-env.js';
+import { type Guard, type KernelEnv, kernelOf } from '../http/kernel-env.js';
 import { FixedWindowRateLimiter, quota } from '../http/rate-limit.js';
 import type { Limits, RequestContract } from '../http/request-contract.js';
 import type { RequestLines } from '../http/request-lines.js';
 import type { ResponseValidationMode } from '../http/response-validation.js';
+import type { Telemetry } from '../http/telemetry.js';
 import type { PageAssets } from '../pages/assets.js';
 import { FORM_PAGES, formFallback, pageResponse } from '../pages/serve.js';
 import { databaseSecrets, type SecretSource } from '../store/secrets.js';
@@ -50,6 +51,8 @@ export interface WebAppOptions {
   secrets?: SecretSource;
   /** Whether answers are checked against the account spec before they are sent. Default `strict`. */
   responseValidation?: ResponseValidationMode;
+  /** The metrics and the request spans, when they are on (`src/ops/`). */
+  telemetry?: Telemetry | undefined;
 }
 
 type WebVariables = { session?: SessionRecord; device?: DeviceRequest };
@@ -108,6 +111,8 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     logger: options.logger,
     requestLines: options.requestLines,
     listener: 'web',
+    api: 'account',
+    telemetry: options.telemetry,
     clientAddress: options.clientAddress,
     security: { sessionCookie: sessionCookie({ sessions, now, failures: new FailureBudget({ ...limits.failedAuthentication, now }) }) },
     guards: {
@@ -140,6 +145,7 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     async context(c): Promise<AccountContext> {
       const at = now();
       const session = c.get('session') ?? (await sessions.find(c, at));
+      if (session) kernelOf(c).set('principal', { userId: session.user.id });
       return {
         store,
         sessions: sessions.at(c),

@@ -88,7 +88,10 @@ export const accountHandlers: AccountHandlers = {
       throw error;
     }
     if (check === 'no-match' || !credential) {
-      throw new ApiError('urn:problem-type:unauthorized', 'The user name or password is wrong.', { headers: { 'WWW-Authenticate': sessions.challenge } });
+      throw new ApiError('urn:problem-type:unauthorized', 'The user name or password is wrong.', {
+        headers: { 'WWW-Authenticate': sessions.challenge },
+        reason: 'wrong-password',
+      });
     }
     await giveBack(signInAttempts, attempts, known);
     // A hash made before passwords were normalized is made again from the normalized form, when the thread has a turn.
@@ -133,7 +136,10 @@ export const accountHandlers: AccountHandlers = {
       throw error;
     }
     if (check === 'no-match' || !credential) {
-      throw new ApiError('urn:problem-type:unauthorized', 'The current password is wrong.', { headers: { 'WWW-Authenticate': context.sessions.challenge } });
+      throw new ApiError('urn:problem-type:unauthorized', 'The current password is wrong.', {
+        headers: { 'WWW-Authenticate': context.sessions.challenge },
+        reason: 'wrong-password',
+      });
     }
     await giveBack(signInAttempts, attempts, known);
     if (normalizePassword(body.currentPassword) === password) throw new InputViolation('/newPassword', 'is your current password; choose a new one');
@@ -348,7 +354,7 @@ function tooManySignIns(waitSeconds: number, trusted: boolean, what = 'failed si
   const detail = trusted
     ? `Too many ${what} from this browser. ${wait}`
     : `Too many ${what} for this account from browsers it does not know, or from this address. ${wait} A browser that signed in to this account before is not held back.`;
-  return new ApiError('urn:problem-type:too-many-sign-in-attempts', detail, { headers: { 'Retry-After': String(waitSeconds) } });
+  return new ApiError('urn:problem-type:too-many-sign-in-attempts', detail, { headers: { 'Retry-After': String(waitSeconds) }, reason: 'sign-in-limit' });
 }
 
 /** Stores a hash of the normalized password in place of one made from the password as typed; skipped when the hashing thread is busy (the next sign-in tries again). */
@@ -369,7 +375,7 @@ function tooManySignUps(waitSeconds: number, perClient: number): ApiError {
   return new ApiError(
     'urn:problem-type:rate-limited',
     `This address has signed up or tried a taken name ${perClient} times. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
-    { headers: { 'Retry-After': String(waitSeconds) } },
+    { headers: { 'Retry-After': String(waitSeconds) }, reason: 'sign-up-limit' },
   );
 }
 

@@ -57,6 +57,7 @@ export class HashQueue {
         const what = lane === 'sign-in' ? 'sign-ins' : 'sign-ups';
         throw new ApiError('urn:problem-type:service-unavailable', `Too many ${what} are being checked at this moment. Try again in a second.`, {
           headers: { 'Retry-After': '1' },
+          reason: 'password-checks-busy',
         });
       }
       await new Promise<void>((resolve) => line.push(resolve));

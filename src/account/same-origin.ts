@@ -31,5 +31,7 @@ function expectedOrigin(c: Context, origin: string | undefined): string | undefi
 }
 
 function crossSite(why: string): ApiError {
-  return new ApiError('urn:problem-type:forbidden', `This request did not come from this web application's pages (${why}), so it was refused.`);
+  return new ApiError('urn:problem-type:forbidden', `This request did not come from this web application's pages (${why}), so it was refused.`, {
+    reason: 'cross-origin',
+  });
 }

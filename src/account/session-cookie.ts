@@ -1,5 +1,5 @@
 import type { FailureBudget } from '../http/failure-budget.js';
-import type { Guard } from '../http/kernel-env.js';
+import { type Guard, kernelOf } from '../http/kernel-env.js';
 import { ApiError } from '../http/problems.js';
 import type { SessionRecord } from '../store/store.js';
 import type { Sessions } from './sessions.js';
@@ -27,12 +27,13 @@ export function sessionCookie(options: { sessions: Sessions; now: () => number; 
             'urn:problem-type:rate-limited',
             `This address has sent ${spent.limit} requests without a live session in the current ${failures.windowSeconds}-second window; ` +
               `a signed-in browser is still served. Retry in ${spent.resetSeconds} seconds.`,
-            { headers: { 'Retry-After': String(spent.resetSeconds) } },
+            { headers: { 'Retry-After': String(spent.resetSeconds) }, reason: 'failed-authentication-budget' },
           );
         throw error;
       }
     }
     c.set('session', session);
+    kernelOf(c).set('principal', { userId: session.user.id });
     await next();
   };
 }

@@ -107,6 +107,7 @@ export class Sessions {
     if (!session) {
       throw new ApiError('urn:problem-type:unauthorized', 'Sign in first; this request carries no session, or its session has ended.', {
         headers: { 'WWW-Authenticate': this.challenge },
+        reason: 'no-session',
       });
     }
     return session;

@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { projectRoot } from '../contract/project.js';
 import { FORWARDED_HEADERS, type ForwardedHeader, type TrustedProxies, trustedProxy } from '../http/client-address.js';
@@ -62,6 +63,17 @@ export interface ServerConfig extends StoreConfig {
   maxConnectionsPerAddress: number;
   /** How long shutdown waits for in-flight requests before cutting connections. */
   shutdownGraceMs: number;
+  /**
+   * On SIGTERM, how long the listeners go on serving after `/readyz` has turned 503, so a load balancer sees it
+   * and stops sending before they close (`SHUTDOWN_DELAY_SECONDS`; 5 in production, 0 elsewhere).
+   */
+  shutdownDelaySeconds: number;
+  /** The ops listener (`/livez`, `/readyz`, `/metrics`): off unless `OPS_PORT` is set; on `OPS_HOST`, 127.0.0.1 by default. */
+  ops: { host: string; port: number } | undefined;
+  /** Where spans are exported over OTLP/HTTP (`OTEL_EXPORTER_OTLP_ENDPOINT`); tracing is off, and not even loaded, when unset. */
+  otlpEndpoint: string | undefined;
+  /** The spans' `service.name` (`OTEL_SERVICE_NAME`, default `bearer-list-api`). */
+  serviceName: string;
   /** Whether answers are checked against the spec before they are sent (see `response-validation.ts`). */
   responseValidation: ResponseValidationMode;
   /** Days key events, and keys their owners removed, are kept (`KEY_EVENTS_RETENTION_DAYS`; docs/data.md, "Retention"). */
@@ -89,6 +101,8 @@ export function readStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConf
   const databasePath = env['DATABASE_PATH'] ?? 'data/api.sqlite';
   const config: StoreConfig = { databasePath: databasePath === ':memory:' || isAbsolute(databasePath) ? databasePath : resolve(projectRoot, databasePath) };
   const databaseUrl = env['DATABASE_URL'];
+  // Checked whether or not they take effect: a value that is wrong is refused, even where it would be ignored (a warning says so).
+  for (const [name, min, max] of POSTGRES_ONLY) optionalInteger(env, name, min, max);
   if (databaseUrl === undefined || databaseUrl === '') return config;
   checkDatabaseUrl(databaseUrl);
   const postgres: Partial<PostgresSettings> = {};
@@ -99,6 +113,50 @@ export function readStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConf
   const statementTimeoutMs = optionalInteger(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 100, 600_000);
   if (statementTimeoutMs !== undefined) postgres.statementTimeoutMs = statementTimeoutMs;
   return { ...config, databaseUrl, postgres, cacheTtlMs: optionalInteger(env, 'CACHE_TTL_MS', 100, 3_600_000) };
+}
+
+/** The settings that only the PostgreSQL store reads, with their bounds. */
+const POSTGRES_ONLY = [
+  ['DATABASE_POOL_SIZE', 1, 1_000],
+  ['DATABASE_CONNECT_TIMEOUT_MS', 100, 600_000],
+  ['DATABASE_STATEMENT_TIMEOUT_MS', 100, 600_000],
+  ['CACHE_TTL_MS', 100, 3_600_000],
+] as const;
+
+/**
+ * What is set but has no effect in the mode chosen, and what is risky though allowed: each a sentence the
+ * server logs as a warning at startup (a mistake to see, not one to stop for). `uid` is the process's.
+ */
+export function configurationWarnings(env: NodeJS.ProcessEnv = process.env, uid: number | undefined = process.getuid?.()): string[] {
+  const set = (name: string) => env[name] !== undefined && env[name] !== '';
+  const warnings: string[] = [];
+  if (set('DATABASE_URL')) {
+    if (set('DATABASE_PATH')) warnings.push('DATABASE_PATH has no effect with DATABASE_URL set: the data is in PostgreSQL');
+  } else {
+    for (const [name] of POSTGRES_ONLY)
+      if (set(name)) warnings.push(`${name} has no effect without DATABASE_URL: it sets the PostgreSQL store, and this server uses SQLite (DATABASE_PATH)`);
+  }
+  if (set('OPS_HOST') && !set('OPS_PORT')) warnings.push('OPS_HOST has no effect without OPS_PORT: the ops listener (/livez, /readyz, /metrics) is off');
+  if (uid === 0)
+    warnings.push(
+      'running as root: a flaw in the server or a dependency would hold the whole machine; run it as an account of its own (docs/server.md, "Where the data lives")',
+    );
+  return warnings;
+}
+
+/**
+ * Refuses a `HOST` this machine cannot listen on because the name resolves to nothing (`999.1.1.1`, a typo),
+ * before anything is opened; the listener then names an address it cannot bind (EADDRNOTAVAIL).
+ */
+export async function checkHostResolves(host: string): Promise<void> {
+  try {
+    await lookup(host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'no address';
+    throw new ConfigError(
+      `HOST ${JSON.stringify(host)} does not resolve to an address (${code}): set HOST to an address of this machine, such as 127.0.0.1 or 0.0.0.0`,
+    );
+  }
 }
 
 /** Refuses anything but a postgres:// URL with a host; never echoes the value, which may hold a password. */
@@ -125,6 +183,16 @@ export function describeDatabase(config: StoreConfig): string {
   return url.toString();
 }
 
+/** The values `NODE_ENV` may take; unset is `development`. Anything else (`prodution`) is refused, not silently taken for development. */
+export const NODE_ENVS = ['development', 'test', 'production'] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+
+/**
+ * `SHUTDOWN_DELAY_SECONDS` in production: a load balancer checking `/readyz` every 2 s with 2 failures to
+ * mark an instance down sees it within about 4 s. Elsewhere 0: a developer's Ctrl-C stops at once.
+ */
+export const DEFAULT_PRODUCTION_SHUTDOWN_DELAY_SECONDS = 5;
+
 /** `LOG_LEVEL` when unset: one JSON line per request. The bench measures the server at this level. */
 export const DEFAULT_LOG_LEVEL = 'info';
 
@@ -137,7 +205,10 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const basePath = env['BASE_PATH'] ?? '';
   if (basePath !== '' && !/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath))
     throw new ConfigError(`BASE_PATH must look like /api or /v1/lists, not ${JSON.stringify(basePath)}`);
-  const responseValidation = env['RESPONSE_VALIDATION'] || (env['NODE_ENV'] === 'production' ? 'off' : 'strict');
+  const nodeEnv = env['NODE_ENV'] || 'development';
+  if (!NODE_ENVS.includes(nodeEnv as NodeEnv)) throw new ConfigError(`NODE_ENV must be one of ${NODE_ENVS.join(', ')}, not ${JSON.stringify(nodeEnv)}`);
+  const production = nodeEnv === 'production';
+  const responseValidation = env['RESPONSE_VALIDATION'] || (production ? 'off' : 'strict');
   if (!RESPONSE_VALIDATION_MODES.includes(responseValidation as ResponseValidationMode)) {
     throw new ConfigError(`RESPONSE_VALIDATION must be one of ${RESPONSE_VALIDATION_MODES.join(', ')}, not ${JSON.stringify(responseValidation)}`);
   }
@@ -168,11 +239,22 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     maxConnections,
     maxConnectionsPerAddress,
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    shutdownDelaySeconds: integer(env, 'SHUTDOWN_DELAY_SECONDS', production ? DEFAULT_PRODUCTION_SHUTDOWN_DELAY_SECONDS : 0, 0, 300),
+    ops: opsListener(env),
+    otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
+    serviceName: env['OTEL_SERVICE_NAME'] || 'bearer-list-api',
     responseValidation: responseValidation as ResponseValidationMode,
     trustedProxies: trustedProxies(env),
     keyEventsRetentionDays: integer(env, 'KEY_EVENTS_RETENTION_DAYS', DEFAULT_KEY_EVENTS_RETENTION_DAYS, 1, 36_500),
     secrets: readSecrets(env),
   };
+}
+
+/** `OPS_PORT` (and `OPS_HOST`): the ops listener's address; none when `OPS_PORT` is unset. */
+function opsListener(env: NodeJS.ProcessEnv): { host: string; port: number } | undefined {
+  const port = optionalInteger(env, 'OPS_PORT', 0, 65535);
+  const host = env['OPS_HOST'] || '127.0.0.1';
+  return port === undefined ? undefined : { host, port };
 }
 
 /**

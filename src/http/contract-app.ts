@@ -13,6 +13,7 @@ import type { RequestLines } from './request-lines.js';
 import { requestLog } from './request-log.js';
 import { responseHeaders } from './response-headers.js';
 import { ContractBreach, createResponseValidator, type ResponseValidationMode } from './response-validation.js';
+import type { Telemetry } from './telemetry.js';
 import { storeUnavailableProblems } from './unavailable.js';
 import { unstorableInputProblem } from './unstorable-input.js';
 
@@ -32,6 +33,10 @@ export interface ContractAppOptions<Operations extends { [Id in keyof Operations
   requestLines?: RequestLines | undefined;
   /** Names the listener in each request line, when a process has more than one. */
   listener?: string;
+  /** The contract's name in `redocly.yaml` (`main`, `account`): the `api` label of its metrics and spans. Default `main`. */
+  api?: string;
+  /** The metrics and the request spans, when they are on (`src/ops/`); nothing is measured without it. */
+  telemetry?: Telemetry | undefined;
   /** Who is calling: the one resolver (`clientAddress(config.trustedProxies)`); by default the TCP peer. */
   clientAddress?: ClientAddress | undefined;
   /**
@@ -83,8 +88,13 @@ export function createContractApp<Operations extends { [Id in keyof Operations]:
       ...(options.listener && { listener: options.listener }),
       ...(options.requestLines && { lines: options.requestLines }),
       ...(options.clientAddress && { clientAddress: options.clientAddress }),
+      ...(options.api && { api: options.api }),
+      observer: options.telemetry?.observer,
     }),
   );
+  // The request's span covers everything after the request log, so the log line can carry its trace id.
+  const tracing = options.telemetry?.tracing;
+  if (tracing) app.use((c, next) => tracing(kernelOf(c), next));
   const corsHeaders = options.corsOrigins?.length
     ? cors({
         origin: [...options.corsOrigins],
@@ -179,6 +189,7 @@ export function createContractApp<Operations extends { [Id in keyof Operations]:
   }
 
   function problem(c: Context<E>, error: ApiError): Response {
+    kernelOf(c).set('problem', { type: error.type, reason: error.reason });
     return new Response(text(c, error), {
       status: error.status,
       headers: responseHeaders('application/problem+json', c.get('requestId'), c.get('quota'), error.headers),

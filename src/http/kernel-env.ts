@@ -1,6 +1,7 @@
 /** The types every contract app shares: its Hono environment, the kernel's variables, a guard's shape, the quota the answer reports. */
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
+import type { ProblemType } from './problems.js';
 import type { CompiledOperation } from './request-contract.js';
 
 /** The state of one key's quota, as the RateLimit-* headers report it. */
@@ -21,6 +22,18 @@ export interface KernelVariables {
   operation?: CompiledOperation;
   /** The budget the answer's `RateLimit-*` headers report, when the API keeps one. */
   quota?: Quota;
+  /** Who the request's credential belongs to, once security has let it through: the user, and the key when it was one (its id, never the key). */
+  principal?: Principal;
+  /** The problem the request was answered with (`problems.ts`), for the request line and the metrics. */
+  problem?: { type: ProblemType; reason: string | undefined };
+  /** The W3C trace id of the request's span, when tracing is on. */
+  traceId?: string;
+}
+
+/** The owner of a request's credential, as the request line names it. */
+export interface Principal {
+  userId: string;
+  keyId?: string;
 }
 
 /** The Hono environment of a contract app: the Node request as @hono/node-server passes it, and the variables. */

@@ -46,8 +46,13 @@ export class ApiError extends Error {
   readonly title: string;
   readonly errors: Violation[] | undefined;
   readonly headers: Record<string, string>;
+  /**
+   * Why, in a word the metrics can count by (`rate-limit`, `failed-authentication-budget`, `unknown-key`...):
+   * refusals and authentication failures carry one. A label of low cardinality, never a value from the request.
+   */
+  readonly reason: string | undefined;
 
-  constructor(type: ProblemType, detail: string, options: { errors?: Violation[]; headers?: Record<string, string> } = {}) {
+  constructor(type: ProblemType, detail: string, options: { errors?: Violation[]; headers?: Record<string, string>; reason?: string } = {}) {
     super(detail);
     this.name = 'ApiError';
     this.type = type;
@@ -55,6 +60,7 @@ export class ApiError extends Error {
     this.title = PROBLEM_TYPES[type].title;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    this.reason = options.reason;
   }
 }
 

@@ -72,6 +72,7 @@ export function quota<Variables extends object>(options: QuotaOptions<Variables>
     if (!taken.allowed)
       throw new ApiError('urn:problem-type:rate-limited', `${typeof refusal === 'string' ? refusal : refusal(key)} Retry in ${taken.resetSeconds} seconds.`, {
         headers: { 'Retry-After': String(taken.resetSeconds) },
+        reason: 'rate-limit',
       });
   };
   return async (c, next) => {

@@ -6,12 +6,19 @@ export interface RequestLine {
   at: number;
   requestId: string;
   clientRequestId?: string | undefined;
+  /** The request's trace id, when tracing is on: the line and the trace find each other. */
+  traceId?: string | undefined;
   listener?: string | undefined;
   /** The client's address (`client-address.ts`): the TCP peer, or the client a trusted proxy names. */
   clientAddress: string;
+  /** Whose credential the request carried, once it was accepted: the user's id, and the key's id (never the key). */
+  userId?: string | undefined;
+  keyId?: string | undefined;
   method: string;
   path: string;
   status: number;
+  /** The problem type of an answer that is a problem (a refusal, a 404, an error). */
+  problem?: string | undefined;
   durationMs: number;
 }
 
@@ -54,8 +61,12 @@ export function destinationRequestLines(write: (text: string) => void): RequestL
 export function formatRequestLine(line: RequestLine): string {
   // Every string is quoted by JSON.stringify: a path, a method or a caller's id never breaks out of its field.
   const client = line.clientRequestId === undefined ? '' : `,"clientRequestId":${JSON.stringify(line.clientRequestId)}`;
+  const trace = line.traceId === undefined ? '' : `,"traceId":${JSON.stringify(line.traceId)}`;
   const listener = line.listener === undefined ? '' : `,"listener":${JSON.stringify(line.listener)}`;
-  return `{"level":${INFO}${isoTimeField(line.at)},"requestId":${JSON.stringify(line.requestId)}${client}${listener},"clientAddress":${JSON.stringify(line.clientAddress)},"method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status},"durationMs":${line.durationMs}}\n`;
+  const user = line.userId === undefined ? '' : `,"userId":${JSON.stringify(line.userId)}`;
+  const key = line.keyId === undefined ? '' : `,"keyId":${JSON.stringify(line.keyId)}`;
+  const problem = line.problem === undefined ? '' : `,"problem":${JSON.stringify(line.problem)}`;
+  return `{"level":${INFO}${isoTimeField(line.at)},"requestId":${JSON.stringify(line.requestId)}${client}${trace}${listener},"clientAddress":${JSON.stringify(line.clientAddress)}${user}${key},"method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status}${problem},"durationMs":${line.durationMs}}\n`;
 }
 
 let formattedAt = Number.NaN;

@@ -23,6 +23,7 @@ export function storeUnavailableProblems(logger: AppLogger, retrySeconds: number
     }
     return new ApiError('urn:problem-type:service-unavailable', `The service cannot reach its database right now. Retry in ${retryAfter} seconds.`, {
       headers: { 'Retry-After': retryAfter },
+      reason: 'database-unavailable',
     });
   };
 }

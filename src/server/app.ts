@@ -8,6 +8,7 @@ import { FixedWindowRateLimiter, quota, type RateLimiter } from '../http/rate-li
 import type { Limits, RequestContract } from '../http/request-contract.js';
 import type { RequestLines } from '../http/request-lines.js';
 import type { ResponseValidationMode } from '../http/response-validation.js';
+import type { Telemetry } from '../http/telemetry.js';
 import { databaseSecrets, type SecretSource } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 import type { Caller } from './bearer-key.js';
@@ -46,6 +47,8 @@ export interface AppOptions {
   secrets?: SecretSource;
   /** The caller's address (`clientAddress(config.trustedProxies)`), for the failed-authentication budget and the request log; by default the socket's peer. */
   clientAddress?: ClientAddress;
+  /** The metrics and the request spans, when they are on (`src/ops/`). */
+  telemetry?: Telemetry | undefined;
 }
 
 /**
@@ -79,6 +82,8 @@ export function createApp(options: AppOptions): Hono<KernelEnv<{ caller: Caller 
     logger: options.logger,
     requestLines: options.requestLines,
     clientAddress: options.clientAddress,
+    api: 'main',
+    telemetry: options.telemetry,
     security: {
       bearerAuth: bearerKey({ store, now, failures: new FailureBudget({ ...limits.failedAuthentication, now }) }),
     },

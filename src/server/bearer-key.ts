@@ -39,6 +39,7 @@ export function bearerKey(options: BearerKeyOptions): Guard<{ caller: Caller }> 
         },
       });
       c.set('caller', caller);
+      kernelOf(c).set('principal', { userId: caller.userId, keyId: caller.keyId });
     } catch (error) {
       if (!isAuthenticationFailure(error)) throw error;
       failures.fail(address);
@@ -60,7 +61,7 @@ function overBudget(c: Context<KernelEnv<{ caller: Caller }>>, spent: SpentBudge
     'urn:problem-type:rate-limited',
     `This client has sent ${spent.limit} requests with missing or invalid credentials in the current ${windowSeconds}-second window; ` +
       `a valid key is still served. Retry in ${spent.resetSeconds} seconds.`,
-    { headers: { 'Retry-After': String(spent.resetSeconds) } },
+    { headers: { 'Retry-After': String(spent.resetSeconds) }, reason: 'failed-authentication-budget' },
   );
 }
 
@@ -116,12 +117,13 @@ export async function authenticate(header: string | undefined, store: Store, now
   const digest = remembered !== undefined && remembered.header === header ? remembered.digest : readKey(header, admit, options.connection);
   admit(digest);
   const key = await store.findKeyByDigest(digest);
-  if (!key) throw invalidToken('The API key is unknown.');
-  if (key.revokedAt !== null) throw invalidToken('The API key has been revoked.');
+  if (!key) throw invalidToken('unknown-key', 'The API key is unknown.');
+  if (key.revokedAt !== null) throw invalidToken('revoked-key', 'The API key has been revoked.');
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) {
     // The owner reads why in their key events; written once per key, whoever notices first.
     await store.recordExpiries(key.userId, new Date(now).toISOString());
     throw invalidToken(
+      key.rolledAt !== null ? 'rolled-key' : 'expired-key',
       key.rolledAt !== null
         ? `The API key was rolled; its overlap ended at ${key.expiresAt}. Use the key that replaced it.`
         : `The API key expired at ${key.expiresAt}.`,
@@ -137,27 +139,30 @@ export async function authenticate(header: string | undefined, store: Store, now
 function readKey(header: string | undefined, admit: (digest: undefined) => void, connection: object | undefined): Buffer {
   if (header === undefined || header.trim() === '') {
     admit(undefined);
-    throw unauthorized(REALM, 'Send an API key as `Authorization: Bearer <API_KEY>`.');
+    throw unauthorized('missing-credential', REALM, 'Send an API key as `Authorization: Bearer <API_KEY>`.');
   }
   const match = /^(\S+)(?:[ \t]+(.*))?$/.exec(header.trim());
   if (!match || match[1]?.toLowerCase() !== 'bearer') {
     admit(undefined);
-    throw unauthorized(REALM, 'Only the Bearer scheme is accepted: send `Authorization: Bearer <API_KEY>`.');
+    throw unauthorized('wrong-scheme', REALM, 'Only the Bearer scheme is accepted: send `Authorization: Bearer <API_KEY>`.');
   }
   const token = match[2]?.trim() ?? '';
   if (token === '' || !isWellFormedApiKey(token)) {
     admit(undefined);
-    throw invalidToken(token === '' ? 'The bearer token is empty.' : 'The bearer token is not an API key of this service.');
+    throw invalidToken('malformed-key', token === '' ? 'The bearer token is empty.' : 'The bearer token is not an API key of this service.');
   }
   const digest = digestApiKey(token);
   if (connection) lastKeyOn.set(connection, { header, digest });
   return digest;
 }
 
-function invalidToken(description: string): ApiError {
-  return unauthorized(`${REALM}, error="invalid_token", error_description="${description.replaceAll('"', "'")}"`, description);
+/** Why a key was refused, as the metrics count it (`ApiError.reason`). */
+type KeyRefusal = 'missing-credential' | 'wrong-scheme' | 'malformed-key' | 'unknown-key' | 'revoked-key' | 'expired-key' | 'rolled-key';
+
+function invalidToken(reason: KeyRefusal, description: string): ApiError {
+  return unauthorized(reason, `${REALM}, error="invalid_token", error_description="${description.replaceAll('"', "'")}"`, description);
 }
 
-function unauthorized(challenge: string, detail: string): ApiError {
-  return new ApiError('urn:problem-type:unauthorized', detail, { headers: { 'WWW-Authenticate': challenge } });
+function unauthorized(reason: KeyRefusal, challenge: string, detail: string): ApiError {
+  return new ApiError('urn:problem-type:unauthorized', detail, { headers: { 'WWW-Authenticate': challenge }, reason });
 }

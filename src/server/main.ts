@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import pino from 'pino';
 import { createWebApp } from '../account/app.js';
-import { ConfigError, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
+import { ConfigError, checkHostResolves, configurationWarnings, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
 import { SECRET_VARIABLES, type SecretName } from '../config/secrets.js';
 import { readLimits } from '../contract/limits.js';
@@ -19,9 +19,17 @@ import { clientAddress, incomingAddress, trustedProxy } from '../http/client-add
 import { type FetchHandler, listen as listenOn } from '../http/listener.js';
 import { compileRequestContract } from '../http/request-contract.js';
 import { destinationRequestLines, isoTimeOncePerMillisecond } from '../http/request-lines.js';
+import type { Telemetry } from '../http/telemetry.js';
+import { addServerChecks } from '../ops/checks.js';
+import { createMetrics } from '../ops/metrics.js';
+import { createOpsApp } from '../ops/ops-app.js';
+import { listenOps } from '../ops/ops-listener.js';
+import { Readiness } from '../ops/readiness.js';
+import type { Tracing } from '../ops/tracing.js';
 import { buildPages } from '../pages/assets.js';
 import { openStore } from '../store/open-store.js';
-import { UnsafeLocationError } from '../store/private-files.js';
+import { connectionRefusedByConfiguration } from '../store/postgres-store.js';
+import { UnsafeLocationError, UnwritableLocationError } from '../store/private-files.js';
 import { startRetention } from '../store/retention.js';
 import { SchemaTooNew } from '../store/schema-policy.js';
 import { loadSecrets, publishSecrets, type SecretSource, secretsAgreement } from '../store/secrets.js';
@@ -34,6 +42,8 @@ const contract = compileRequestContract(loadSpec(), 'main');
 try {
   config = readServerConfig();
   resolved = resolveLimits(contract, config);
+  await checkHostResolves(config.host);
+  if (config.ops) await checkHostResolves(config.ops.host);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`configuration error: ${error.message}`);
@@ -61,6 +71,8 @@ const logger = pino(
   { level: config.logLevel, base: null, timestamp: isoTimeOncePerMillisecond, redact: ['authorization', '*.authorization', 'headers.authorization'] },
   logStream,
 );
+for (const warning of configurationWarnings()) logger.warn({ warning }, `configuration: ${warning}`);
+
 // The one line per request, built by hand and written into the same stream and its one buffer (request-lines.ts).
 const requestLines = destinationRequestLines((text) => logStream.write(text));
 /** Writes every waiting line now (the request lines are in pino's buffer too). */
@@ -74,18 +86,43 @@ function flushLogs(done?: () => void): void {
 let store: Store | undefined;
 let servers: Server[] = [];
 let retention: { stop(): void } | undefined;
+let opsServer: Server | undefined;
+let tracing: Tracing | undefined;
+let opsUrl: string | undefined;
+/** Set on SIGTERM/SIGINT: `/readyz` answers 503 from then on, while the listeners go on serving for the delay. */
+let draining = false;
 let stopping = false;
+let closeNow: (() => void) | undefined;
 function shutdown(signal: string): void {
-  if (stopping) return;
+  if (stopping) {
+    // A second signal during the delay: the operator means now.
+    closeNow?.();
+    return;
+  }
   stopping = true;
-  logger.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+  draining = true;
+  const delayMs = servers.length > 0 ? config.shutdownDelaySeconds * 1000 : 0;
+  logger.info({ signal, delaySeconds: delayMs / 1000 }, 'draining: /readyz answers 503 now; the listeners close after the delay');
+  flushLogs();
+  const delay = setTimeout(closeListeners, delayMs);
+  closeNow = () => {
+    clearTimeout(delay);
+    closeListeners();
+  };
+}
+function closeListeners(): void {
+  closeNow = () => undefined;
+  logger.info('shutting down: no new connections, finishing in-flight requests');
   // Close stops accepting; idle keep-alive sockets are closed now, busy ones after their response.
   const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
   void Promise.all(closed).then(() => {
     clearTimeout(deadline);
     clearInterval(sweep);
     retention?.stop();
-    void (store?.close() ?? Promise.resolve()).finally(() => {
+    void (store?.close() ?? Promise.resolve()).finally(async () => {
+      await tracing?.shutdown(2_000);
+      opsServer?.closeAllConnections();
+      opsServer?.close();
       logger.info('stopped');
       flushLogs(() => process.exit(0));
     });
@@ -111,6 +148,30 @@ process.on('SIGHUP', () => {
   flushLogs();
 });
 
+// The ops listener first: /livez answers while the database is opened and migrated, and /readyz says that it is.
+const readiness = addServerChecks(new Readiness(), { store: () => store, draining: () => draining });
+// Metrics are measured only when there is somewhere to scrape them: without OPS_PORT, nothing is counted.
+const metrics = config.ops ? createMetrics({ storeStats: () => store?.stats?.(), pool: config.databaseUrl !== undefined }) : undefined;
+// Tracing's packages are loaded only when there is a collector to send to: without it, they cost nothing.
+if (config.otlpEndpoint) tracing = (await import('../ops/tracing.js')).startTracing({ endpoint: config.otlpEndpoint, serviceName: config.serviceName });
+if (tracing) logger.info({ endpoint: config.otlpEndpoint, serviceName: config.serviceName }, 'tracing: spans exported over OTLP/HTTP');
+const telemetry: Telemetry = { observer: metrics?.observer, tracing: tracing?.middleware };
+if (config.ops) {
+  try {
+    const ops = await listenOps(createOpsApp({ readiness, metrics }), config.ops.host, config.ops.port);
+    opsServer = ops.server;
+    opsUrl = ops.url;
+    logger.info({ ops: ops.url }, 'ops listener: /livez, /readyz, /metrics');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL') {
+      console.error(`configuration error: OPS_HOST ${JSON.stringify(config.ops.host)} is not an address of this machine (EADDRNOTAVAIL)`);
+      process.exit(2);
+    }
+    console.error(`could not listen for ops on ${config.ops.host}:${config.ops.port}: ${(error as Error).message}; set OPS_PORT to a free port`);
+    process.exit(1);
+  }
+}
+
 const database = describeDatabase(config);
 const shared = config.databaseUrl !== undefined;
 /** How long a starting instance waits for its database (several starting with it, or a database still booting). */
@@ -121,6 +182,7 @@ async function openWithRetry(): Promise<Store> {
   for (let delay = 250; ; delay = Math.min(delay * 2, 4_000)) {
     try {
       return await openStore(config, {
+        wrapEngine: tracing?.traceStore,
         onListenerState: (state, error) => {
           if (state === 'listening') logger.info({ database }, 'listening for changes; caches trusted again');
           else
@@ -144,8 +206,16 @@ async function openWithRetry(): Promise<Store> {
 try {
   store = await openWithRetry();
 } catch (error) {
-  if (error instanceof UnsafeLocationError || error instanceof SchemaTooNew) {
-    console.error(`configuration error: ${error.message}`);
+  const refusal =
+    error instanceof UnsafeLocationError || error instanceof UnwritableLocationError || error instanceof SchemaTooNew
+      ? error.message
+      : config.databaseUrl
+        ? connectionRefusedByConfiguration(error, config.databaseUrl)
+        : undefined;
+  if (refusal !== undefined) {
+    logger.fatal({ database, reason: refusal }, 'configuration error');
+    flushLogs();
+    console.error(`configuration error: ${refusal}`);
     process.exit(2);
   }
   if (!(error instanceof StoreUnavailable)) throw error;
@@ -161,6 +231,11 @@ const agreement = await secretsAgreement(store, secretRings);
 if (!agreement.ok) logger.warn({ reason: agreement.reason }, 'secrets disagree with another instance on this database');
 await publishSecrets(store, secretRings);
 const secrets: SecretSource = async (name) => secretRings[name];
+const secretsStore = store;
+readiness.add('secrets', async () => {
+  const checked = await secretsAgreement(secretsStore, secretRings);
+  return checked.ok ? undefined : checked.reason;
+});
 const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolved;
 // One resolver for both listeners: every per-client limit and the request lines see the same address.
 const client = clientAddress(config.trustedProxies);
@@ -179,9 +254,10 @@ const app = createApp({
   rateLimit: shared ? 'shared' : 'local',
   secrets,
   clientAddress: client,
+  telemetry,
 });
 
-// Nothing is seeded and no key is made here: the greeting goes to the same stream as the logs, so it never holds a secret.
+// Nothing is seeded and no key is made here: the greeting is printed where anyone may read it, so it never holds a secret.
 const empty = (await store.countUsers()) === 0;
 
 /** Serves one app on one port, behind the hardened listener; resolves with its server and root URL once it listens. */
@@ -226,6 +302,7 @@ try {
     responseValidation: config.responseValidation,
     clientAddress: client,
     secrets,
+    telemetry,
   });
   const { headersTimeoutSeconds, requestTimeoutSeconds } = accountContract.connectionLimits;
   webListener = await listen(
@@ -256,6 +333,7 @@ try {
     {
       url,
       web: webListener.url,
+      ...(opsUrl && { ops: opsUrl }),
       database,
       maxConnections: config.maxConnections,
       maxConnectionsPerAddress: config.maxConnectionsPerAddress,
@@ -274,9 +352,15 @@ try {
   announce(url, webListener.url);
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code;
-  console.error(code === 'EADDRINUSE' ? `could not listen: ${(error as Error).message}; set PORT and WEB_PORT to free ports` : error);
   for (const server of servers) server.close();
   await store.close();
+  if (code === 'EADDRNOTAVAIL') {
+    console.error(
+      `configuration error: HOST ${JSON.stringify(config.host)} is not an address of this machine (EADDRNOTAVAIL): set HOST to one of its addresses, or 0.0.0.0`,
+    );
+    process.exit(2);
+  }
+  console.error(code === 'EADDRINUSE' ? `could not listen: ${(error as Error).message}; set PORT and WEB_PORT to free ports` : error);
   process.exit(1);
 }
 
@@ -303,9 +387,11 @@ function warnOnOpenFileLimit(listeners: number): void {
 
 function announce(url: string, webUrl: string): void {
   // Printed whatever LOG_LEVEL says: scripts and tests wait for these lines to learn the URLs (PORT=0 and WEB_PORT=0 pick free ports).
+  // On stderr: stdout carries JSON log lines only, for a log shipper to parse (the `listening` line says the same in JSON).
   const lines = [
     `Listening on ${url}`,
     `Web application on ${webUrl}`,
+    ...(opsUrl ? [`Probes and metrics on ${opsUrl} (/livez, /readyz, /metrics)`] : []),
     '',
     `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`,
     '',
@@ -315,7 +401,7 @@ function announce(url: string, webUrl: string): void {
       : []),
     '',
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 process.on('uncaughtException', (error) => {

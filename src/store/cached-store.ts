@@ -17,6 +17,7 @@ import type {
   QuotaRequest,
   SessionRecord,
   Store,
+  StoreStats,
   User,
   UserCredential,
 } from './store.js';
@@ -66,7 +67,7 @@ export class CachedStore implements Store {
 
   async findKeyByDigest(digest: Buffer): Promise<KeyCredential | undefined> {
     this.#checkForChanges();
-    const known = this.#keys.get(digest);
+    const known = this.#keys.find(digest);
     if (known !== undefined) return known ?? undefined;
     const generation = this.#generation;
     const key = await this.#inner.findKeyByDigest(digest);
@@ -278,6 +279,14 @@ export class CachedStore implements Store {
 
   secret(name: string): Promise<Buffer> {
     return this.#inner.secret(name);
+  }
+
+  ping(): Promise<void> {
+    return this.#inner.ping();
+  }
+
+  stats(): StoreStats {
+    return { ...this.#inner.stats?.(), keyCache: this.#keys.lookups() };
   }
 
   async close(): Promise<void> {

@@ -18,11 +18,26 @@ export class KeyCache {
   readonly #byId = new Map<string, KeyCredential>();
   /** Each digest Buffer's map key while that Buffer lives: a kept-alive connection presents one Buffer again and again. */
   readonly #names = new WeakMap<Buffer, string>();
+  #hits = 0;
+  #misses = 0;
 
   /** The cached key, `null` for a digest known to be no key, `undefined` when the cache does not know. */
   get(digest: Buffer): KeyCredential | null | undefined {
     const name = this.#nameOf(digest);
     return this.#known.get(name) ?? (this.#unknown.has(name) ? null : undefined);
+  }
+
+  /** `get`, counted as a hit or a miss (`lookups`): the request path's lookup; `get` alone is a peek. */
+  find(digest: Buffer): KeyCredential | null | undefined {
+    const found = this.get(digest);
+    if (found === undefined) this.#misses++;
+    else this.#hits++;
+    return found;
+  }
+
+  /** Lookups by `find` since the process started, for the metrics. */
+  lookups(): { hits: number; misses: number } {
+    return { hits: this.#hits, misses: this.#misses };
   }
 
   /** Remembers what the store answered for the digest. */

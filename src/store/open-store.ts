@@ -11,6 +11,8 @@ export const DEFAULT_CACHE_TTL_MS = 5_000;
 export interface OpenStoreOptions {
   /** Told when the PostgreSQL change listener connects or drops, for the log. */
   onListenerState?: (state: 'listening' | 'dropped', error?: unknown) => void;
+  /** Wraps the engine under the cache (the tracing's span per database call); migrations run before it. */
+  wrapEngine?: ((engine: Store, system: 'postgresql' | 'sqlite') => Store) | undefined;
 }
 
 /**
@@ -32,12 +34,13 @@ export async function openStore(config: StoreConfig, options: OpenStoreOptions =
         connectTimeoutMs: settings.connectTimeoutMs,
         ...(options.onListenerState && { onState: options.onListenerState }),
       });
-      return new CachedStore(new PostgresStore(pool), changes);
+      const engine = new PostgresStore(pool);
+      return new CachedStore(options.wrapEngine?.(engine, 'postgresql') ?? engine, changes);
     } catch (error) {
       await pool.end().catch(() => undefined);
       throw error;
     }
   }
   const { store, changes } = openSqliteStore(config.databasePath);
-  return new CachedStore(store, changes);
+  return new CachedStore(options.wrapEngine?.(store, 'sqlite') ?? store, changes);
 }

@@ -25,6 +25,7 @@ import {
   type QuotaRequest,
   type SessionRecord,
   type Store,
+  type StoreStats,
   StoreUnavailable,
   UnstorableInput,
   type User,
@@ -127,6 +128,26 @@ export function translateError(error: unknown): unknown {
   if (!isUnavailable(error)) return error;
   const reason = error instanceof Error ? error.message : String(error);
   return new StoreUnavailable(`the database is unavailable: ${reason}`, { cause: error });
+}
+
+/**
+ * When PostgreSQL refused the connection for what `DATABASE_URL` says (a database that does not exist, a
+ * user or password it does not take), the sentence that tells the operator which; undefined for anything
+ * else (the database being away is not a configuration error: startup waits for it). Never the password.
+ */
+export function connectionRefusedByConfiguration(error: unknown, url: string): string | undefined {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  const parsed = new URL(url);
+  const database = decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username) || 'the default';
+  switch (code) {
+    case '3D000':
+      return `DATABASE_URL names the database ${JSON.stringify(database)}, which does not exist on that server: create it (createdb ${database}) or correct the URL`;
+    case '28P01':
+    case '28000':
+      return `DATABASE_URL's user ${JSON.stringify(decodeURIComponent(parsed.username))} was refused by the server (${(error as Error).message}): correct the user or password`;
+    default:
+      return undefined;
+  }
 }
 
 /** A pool on `url` with the settings' size and timeouts; idle connections that break are dropped, not thrown. */
@@ -612,6 +633,15 @@ export class PostgresStore implements Store {
     const row = (await this.#query<{ value: Buffer }>('SELECT value FROM meta WHERE key = $1', [`secret:${name}`]))[0];
     if (!row) throw new Error(`secret ${name} vanished`);
     return row.value;
+  }
+
+  async ping(): Promise<void> {
+    await this.#query('SELECT 1');
+  }
+
+  stats(): StoreStats {
+    const pool = this.#pool;
+    return { pool: { max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } };
   }
 
   async close(): Promise<void> {

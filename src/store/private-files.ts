@@ -9,6 +9,21 @@ export class UnsafeLocationError extends Error {
   }
 }
 
+/** The database's folder or file cannot be made or opened by this account (EACCES, EROFS): a configuration error naming DATABASE_PATH. */
+export class UnwritableLocationError extends Error {
+  constructor(message: string, options?: { cause: unknown }) {
+    super(message, options);
+    this.name = 'UnwritableLocationError';
+  }
+}
+
+/** Why the file system refuses this account a place, by `code`. */
+const REFUSALS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+};
+
 const WRITABLE_BY_OTHERS = 0o022;
 const STICKY = 0o1000;
 
@@ -21,6 +36,23 @@ const STICKY = 0o1000;
  * the data.
  */
 export function prepareDatabaseFile(location: string): void {
+  try {
+    prepare(location);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const refusal = code === undefined ? undefined : REFUSALS[code];
+    if (refusal === undefined) throw error;
+    const account = process.getuid ? `uid ${process.getuid()}` : 'this account';
+    throw new UnwritableLocationError(
+      `cannot create or open the database at ${location} (${refusal}): ${account} cannot write there. ` +
+        'Set DATABASE_PATH to a file in a folder this account owns (such as /var/lib/bearer-list-api/api.sqlite, or $HOME/.local/share/bearer-list-api/api.sqlite), ' +
+        'or give it the folder (docs/server.md, "Where the data lives")',
+      { cause: error },
+    );
+  }
+}
+
+function prepare(location: string): void {
   const folder = dirname(location);
   if (!existsSync(folder)) mkdirSync(folder, { recursive: true, mode: 0o700 });
   const folderMode = statSync(folder).mode;

@@ -556,6 +556,10 @@ class SqliteStore implements Store {
     return (this.#db.prepare('SELECT value FROM meta WHERE key = ?').get(`secret:${name}`) as { value: Buffer }).value;
   }
 
+  async ping(): Promise<void> {
+    this.#db.prepare('SELECT 1').get();
+  }
+
   async close(): Promise<void> {
     if (this.#db.open) this.#db.close();
   }

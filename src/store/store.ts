@@ -322,7 +322,17 @@ export interface Store {
   writeMeta(key: string, value: Buffer): Promise<void>;
   /** A named secret that lives as long as the database (e.g. the cursor signing key). */
   secret(name: string): Promise<Buffer>;
+  /** Asks the database the most trivial question (`SELECT 1`); resolves once it answers. The readiness probe's check. */
+  ping(): Promise<void>;
+  /** The store's own counters, read when the metrics are scraped (nothing is counted for them on the request path but an integer). */
+  stats?(): StoreStats;
   close(): Promise<void>;
+}
+
+/** What a store counts for the metrics: the key cache's lookups (`CachedStore`), and the PostgreSQL pool's connections. */
+export interface StoreStats {
+  keyCache?: { hits: number; misses: number };
+  pool?: { max: number; total: number; idle: number; waiting: number };
 }
 
 /**

@@ -18,7 +18,7 @@ beforeAll(async () => {
   const env = { DATABASE_URL: databaseUrl, NODE_ENV: 'development', LOG_LEVEL: 'warn' };
   servers = await Promise.all([0, 1].map(() => startServer({ databasePath: ':unused:', env, timeoutMs: 30_000 })));
   webUrls = servers.map((server) => {
-    const url = /^Web application on (\S+)$/m.exec(server.stdout())?.[1];
+    const url = /^Web application on (\S+)$/m.exec(server.stderr())?.[1];
     if (!url) throw new Error(`the server did not print where the web application is:\n${server.stdout()}`);
     return url;
   });

@@ -24,7 +24,7 @@ beforeAll(async () => {
   if (mocked.status === 'fulfilled') mock = mocked.value;
   if (started.status === 'rejected') throw started.reason;
   if (mocked.status === 'rejected') throw mocked.reason;
-  const webUrl = /^Web application on (\S+)$/m.exec(server.stdout())?.[1];
+  const webUrl = /^Web application on (\S+)$/m.exec(server.stderr())?.[1];
   if (!webUrl) throw new Error(`no web application in:\n${server.stdout()}`);
   // A session as the pages get one: sign up, keep the cookie's token; a key so that lists have an entry.
   const signUp = await fetch(`${webUrl}/api/users`, {

@@ -30,7 +30,7 @@ beforeAll(async () => {
   if (launched.status === 'fulfilled') browser = launched.value;
   if (started.status === 'rejected') throw started.reason;
   if (launched.status === 'rejected') throw launched.reason;
-  const url = /^Web application on (\S+)$/m.exec(server.stdout())?.[1];
+  const url = /^Web application on (\S+)$/m.exec(server.stderr())?.[1];
   if (!url) throw new Error(`the server did not print where the web application is:\n${server.stdout()}`);
   webUrl = url;
 });

@@ -30,7 +30,7 @@ beforeAll(async () => {
   key = (await makeKey(database.path, 'ann')).key;
   // The valid key's own quota out of the way: the probe sends about 40 requests a second.
   server = await startServer({ databasePath: database.path, env: { TRUSTED_PROXIES: '127.0.0.1', RATE_LIMIT_REQUESTS: '1000000', LOG_LEVEL: 'warn' } });
-  web = /^Web application on (\S+)$/m.exec(server.stdout())?.[1] ?? '';
+  web = /^Web application on (\S+)$/m.exec(server.stderr())?.[1] ?? '';
   const signUp = await fetch(`${web}/api/users`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

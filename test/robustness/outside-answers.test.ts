@@ -32,7 +32,7 @@ beforeAll(async () => {
     databasePath: database.path,
     env: { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), CORS_ORIGINS: ORIGIN, LOG_LEVEL: 'info' },
   });
-  webPort = Number(/^Web application on http:\/\/[^:]+:(\d+)/m.exec(server.stdout())?.[1]);
+  webPort = Number(/^Web application on http:\/\/[^:]+:(\d+)/m.exec(server.stderr())?.[1]);
 });
 afterAll(async () => {
   await server?.stop();

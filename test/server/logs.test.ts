@@ -35,6 +35,15 @@ const loggedIds = () =>
     .map((line) => (JSON.parse(line) as { requestId?: string }).requestId);
 
 describe('logs on a quiet server', () => {
+  it('writes JSON lines only on stdout; the greeting is on stderr', async () => {
+    await refusedRequest();
+    await sleep(1_200);
+    const lines = server.stdout().split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(server.stderr()).toMatch(/^Listening on http:\/\/127\.0\.0\.1:\d+$/m);
+  });
+
   it("writes a refused request's line within about a second, with nothing else happening", async () => {
     const requestId = await refusedRequest();
     await sleep(1_500);

@@ -18,7 +18,7 @@ describe.each([
   it('SIGTERM to npm alone: the server shuts down gracefully and every process ends', { timeout: startsWithinMs + 20_000 }, async () => {
     const database = scratchDatabase('npm-start-');
     const npm = launch(['npm', ...script, '--silent'], {
-      env: { PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: database.path, LOG_LEVEL: 'info', NODE_ENV: 'production' },
+      env: { PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: database.path, LOG_LEVEL: 'info', NODE_ENV: 'production', SHUTDOWN_DELAY_SECONDS: '0' },
     });
     try {
       const [, url = ''] = await waitForOutput(npm, /^Listening on (\S+)$/m, { timeoutMs: startsWithinMs });

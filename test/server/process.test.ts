@@ -35,7 +35,7 @@ describe('npm start and npm run seed, as real processes', () => {
     expect(greeting).toMatch(/^Web application on http:\/\/127\.0\.0\.1:\d+$/m);
     expect(greeting).toContain('which has no users yet');
     expect(greeting).toContain('npm run seed');
-    // The greeting shares stdout with the logs: it must never carry a live secret.
+    // The greeting is printed where anyone may read it (stderr, beside the logs): it must never carry a live secret.
     expect(greeting).not.toMatch(API_KEY_SHAPE);
     expect((await server.stop()).code).toBe(0);
   });

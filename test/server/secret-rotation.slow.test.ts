@@ -1,7 +1,8 @@
 /**
  * Secrets from files, rotated across instances on one database (docs/data.md, "Secrets"): an instance given
  * `new, old` accepts the cursors an instance given `old` signed, and says at start that the `old` instance
- * will refuse what it signs; an instance with the database's own secret accepts neither.
+ * will refuse what it signs, which the `old` instance's `/readyz` reports; an instance with the database's own
+ * secret accepts neither.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,7 +47,10 @@ describe('cursor secrets from files, rotated across instances', () => {
 
     const servers: ServerProcess[] = [];
     try {
-      const old = await startServer({ env: { DATABASE_URL: url, CURSOR_SECRETS_FILE: secretFile('old', `${OLD}\n`) } });
+      const old = await startServer({ env: { DATABASE_URL: url, OPS_PORT: '0', CURSOR_SECRETS_FILE: secretFile('old', `${OLD}\n`) } });
+      const ops = /^Probes and metrics on (\S+) /m.exec(old.stderr())?.[1];
+      expect(ops, old.outputTail()).toBeDefined();
+      expect((await fetch(`${ops}/readyz`)).status, 'alone, it agrees with itself').toBe(200);
       servers.push(old);
       const fromOld = (await page(old, key)).nextCursor;
       expect(fromOld).toBeDefined();
@@ -60,6 +64,11 @@ describe('cursor secrets from files, rotated across instances', () => {
       expect(rotated.stdout()).toContain('another instance does not accept the CURSOR_SECRETS secret this one signs with');
       expect(rotated.stdout()).toContain('"cursor":"CURSOR_SECRETS (2)"');
       expect(rotated.stdout()).not.toContain(NEW);
+      // The old instance learns it on its next readiness probe: the rotated one signs with what it does not accept.
+      const readyz = await fetch(`${ops}/readyz`);
+      expect(readyz.status).toBe(503);
+      const report = (await readyz.json()) as { checks: Record<string, { ready: boolean; reason?: string }> };
+      expect(report.checks['secrets']?.reason).toContain('another instance signs with a CURSOR_SECRETS secret this one does not accept');
 
       const plain = await startServer({ env: { DATABASE_URL: url } });
       servers.push(plain);

@@ -16,7 +16,7 @@ let server: ServerProcess;
 let webUrl: string;
 beforeAll(async () => {
   server = await startServer({ databasePath: database.path, env: { TRUSTED_PROXIES: '127.0.0.1', FAILED_AUTH_PER_ADDRESS: '2' } });
-  webUrl = /^Web application on (\S+)$/m.exec(server.stdout())?.[1] ?? '';
+  webUrl = /^Web application on (\S+)$/m.exec(server.stderr())?.[1] ?? '';
 });
 afterAll(async () => {
   await server?.stop();

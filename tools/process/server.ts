@@ -16,7 +16,8 @@ export interface StartServerOptions {
   databasePath?: string;
   /**
    * The server's environment on top of this process's and of the defaults for a harness
-   * (NODE_ENV=production, LOG_LEVEL=info, HOST=127.0.0.1, PORT=0: a free port); `undefined` removes
+   * (NODE_ENV=production, LOG_LEVEL=info, HOST=127.0.0.1, PORT=0: a free port, SHUTDOWN_DELAY_SECONDS=0: a
+   * harness stops its server at once, production's delay is for load balancers); `undefined` removes
    * a variable, so a default gives way to what this process has (the dev loop passes NODE_ENV on).
    */
   env?: Record<string, string | undefined>;
@@ -58,6 +59,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       PORT: '0',
+      SHUTDOWN_DELAY_SECONDS: '0',
       ...(options.databasePath !== undefined && { DATABASE_PATH: options.databasePath }),
       ...options.env,
     },

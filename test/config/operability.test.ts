@@ -1,0 +1,65 @@
+/** The settings of issue 21: the ops listener, draining, NODE_ENV, and what is refused or warned about before anything opens. */
+import { describe, expect, it } from 'vitest';
+import { ConfigError, checkHostResolves, configurationWarnings, readServerConfig } from '../../src/config/env.js';
+
+describe('the ops listener and draining settings', () => {
+  it.each([
+    { given: {}, want: undefined },
+    { given: { OPS_PORT: '9464' }, want: { host: '127.0.0.1', port: 9464 } },
+    { given: { OPS_PORT: '0', OPS_HOST: '0.0.0.0' }, want: { host: '0.0.0.0', port: 0 } },
+  ])('the ops listener with $given is $want', ({ given, want }) => {
+    expect(readServerConfig(given).ops).toEqual(want);
+  });
+
+  it.each([
+    { given: {}, want: 0 },
+    { given: { NODE_ENV: 'test' }, want: 0 },
+    { given: { NODE_ENV: 'production' }, want: 5 },
+    { given: { NODE_ENV: 'production', SHUTDOWN_DELAY_SECONDS: '0' }, want: 0 },
+    { given: { SHUTDOWN_DELAY_SECONDS: '15' }, want: 15 },
+  ])('the shutdown delay with $given is $want s', ({ given, want }) => {
+    expect(readServerConfig(given).shutdownDelaySeconds).toBe(want);
+  });
+
+  it('takes OTEL_EXPORTER_OTLP_ENDPOINT as an http(s) URL, and tracing is off without it', () => {
+    expect(readServerConfig({}).otlpEndpoint).toBeUndefined();
+    expect(readServerConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).otlpEndpoint).toBe('http://collector:4318');
+    expect(() => readServerConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
+  });
+});
+
+describe('refused early and clearly', () => {
+  it.each([
+    { given: { NODE_ENV: 'prodution' }, want: /NODE_ENV must be one of development, test, production, not "prodution"/ },
+    { given: { DATABASE_POOL_SIZE: '0' }, want: /DATABASE_POOL_SIZE must be a whole number from 1/ },
+    { given: { CACHE_TTL_MS: '50' }, want: /CACHE_TTL_MS must be a whole number from 100/ },
+    { given: { OPS_PORT: '70000' }, want: /OPS_PORT must be a whole number from 0 to 65535/ },
+    { given: { SHUTDOWN_DELAY_SECONDS: '-1' }, want: /SHUTDOWN_DELAY_SECONDS must be a whole number from 0 to 300/ },
+  ])('refuses $given, even where the setting would be ignored', ({ given, want }) => {
+    expect(() => readServerConfig(given)).toThrow(ConfigError);
+    expect(() => readServerConfig(given)).toThrow(want);
+  });
+
+  it('refuses a HOST that resolves to no address, and takes one that does', async () => {
+    await expect(checkHostResolves('999.1.1.1')).rejects.toThrow(/HOST "999.1.1.1" does not resolve to an address/);
+    await expect(checkHostResolves('127.0.0.1')).resolves.toBeUndefined();
+  });
+});
+
+describe('warnings', () => {
+  it('names each setting that has no effect in the mode chosen', () => {
+    expect(configurationWarnings({ DATABASE_POOL_SIZE: '20', CACHE_TTL_MS: '2000' }, 1000)).toEqual([
+      'DATABASE_POOL_SIZE has no effect without DATABASE_URL: it sets the PostgreSQL store, and this server uses SQLite (DATABASE_PATH)',
+      'CACHE_TTL_MS has no effect without DATABASE_URL: it sets the PostgreSQL store, and this server uses SQLite (DATABASE_PATH)',
+    ]);
+    expect(configurationWarnings({ DATABASE_URL: 'postgres://db/api', DATABASE_POOL_SIZE: '20', DATABASE_PATH: 'x.sqlite' }, 1000)).toEqual([
+      'DATABASE_PATH has no effect with DATABASE_URL set: the data is in PostgreSQL',
+    ]);
+    expect(configurationWarnings({ OPS_HOST: '0.0.0.0' }, 1000)).toEqual([expect.stringMatching(/^OPS_HOST has no effect without OPS_PORT/)]);
+    expect(configurationWarnings({}, 1000)).toEqual([]);
+  });
+
+  it('warns when the server runs as root', () => {
+    expect(configurationWarnings({}, 0)).toEqual([expect.stringMatching(/^running as root: .*run it as an account of its own/)]);
+  });
+});
