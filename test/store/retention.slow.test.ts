@@ -14,6 +14,7 @@ import { generateApiKey } from '../../src/keys/api-key.js';
 import { openStore } from '../../src/store/open-store.js';
 import { pruneOnce, type RetentionRule } from '../../src/store/retention.js';
 import type { Store } from '../../src/store/store.js';
+import { startServer } from '../../tools/process/server.js';
 import { freshDatabase, withClient } from '../helpers/postgres.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'retention-test-'));
@@ -111,5 +112,34 @@ describe.each([sqlite, postgres])('the database on $name under churn', (engine) 
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('the server', () => {
+  it('prunes at start: ended sessions, forgotten attempt counts, key history older than KEY_EVENTS_RETENTION_DAYS', async () => {
+    const config = await sqlite.config();
+    const store = await openStore(config);
+    const old = Date.now() - 40 * DAY;
+    const at = (ms: number) => new Date(ms).toISOString();
+    const user = await store.createUser('ann', at(old));
+    const { digest, hint } = generateApiKey();
+    const gone = await store.createKey(user.id, digest, hint, at(old), { source: 'web' });
+    await store.revokeKey(gone.id, at(old + 1), { source: 'web' });
+    await store.removeKey(user.id, gone.id, at(old + 2));
+    const kept = generateApiKey();
+    await store.createKey(user.id, kept.digest, kept.hint, at(Date.now()), { source: 'web' });
+    await store.createSession(user.id, randomBytes(32), at(old), at(old + DAY));
+    await store.takeAttempt('account:x', old, { free: 5, backoffMs: 1000, maxBackoffMs: 60_000, forgetMs: DAY });
+    await store.close();
+    expect(await sqlite.rows(config)).toEqual({ sessions: 1, attempt_counts: 1, key_events: 3, api_keys: 2 });
+
+    const server = await startServer({ databasePath: config.databasePath, env: { KEY_EVENTS_RETENTION_DAYS: '30' } });
+    try {
+      await expect.poll(() => server.stdout(), { timeout: 10_000 }).toMatch(/"msg":"pruned"/);
+      expect(server.stdout()).toMatch(/"sessions":1,"attempts":1,"keyEvents":2,"removedKeys":1,"keyEventsRetentionDays":30/);
+    } finally {
+      await server.stop();
+    }
+    expect(await sqlite.rows(config)).toEqual({ sessions: 0, attempt_counts: 0, key_events: 1, api_keys: 1 });
   });
 });
