@@ -4,8 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { DataCommandRefused, type TableCounts } from '../store/data-commands.js';
 import { PostgresToolFailed } from '../store/postgres-binaries.js';
-import { DataCommandRefused, type TableCounts } from '../store/sqlite-backup.js';
 import { CommandFailed, runCli } from './exit.js';
 import { refuseOptionsAsValues } from './option-values.js';
 import { asCliError } from './with-store.js';

@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { projectRoot } from '../contract/project.js';
 import { FORWARDED_HEADERS, type ForwardedHeader, type TrustedProxies, trustedProxy } from '../http/client-address.js';
 import { DEFAULT_KEY_EVENTS_RETENTION_DAYS } from '../store/retention.js';
+import { ConfigError } from './config-error.js';
 import { type ConfiguredSecrets, readSecrets } from './secrets.js';
 
 /**
@@ -93,8 +94,7 @@ export const DEFAULT_MAX_CONNECTIONS = 1_000;
 /** One client address may hold a tenth: one client with slow requests cannot take every connection. */
 const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 100;
 
-/** Thrown for a bad environment variable; the entry point prints it and exits 2. */
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /** The store's configuration, from environment variables; the keys CLI needs no more than this. */
 export function readStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConfig {

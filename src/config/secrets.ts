@@ -6,7 +6,7 @@
  * the secret the database generated on first use stays (the embedded default needs no setup).
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError } from './env.js';
+import { ConfigError } from './config-error.js';
 
 /** Each secret the service keeps, by its name in the store, and the variable that may give it instead. */
 export const SECRET_VARIABLES = {

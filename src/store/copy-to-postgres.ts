@@ -6,10 +6,11 @@
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { DataCommandRefused, type TableCounts } from './data-commands.js';
 import { postgresCounts, withPostgres } from './postgres-backup.js';
 import { createPool, DEFAULT_POSTGRES_SETTINGS, migrate } from './postgres-store.js';
 import { BOOKKEEPING_TABLES, CODE_SCHEMA_VERSION } from './schema-policy.js';
-import { DataCommandRefused, sqliteCounts, type TableCounts } from './sqlite-backup.js';
+import { sqliteCounts } from './sqlite-backup.js';
 import { openSqliteStore } from './sqlite-store.js';
 
 /** Rows sent in one INSERT: a few hundred kilobytes of JSON. */

@@ -5,10 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import pg from 'pg';
+import { DataCommandRefused, type TableCounts } from './data-commands.js';
 import { runPostgresTool } from './postgres-binaries.js';
 import { prepareDatabaseFile } from './private-files.js';
 import { isDataTable } from './schema-policy.js';
-import { DataCommandRefused, type TableCounts } from './sqlite-backup.js';
 
 /** Rows in each data table of the database at `url` (none when it has no tables yet). */
 export async function postgresCounts(client: pg.ClientBase): Promise<TableCounts> {

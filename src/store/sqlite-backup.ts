@@ -3,18 +3,11 @@
  * (better-sqlite3's `db.backup()`): the copy is one consistent moment of the database even while a server
  * writes to it, the write-ahead log included (a `cp` of the file alone misses what is still in the log).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { DataCommandRefused, type TableCounts } from './data-commands.js';
 import { prepareDatabaseFile } from './private-files.js';
 import { isDataTable } from './schema-policy.js';
-
-/** Rows per data table, by name: what a backup holds, what a restore brought back. */
-export type TableCounts = Record<string, number>;
-
-/** The command cannot do what it was asked without losing data, or its input is not what it needs. Exit code 1. */
-export class DataCommandRefused extends Error {
-  override name = 'DataCommandRefused';
-}
 
 /** SQLite's page copy in one step: a step that ends between two writes of another connection never restarts. */
 const ALL_REMAINING_PAGES = 0x7fffffff;
@@ -53,6 +46,8 @@ export async function backupSqlite(source: string, out: string, options: { force
   if (existsSync(out) && !options.force) throw new DataCommandRefused(`${out} exists already: give another --out, or --force to replace it`);
   const db = openServiceDatabase(source, 'the database');
   try {
+    // Replaced, not written over: what was there may not be an SQLite database at all.
+    rmSync(out, { force: true });
     prepareDatabaseFile(out);
     await db.backup(out, { progress: () => ALL_REMAINING_PAGES });
   } finally {
