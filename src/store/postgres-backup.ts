@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { DataCommandRefused, type TableCounts } from './data-commands.js';
 import { runPostgresTool } from './postgres-binaries.js';
+import { translateError } from './postgres-store.js';
 import { prepareDatabaseFile } from './private-files.js';
 import { isDataTable } from './schema-policy.js';
 
@@ -21,14 +22,25 @@ export async function postgresCounts(client: pg.ClientBase): Promise<TableCounts
   return counts;
 }
 
-/** Runs `work` on one connection to `url` (no statement timeout: a count of a big table may take a while). */
+/**
+ * Runs `work` on one connection to `url` (no statement timeout: a count of a big table may take a while). A
+ * database that cannot be reached is `StoreUnavailable`, as for the server: the CLIs answer it with exit 1 and
+ * one line, not a stack.
+ */
 export async function withPostgres<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, application_name: 'bearer-list-api data command' });
-  await client.connect();
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (error) {
+    throw translateError(error);
+  }
   try {
     return await work(client);
+  } catch (error) {
+    throw translateError(error);
   } finally {
-    await client.end();
+    await client.end().catch(() => undefined);
   }
 }
 
