@@ -33,10 +33,8 @@ export interface TracingOptions {
   endpoint: string;
   /** `service.name` (`OTEL_SERVICE_NAME`, else `bearer-list-api`). */
   serviceName: string;
-  /** How long spans wait to be sent together. Default 2 s. */
+  /** How long spans wait to be sent together; by default `OTEL_BSP_SCHEDULE_DELAY`, else OpenTelemetry's 5 s. */
   scheduledDelayMillis?: number;
-  /** Spans kept waiting at most; past it new spans are dropped (a collector that is away). Default 2,048. */
-  maxQueueSize?: number;
 }
 
 /** What the server uses of the tracing: the request middleware, the store wrapper, and a flush at shutdown. */
@@ -59,14 +57,12 @@ export function startTracing(options: TracingOptions): Tracing {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces`, timeoutMillis: 5_000 });
+  // The SDK reads OpenTelemetry's own variables for what is not set here: OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*.
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName }),
     spanProcessors: [
-      new BatchSpanProcessor(exporter, {
-        scheduledDelayMillis: options.scheduledDelayMillis ?? 2_000,
-        maxQueueSize: options.maxQueueSize ?? 2_048,
-        exportTimeoutMillis: 5_000,
-      }),
+      // The queue is bounded (`OTEL_BSP_MAX_QUEUE_SIZE`, 2,048 by default): past it, new spans are dropped.
+      new BatchSpanProcessor(exporter, options.scheduledDelayMillis === undefined ? {} : { scheduledDelayMillis: options.scheduledDelayMillis }),
     ],
   });
   trace.setGlobalTracerProvider(provider);

@@ -28,8 +28,10 @@ import { preparePostgresDatabase, prepareProjectDatabase, projectServerMissing }
 import {
   type BenchReport,
   checkTargets,
+  compareObservability,
   comparePostgres,
   formatCpuComparison,
+  formatObservability,
   formatPostgres,
   formatSignIn,
   formatTable,
@@ -40,7 +42,7 @@ import {
   summarise,
 } from './lib/report.js';
 import { resultsPath } from './lib/results.js';
-import { POSTGRES_SERVER_IDS, SERVER_IDS, SERVERS, type ServerId } from './lib/servers.js';
+import { POSTGRES_SERVER_IDS, SERVER_IDS, SERVERS, type ServerId, SQLITE_PROJECT_IDS } from './lib/servers.js';
 import { cpuPerSignInMs, FLOOD_CLIENTS, signUp, startSignInFlood } from './lib/sign-in.js';
 import { median } from './lib/stats.js';
 
@@ -141,10 +143,10 @@ async function main(): Promise<number> {
   let key = FALLBACK_KEY;
   let ownerId = FALLBACK_OWNER_ID;
   let databasePath: string | undefined;
-  const project = runs.get('project');
-  if (project) {
+  const projectRuns = [...runs.values()].filter((run) => SQLITE_PROJECT_IDS.includes(run.id));
+  if (projectRuns.length > 0) {
     const missing = projectServerMissing();
-    if (missing !== undefined) project.failure = `not run: ${missing}`;
+    if (missing !== undefined) for (const run of projectRuns) run.failure = `not run: ${missing}`;
     else {
       progress('bench: making a user, ten items and a key with the key CLI');
       const setup = await prepareProjectDatabase(workDirectory);
@@ -276,11 +278,13 @@ async function main(): Promise<number> {
   const servers = summarise([...runs.values()]);
   const targets = checkTargets(servers, signIn);
   const postgresComparison = comparePostgres(servers);
+  const observability = compareObservability(servers);
   notes.push(
     `load: POST / with ${REQUEST_BODY}, Authorization: Bearer <key>, Content-Type: application/json; ${settings.connections} connections, pipelining 1`,
     `${settings.rounds} round(s) of ${settings.durationSeconds} s per server, alternating servers each round, after ${settings.warmupSeconds} s warm-up each`,
     "req/s = 2xx answers per second, median of rounds (min-max); x raw / x Hono = median of the per-round ratios; p50/p99 = median of the rounds' percentiles; RSS = peak VmRSS of the server process while loaded; CPU us/req = its user+system CPU time per answer (all threads); gen CPU = how much of its core the load generator used (near 100%, the generator set the pace)",
     `this project runs with its real key check, validation, SQLite store and rate limiter (limit raised so it never trips), NODE_ENV=production, LOG_LEVEL=${settings.projectLogLevel}${settings.projectLogLevel === DEFAULT_LOG_LEVEL ? " (the server's default: one JSON line per request, written to a file)" : " (not the server's default)"}`,
+    'observability rows: the same server on the same SQLite database with OPS_PORT set (every request timed and counted for /metrics), and with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a port nothing listens on (every span export fails); each compared with the plain row round by round',
     'PostgreSQL rows: the same server with DATABASE_URL on a PostgreSQL the harness starts (default durability settings; on the servers\' core when pinned): caches behind LISTEN/NOTIFY, the shared rate limiter leasing blocks of 100 (2% of the raised limit, capped); "2 x" runs two instances, the connections split between them; DB us/req = CPU of every PostgreSQL process per answer',
     options.tsx
       ? 'the TypeScript servers (this project and the node:http, Hono, Fastify and Express peers) run under `node --import tsx`, as `npm start` does; the loader adds about 30 MiB of RSS to each'
@@ -300,6 +304,7 @@ async function main(): Promise<number> {
     targets,
     ...(postgresComparison.length > 0 && { postgres: postgresComparison }),
     ...(signIn && { signIn }),
+    ...(observability.length > 0 && { observability }),
   };
   const out = options.out ?? resultsPath('bench', startedAt, '.json');
   mkdirSync(join(out, '..'), { recursive: true });
@@ -318,6 +323,8 @@ async function main(): Promise<number> {
   if (signInText !== undefined) console.log(`\n${signInText}`);
   const postgresText = formatPostgres(postgresComparison);
   if (postgresText !== undefined) console.log(`\n${postgresText}`);
+  const observabilityText = formatObservability(observability);
+  if (observabilityText !== undefined) console.log(`\n${observabilityText}`);
   const cpu = formatCpuComparison(servers);
   if (cpu !== undefined) console.log(`\n${cpu}`);
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);

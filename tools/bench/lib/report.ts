@@ -1,6 +1,6 @@
 // From the rounds to the table, the target checks and the JSON document.
 import type { LoadResult } from './load.js';
-import { POSTGRES_SERVER_IDS, type ServerId } from './servers.js';
+import { POSTGRES_SERVER_IDS, type ServerId, SQLITE_PROJECT_IDS } from './servers.js';
 import { median } from './stats.js';
 
 export interface ServerRun {
@@ -68,6 +68,8 @@ export interface BenchReport {
   postgres?: PostgresComparison[];
   /** The account API's sign-in on this project's SQLite server, when that row ran. */
   signIn?: SignInReport;
+  /** The metrics' and the tracing's cost, when those rows ran. */
+  observability?: ObservabilityComparison[];
 }
 
 export interface SignInReport {
@@ -80,6 +82,20 @@ export interface SignInReport {
   signedInPerSecond: number;
   refusedPerSecond: number;
   otherPerSecond: number;
+}
+
+/** A row of this project with some observability on, against the same server without it. */
+export interface ObservabilityComparison {
+  what: string;
+  id: ServerId;
+  /** Median of the per-round req/s ratios to the plain row. */
+  throughputRatio: number;
+  cpuUs: { row: number; baseline: number };
+  /** Answers that were not 2xx, and errors or timeouts, over every round. */
+  failed: number;
+  /** Peak RSS of each round, in MiB, and the plain row's peak. */
+  roundRssMiB: number[];
+  baselineRssMiB: number;
 }
 
 export interface PostgresComparison {
@@ -155,6 +171,8 @@ export function checkTargets(servers: ServerSummary[], signIn?: SignInReport): T
   const hono = get('hono');
   const express = get('express');
   const postgres = get('project-pg');
+  const metrics = get('project-metrics');
+  const tracing = get('project-tracing');
   const check = (
     target: string,
     value: number | undefined,
@@ -188,6 +206,8 @@ export function checkTargets(servers: ServerSummary[], signIn?: SignInReport): T
     check('RSS under load <= 120 MiB', project?.peakRssMiB, 120, false, (v) => `${v.toFixed(1)} MiB`),
     check('req/s >= 5x Express + openapi-validator', vsExpress, 5, true, times),
     check('PostgreSQL mode: req/s >= 0.6x SQLite mode', postgres && project ? ratioTo(postgres, project) : undefined, 0.6, true, times),
+    check('metrics on (OPS_PORT): req/s >= 0.95x off', metrics && project ? ratioTo(metrics, project) : undefined, 0.95, true, times),
+    check('tracing to no collector: no failed answer', tracing ? tracing.non2xx + tracing.errors : undefined, 0, false, (v) => `${v} failed`),
     // "Cannot starve": this project's own bound, half of what the public API serves without the flood.
     check('sign-in flood: public API keeps >= 0.5x req/s', signIn?.throughputRatio, 0.5, true, times),
   ];
@@ -239,6 +259,44 @@ export function formatTable(servers: ServerSummary[]): string {
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/** The metrics' and the tracing's cost: each row against the plain project row, round by round. */
+export function compareObservability(servers: ServerSummary[]): ObservabilityComparison[] {
+  const project = servers.find((server) => server.id === 'project' && server.failure === undefined && server.rounds.length > 0);
+  if (!project) return [];
+  const rows: Array<[string, ServerId]> = [
+    ['metrics on (OPS_PORT) / off', 'project-metrics'],
+    ['tracing to no collector / off', 'project-tracing'],
+  ];
+  return rows.flatMap(([what, id]) => {
+    const row = servers.find((server) => server.id === id && server.failure === undefined && server.rounds.length > 0);
+    if (!row) return [];
+    return [
+      {
+        what,
+        id,
+        throughputRatio: ratioTo(row, project),
+        cpuUs: { row: row.cpuPerRequestUs, baseline: project.cpuPerRequestUs },
+        failed: row.non2xx + row.errors,
+        roundRssMiB: row.rounds.map((round) => (round.peakRssBytes ?? Number.NaN) / MiB),
+        baselineRssMiB: project.peakRssMiB,
+      },
+    ];
+  });
+}
+
+export function formatObservability(comparisons: ObservabilityComparison[]): string | undefined {
+  if (comparisons.length === 0) return undefined;
+  const lines = comparisons.map(
+    (c) =>
+      `  ${c.what.padEnd(32)} req/s x${c.throughputRatio.toFixed(3)}   CPU per answer ${c.cpuUs.row.toFixed(0)} us vs ${c.cpuUs.baseline.toFixed(0)} us   ` +
+      `failed ${c.failed}   peak RSS by round ${c.roundRssMiB.map((value) => value.toFixed(0)).join(', ')} MiB (off: ${c.baselineRssMiB.toFixed(0)})`,
+  );
+  return [
+    'Observability (ratios of neighbouring rounds, median; target: metrics >= 0.95x, tracing to no collector without error and with bounded RSS):',
+    ...lines,
+  ].join('\n');
+}
+
 /** One instance on PostgreSQL against one on SQLite, and two instances against one, as per-round ratios. */
 export function comparePostgres(servers: ServerSummary[]): PostgresComparison[] {
   const get = (id: ServerId) => servers.find((server) => server.id === id && server.failure === undefined && server.rounds.length > 0);
@@ -284,7 +342,7 @@ export function formatTargets(targets: TargetCheck[]): string {
 export function formatCpuComparison(servers: ServerSummary[]): string | undefined {
   const project = servers.find((s) => s.id === 'project' && s.failure === undefined);
   const peers = servers.filter(
-    (s) => s.id !== 'project' && !POSTGRES_SERVER_IDS.includes(s.id) && s.failure === undefined && Number.isFinite(s.cpuPerRequestUs),
+    (s) => !SQLITE_PROJECT_IDS.includes(s.id) && !POSTGRES_SERVER_IDS.includes(s.id) && s.failure === undefined && Number.isFinite(s.cpuPerRequestUs),
   );
   if (!project || !Number.isFinite(project.cpuPerRequestUs) || peers.length === 0) return undefined;
   const lines = peers.map(

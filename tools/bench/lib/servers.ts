@@ -3,7 +3,20 @@ import { MOCK_DEFAULTS, prismCommand } from '../../../src/mock/prism.js';
 import { compiledCommand, tsxCommand } from '../../process/commands.js';
 import { SERVER_ENTRY } from './project.js';
 
-export const SERVER_IDS = ['raw', 'hono', 'project', 'project-pg', 'project-pg-x2', 'fastify', 'express', 'prism'] as const;
+export const SERVER_IDS = [
+  'raw',
+  'hono',
+  'project',
+  'project-metrics',
+  'project-tracing',
+  'project-pg',
+  'project-pg-x2',
+  'fastify',
+  'express',
+  'prism',
+] as const;
+/** The rows of this project on SQLite: they share the one database the harness prepares, and its key. */
+export const SQLITE_PROJECT_IDS: readonly ServerId[] = ['project', 'project-metrics', 'project-tracing'];
 /** The rows that need a PostgreSQL (started by the harness from the machine's binaries). */
 export const POSTGRES_SERVER_IDS: readonly ServerId[] = ['project-pg', 'project-pg-x2'];
 export type ServerId = (typeof SERVER_IDS)[number];
@@ -40,8 +53,17 @@ export function nodeArgv(entry: string, compiled: boolean): string[] {
   return compiled ? compiledCommand(entry) : tsxCommand(entry);
 }
 
+/**
+ * Where the tracing row sends its spans: a port nothing listens on (TCP port 1), so every export fails as it
+ * would with the collector away; what is measured is what that costs, in throughput, errors and memory.
+ */
+export const NO_COLLECTOR = 'http://127.0.0.1:1';
+
+/** The observability each row of this project runs with: none (the default), metrics on (`OPS_PORT`), or tracing to no collector. */
+type Observability = 'none' | 'metrics' | 'tracing';
+
 /** This project's server as `npm run start:prod` runs it, on SQLite or on PostgreSQL. */
-function projectLaunch(context: LaunchContext, database: 'sqlite' | 'postgres') {
+function projectLaunch(context: LaunchContext, database: 'sqlite' | 'postgres', observability: Observability = 'none') {
   return {
     argv: nodeArgv(SERVER_ENTRY, context.compiled),
     env: {
@@ -55,6 +77,11 @@ function projectLaunch(context: LaunchContext, database: 'sqlite' | 'postgres') 
       // The limiter still counts every request; the window is just too wide to trip under load.
       RATE_LIMIT_REQUESTS: '1000000000',
       NODE_ENV: 'production',
+      // The harness stops its servers at once; production's drain delay is for load balancers.
+      SHUTDOWN_DELAY_SECONDS: '0',
+      // The ops listener on a free port: every request is then timed and counted for /metrics.
+      ...(observability === 'metrics' && { OPS_PORT: '0' }),
+      ...(observability === 'tracing' && { OTEL_EXPORTER_OTLP_ENDPOINT: NO_COLLECTOR }),
     },
   };
 }
@@ -74,6 +101,9 @@ export const SERVERS: Record<ServerId, ServerDefinition> = {
     // same loader as `tsx`, in one process, so the RSS read is the server's and not a launcher's).
     launch: (context) => projectLaunch(context, 'sqlite'),
   },
+  // The same server with the metrics on (OPS_PORT set), and with tracing configured to a collector that is not there.
+  'project-metrics': { id: 'project-metrics', label: 'this project, metrics on', launch: (context) => projectLaunch(context, 'sqlite', 'metrics') },
+  'project-tracing': { id: 'project-tracing', label: 'this project, tracing, no collector', launch: (context) => projectLaunch(context, 'sqlite', 'tracing') },
   // The same server on PostgreSQL: key and page caches behind LISTEN/NOTIFY, the shared rate limiter leasing blocks.
   'project-pg': { id: 'project-pg', label: 'this project, PostgreSQL', launch: (context) => projectLaunch(context, 'postgres') },
   'project-pg-x2': { id: 'project-pg-x2', label: 'this project, 2 x PostgreSQL', instances: 2, launch: (context) => projectLaunch(context, 'postgres') },
