@@ -100,7 +100,10 @@ describe('the database going away and coming back', () => {
 describe('an instance started while its database is away', () => {
   it('waits for it, retrying without a stack; stops at once with exit 0 on SIGTERM while waiting; starts and serves once it is back', async () => {
     postgres.kill();
-    const instance = () => launch(tsxCommand('src/server/main.ts'), { env: { ...env, NODE_ENV: 'production', SHUTDOWN_DELAY_SECONDS: '0', HOST: '127.0.0.1', PORT: '0', WEB_PORT: '0' } });
+    const instance = () =>
+      launch(tsxCommand('src/server/main.ts'), {
+        env: { ...env, NODE_ENV: 'production', SHUTDOWN_DELAY_SECONDS: '0', HOST: '127.0.0.1', PORT: '0', WEB_PORT: '0' },
+      });
     const waiting = instance();
     const patient = instance();
     try {

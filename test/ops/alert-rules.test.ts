@@ -6,7 +6,9 @@ import { parse } from 'yaml';
 import { projectRoot } from '../../src/contract/project.js';
 import { createMetrics } from '../../src/ops/metrics.js';
 
-const rules = parse(readFileSync(join(projectRoot, 'deploy/prometheus/alerts.yml'), 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> };
+const rules = parse(readFileSync(join(projectRoot, 'deploy/prometheus/alerts.yml'), 'utf8')) as {
+  groups: Array<{ rules: Array<{ alert: string; expr: string }> }>;
+};
 
 /** Every series name the server's /metrics declares (`# TYPE`), with a histogram's `_bucket`, `_count` and `_sum`. */
 async function servedNames(): Promise<Set<string>> {

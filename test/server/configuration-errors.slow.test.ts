@@ -43,7 +43,14 @@ describe('a configuration the server cannot serve with', () => {
     if (!runuser) return;
     const folder = mkdtempSync(join(tmpdir(), 'root-only-'));
     try {
-      const result = await serve({ DATABASE_PATH: join(folder, 'data', 'api.sqlite'), HOME: folder }, [runuser, '-u', 'nobody', '--', 'env', `PATH=${process.env['PATH']}`]);
+      const result = await serve({ DATABASE_PATH: join(folder, 'data', 'api.sqlite'), HOME: folder }, [
+        runuser,
+        '-u',
+        'nobody',
+        '--',
+        'env',
+        `PATH=${process.env['PATH']}`,
+      ]);
       expectConfigurationError(result, /cannot create or open the database at .* \(permission denied\): uid 65534 cannot write there\. Set DATABASE_PATH/);
     } finally {
       rmSync(folder, { recursive: true, force: true });
