@@ -12,6 +12,7 @@ import type { StoreConfig } from '../../src/config/env.js';
 import { SECRET_VARIABLES } from '../../src/config/secrets.js';
 import { projectRoot } from '../../src/contract/project.js';
 import { openStore } from '../../src/store/open-store.js';
+import { postgresBinDir } from '../../src/store/postgres-binaries.js';
 import { DEFAULT_KEY_EVENTS_RETENTION_DAYS, RETENTION_INTERVAL_MS } from '../../src/store/retention.js';
 import { SchemaTooNew } from '../../src/store/schema-policy.js';
 import { runCommand } from '../../tools/process/run-command.js';
@@ -111,6 +112,20 @@ describe('docs/data.md, followed as written', () => {
     await follow(backup, { ...envOf(from), BACKUP: file });
     const into = await target();
     expect(await follow(restore, { ...envOf(into), BACKUP: file })).toMatch(/^Restored .* 3 users/m);
+    await expectServed(into, made);
+  });
+
+  it('"Backups" by hand on PostgreSQL: the pg_dump and pg_restore commands the page gives do the same', async () => {
+    const [, , dump = '', restore = ''] = blocks('Backups', 'sh');
+    expect(dump).toMatch(/^pg_dump --format=custom /);
+    expect(restore).toMatch(/^pg_restore /);
+    const from: StoreConfig = { databasePath: ':unused:', databaseUrl: await freshDatabase('guide_by_hand') };
+    const made = await withData(from);
+    const file = join(scratch, `by-hand-${++files}.backup`);
+    const path = `${postgresBinDir()}:${process.env['PATH'] ?? ''}`;
+    await follow(dump, { ...envOf(from), BACKUP: file, PATH: path });
+    const into: StoreConfig = { databasePath: ':unused:', databaseUrl: await freshDatabase('guide_by_hand_into') };
+    await follow(restore, { ...envOf(into), BACKUP: file, PATH: path });
     await expectServed(into, made);
   });
 
