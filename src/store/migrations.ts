@@ -112,5 +112,6 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX key_events_by_time ON key_events(at);
   CREATE INDEX api_keys_by_removal ON api_keys(removed_at) WHERE removed_at IS NOT NULL;
+  CREATE INDEX api_keys_by_replacement ON api_keys(replaced_by) WHERE replaced_by IS NOT NULL; -- a deleted key's successor, found at once
   `,
 ];

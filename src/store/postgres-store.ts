@@ -209,6 +209,9 @@ export async function migrate(pool: pg.Pool): Promise<void> {
   }
 }
 
+/** Rows of key history deleted per statement (`deleteKeyHistoryBefore`). */
+const HISTORY_BATCH = 5_000;
+
 /** The list queries, one per scope, direction and start, each a named prepared statement. */
 function listQueries() {
   const make = (scope: ListScope, sort: Sort, after: boolean) => {
@@ -605,13 +608,20 @@ export class PostgresStore implements Store {
   }
 
   async deleteKeyHistoryBefore(before: string): Promise<{ events: number; keys: number }> {
-    return this.#transaction(async (client) => {
-      const events = (await client.query('DELETE FROM key_events WHERE at < $1', [before])).rowCount ?? 0;
-      // A newer key may name a removed one it replaced; it forgets the name, not itself.
-      await client.query('UPDATE api_keys SET replaced_by = NULL WHERE replaced_by IN (SELECT id FROM api_keys WHERE removed_at < $1)', [before]);
-      const keys = (await client.query('DELETE FROM api_keys WHERE removed_at < $1', [before])).rowCount ?? 0;
-      return { events, keys };
-    });
+    // In batches, each a short statement: a first pass over years of history stays within the statement timeout.
+    let events = 0;
+    let keys = 0;
+    for (let batch = HISTORY_BATCH; batch === HISTORY_BATCH; events += batch)
+      batch = (await this.#query(`DELETE FROM key_events WHERE id IN (SELECT id FROM key_events WHERE at < $1 LIMIT ${HISTORY_BATCH}) RETURNING 1`, [before]))
+        .length;
+    for (let batch = HISTORY_BATCH; batch === HISTORY_BATCH; keys += batch)
+      batch = await this.#transaction(async (client) => {
+        const ids = `SELECT id FROM api_keys WHERE removed_at < $1 ORDER BY removed_at, id LIMIT ${HISTORY_BATCH}`;
+        // A newer key may name a removed one it replaced; it forgets the name, not itself.
+        await client.query(`UPDATE api_keys SET replaced_by = NULL WHERE replaced_by IN (${ids})`, [before]);
+        return (await client.query(`DELETE FROM api_keys WHERE id IN (${ids})`, [before])).rowCount ?? 0;
+      });
+    return { events, keys };
   }
 
   async deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number> {

@@ -21,7 +21,7 @@ export const SCHEMA_VERSIONS: readonly { version: number; oldestCode: number; ch
   // Code 6 still runs; a key removed from its owner's list shows there again while code 6 serves (it is
   // revoked or expired, so it works no more than it did).
   { version: 7, oldestCode: 6, change: 'keys removed from their owner’s list (a nullable column)' },
-  { version: 8, oldestCode: 7, change: 'an index on key events by time, for retention (an index)' },
+  { version: 8, oldestCode: 7, change: 'indexes for retention: key events by time, removed keys, replaced keys (indexes)' },
 ];
 
 /** The schema version this code was written for. */

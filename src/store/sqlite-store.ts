@@ -160,6 +160,9 @@ function migrate(db: Database.Database): void {
   }
 }
 
+/** Rows of key history deleted per statement (`deleteKeyHistoryBefore`). */
+const HISTORY_BATCH = 5_000;
+
 /** The list queries, one per scope, direction and start; prepared once. */
 function listStatements(db: Database.Database) {
   const make = (scope: ListScope, sort: Sort, after: boolean) => {
@@ -415,13 +418,24 @@ class SqliteStore implements Store {
   }
 
   async deleteKeyHistoryBefore(before: string): Promise<{ events: number; keys: number }> {
-    return this.#db.transaction(() => {
-      const events = this.#db.prepare('DELETE FROM key_events WHERE at < ?').run(before).changes;
-      // A newer key may name a removed one it replaced; it forgets the name, not itself.
-      this.#db.prepare('UPDATE api_keys SET replaced_by = NULL WHERE replaced_by IN (SELECT id FROM api_keys WHERE removed_at < ?)').run(before);
-      const keys = this.#db.prepare('DELETE FROM api_keys WHERE removed_at < ?').run(before).changes;
-      return { events, keys };
-    })();
+    // In batches, each its own short write: a first pass over years of history never holds the lock for long.
+    const deleteEvents = this.#db.prepare(`DELETE FROM key_events WHERE rowid IN (SELECT rowid FROM key_events WHERE at < ? LIMIT ${HISTORY_BATCH})`);
+    // A newer key may name a removed one it replaced; it forgets the name, not itself.
+    const forgetNames = this.#db.prepare(
+      `UPDATE api_keys SET replaced_by = NULL WHERE replaced_by IN (SELECT id FROM api_keys WHERE removed_at < ? ORDER BY removed_at, id LIMIT ${HISTORY_BATCH})`,
+    );
+    const deleteKeys = this.#db.prepare(
+      `DELETE FROM api_keys WHERE id IN (SELECT id FROM api_keys WHERE removed_at < ? ORDER BY removed_at, id LIMIT ${HISTORY_BATCH})`,
+    );
+    const deleteKeyBatch = this.#db.transaction(() => {
+      forgetNames.run(before);
+      return deleteKeys.run(before).changes;
+    });
+    let events = 0;
+    let keys = 0;
+    for (let batch = HISTORY_BATCH; batch === HISTORY_BATCH; events += batch) batch = deleteEvents.run(before).changes;
+    for (let batch = HISTORY_BATCH; batch === HISTORY_BATCH; keys += batch) batch = deleteKeyBatch();
+    return { events, keys };
   }
 
   async deleteEndedSessions(at: string, idleBefore: string): Promise<number> {

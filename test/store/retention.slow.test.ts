@@ -143,3 +143,39 @@ describe('the server', () => {
     expect(await sqlite.rows(config)).toEqual({ sessions: 0, attempt_counts: 0, key_events: 1, api_keys: 1 });
   });
 });
+
+describe.each([sqlite, postgres])('key history on $name, years of it at once', (engine) => {
+  it('is deleted in batches, every row of it, rolled keys naming deleted ones included', async () => {
+    const config = await engine.config();
+    const store = await openStore(config);
+    await store.close();
+    const old = '2020-01-01T00:00:00.000Z';
+    // 12,001 removed keys, each with two events, each but the first naming the key before it as replaced.
+    const keys = 12_001;
+    const rows = `WITH n AS (SELECT i FROM ${config.databaseUrl ? 'generate_series(1, 12001) AS g(i)' : '(WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 12001) SELECT i FROM c)'})`;
+    const statements = [
+      `INSERT INTO users (id, name, created_at) VALUES ('usr_0000000000000001', 'ann', '${old}')`,
+      `${rows} INSERT INTO api_keys (id, user_id, digest, hint, created_at, revoked_at, removed_at, replaced_by)
+         SELECT 'key_' || i, 'usr_0000000000000001', ${config.databaseUrl ? "decode(md5(i::text), 'hex')" : "CAST(printf('%032d', i) AS BLOB)"}, 'tka_…', '${old}', '${old}', '${old}', NULL FROM n`,
+      `UPDATE api_keys SET replaced_by = 'key_' || (CAST(substr(id, 5) AS INTEGER) + 1) WHERE CAST(substr(id, 5) AS INTEGER) < ${keys}`,
+      `${rows} INSERT INTO key_events (id, key_id, user_id, type, source, at) SELECT 'evt_c' || i, 'key_' || i, 'usr_0000000000000001', 'created', 'web', '${old}' FROM n`,
+      `${rows} INSERT INTO key_events (id, key_id, user_id, type, source, at) SELECT 'evt_r' || i, 'key_' || i, 'usr_0000000000000001', 'revoked', 'web', '${old}' FROM n`,
+    ];
+    if (config.databaseUrl)
+      await withClient(config.databaseUrl, async (client) => {
+        for (const statement of statements) await client.query(statement);
+      });
+    else {
+      const db = new Database(config.databasePath);
+      for (const statement of statements) db.exec(statement);
+      db.close();
+    }
+    const reopened = await openStore(config);
+    try {
+      expect(await reopened.deleteKeyHistoryBefore('2021-01-01T00:00:00.000Z')).toEqual({ events: 2 * keys, keys });
+    } finally {
+      await reopened.close();
+    }
+    expect(await engine.rows(config)).toEqual({ sessions: 0, attempt_counts: 0, key_events: 0, api_keys: 0 });
+  });
+});
