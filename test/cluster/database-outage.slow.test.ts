@@ -10,7 +10,7 @@ import { makeKey } from '../../tools/process/make-key.js';
 import { launch } from '../../tools/process/launch.js';
 import { waitForOutput } from '../../tools/process/ready.js';
 import { runCommand } from '../../tools/process/run-command.js';
-import { type ServerProcess, startServer } from '../../tools/process/server.js';
+import { type ServerProcess, startServer, stderrBeyondGreeting } from '../../tools/process/server.js';
 import { expectHonoursContract } from '../helpers/contract.js';
 
 let postgres: LocalPostgres;
@@ -118,7 +118,7 @@ describe('an instance started while its database is away', () => {
       const response = await fetch(`${url}/shared?sort=asc`, { headers: { authorization: `Bearer ${key}` } });
       // The key was revoked by the test above: an answer from the contract, from the database that came back.
       expect(response.status).toBe(401);
-      expect(patient.stderr()).toBe('');
+      expect(stderrBeyondGreeting(patient.stderr())).toBe('');
       expect(await patient.stop()).toEqual({ code: 0, signal: null });
     } finally {
       await Promise.all([waiting.stop({ signal: 'SIGKILL' }), patient.stop({ signal: 'SIGKILL' })]);

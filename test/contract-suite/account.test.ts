@@ -25,7 +25,7 @@ beforeAll(async () => {
   if (started.status === 'rejected') throw started.reason;
   if (mocked.status === 'rejected') throw mocked.reason;
   const webUrl = /^Web application on (\S+)$/m.exec(server.stderr())?.[1];
-  if (!webUrl) throw new Error(`no web application in:\n${server.stdout()}`);
+  if (!webUrl) throw new Error(`no web application in:\n${server.stderr()}`);
   // A session as the pages get one: sign up, keep the cookie's token; a key so that lists have an entry.
   const signUp = await fetch(`${webUrl}/api/users`, {
     method: 'POST',

@@ -12,19 +12,28 @@ afterEach(async () => {
 });
 
 const status = async (url: string) => {
-  const response = await fetch(url, { method: url.endsWith('z') ? 'GET' : 'POST', body: url.endsWith('z') ? null : '{}' });
+  const post = url.endsWith('/');
+  const response = await fetch(url, { method: post ? 'POST' : 'GET', body: post ? '{}' : null });
   await response.arrayBuffer();
   return response.status;
 };
 
 describe('draining', () => {
-  it('answers /readyz 503 on SIGTERM while the public API still serves, closes after the delay and exits 0', { timeout: 60_000 }, async () => {
+  it('serves probes and metrics on the ops listener only; on SIGTERM answers /readyz 503 while the public API still serves, closes after the delay and exits 0', {
+    timeout: 60_000,
+  }, async () => {
     server = await startServer({ databasePath: ':memory:', env: { OPS_PORT: '0', SHUTDOWN_DELAY_SECONDS: '3' } });
     const ops = /^Probes and metrics on (\S+) /m.exec(server.stderr())?.[1];
     expect(ops, server.outputTail()).toBeDefined();
     expect(await status(`${ops}/livez`)).toBe(200);
     expect(await status(`${ops}/readyz`)).toBe(200);
     expect(await status(`${server.url}/`)).toBe(401);
+    // Only on the ops listener: the public and the web listeners do not serve the probes or the metrics.
+    for (const base of [server.url, server.webUrl])
+      for (const path of ['/livez', '/readyz', '/metrics']) expect(await status(`${base.replace(/\/$/, '')}${path}`), `${base}${path}`).not.toBe(200);
+    const metrics = await (await fetch(`${ops}/metrics`)).text();
+    expect(metrics).toMatch(/^http_server_request_duration_seconds_count\{api="main",operation="listOwnItems",http_response_status_code="401"\} \d+$/m);
+    expect(metrics).toMatch(/^http_server_authentication_failures_total\{api="main",reason="missing-credential"\} \d+$/m);
 
     const signalled = Date.now();
     server.signal('SIGTERM');

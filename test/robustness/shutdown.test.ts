@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { makeKey } from '../../tools/process/make-key.js';
 import { scratchDatabase } from '../../tools/process/scratch-database.js';
-import { startServer, type ServerProcess } from '../../tools/process/server.js';
+import { startServer, type ServerProcess, stderrBeyondGreeting } from '../../tools/process/server.js';
 import { expectHonoursContract } from '../helpers/contract.js';
 
 interface SlowCall {
@@ -117,7 +117,7 @@ describe('graceful shutdown', { concurrent: true }, () => {
         expect.arrayContaining(['shutting down: no new connections, finishing in-flight requests', 'stopped']),
       );
       expect(log.filter((entry) => entry.level >= 50)).toEqual([]);
-      expect(server.stderr()).toBe('');
+      expect(stderrBeyondGreeting(server.stderr())).toBe('');
 
       // Closed cleanly: the last connection checkpointed the WAL and removed it.
       const wal = `${database.path}-wal`;

@@ -32,7 +32,7 @@ async function server(env: Record<string, string>): Promise<ServerProcess & { we
   if (!validKey) validKey = (await makeKey(database.path, 'ann')).key;
   const started = await startServer({ databasePath: database.path, env: { FAILED_AUTH_PER_ADDRESS: '3', ...env } });
   processes.push(started);
-  const web = /^Web application on (\S+)$/m.exec(started.stdout())?.[1] ?? '';
+  const web = /^Web application on (\S+)$/m.exec(started.stderr())?.[1] ?? '';
   return { ...started, webPort: Number(new URL(web).port) };
 }
 

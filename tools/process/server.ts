@@ -42,6 +42,18 @@ export class ServerStartError extends Error {
   }
 }
 
+/** The lines of the server's greeting (`announce` in src/server/main.ts), all on stderr, and the blank lines between them. */
+const GREETING_LINE =
+  /^(Listening on \S+|Web application on \S+|Probes and metrics on .*|Open \S+ in a browser: .*|Serving .*\.|For sample data to try the API on: .*|)$/;
+
+/** What the server wrote on stderr besides its greeting: what a test expects to be empty (no warning, no stack). */
+export function stderrBeyondGreeting(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((line) => !GREETING_LINE.test(line))
+    .join('\n');
+}
+
 /** The two lines the server prints once both listeners are up, whatever LOG_LEVEL says. */
 const LISTENING = /^Listening on (\S+)\nWeb application on (\S+)$/m;
 

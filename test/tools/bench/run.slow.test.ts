@@ -34,7 +34,7 @@ describe('the benchmark harness in --quick mode', () => {
         expect(value, server.id).toBeGreaterThan(0);
       }
     }
-    expect(report.targets).toHaveLength(7);
+    expect(report.targets).toHaveLength(9);
     expect(report.signIn?.cpuPerSignInMs).toBeGreaterThan(0);
     expect(report.signIn?.throughputRatio).toBeGreaterThan(0);
     // PostgreSQL mode: the database's CPU is counted, and both ratios come from the same run.
@@ -46,6 +46,11 @@ describe('the benchmark harness in --quick mode', () => {
       '2 instances on PostgreSQL / 1 on PostgreSQL',
     ]);
     for (const comparison of report.postgres ?? []) expect(comparison.throughputRatio).toBeGreaterThan(0);
+    // The observability rows: metrics on against off, tracing to no collector (every export failing) without a failed answer.
+    expect(report.observability?.map((comparison) => comparison.id)).toEqual(['project-metrics', 'project-tracing']);
+    for (const comparison of report.observability ?? []) expect(comparison.throughputRatio).toBeGreaterThan(0);
+    expect(report.observability?.find((comparison) => comparison.id === 'project-tracing')?.failed).toBe(0);
     expect(result.stdout).toMatch(/^(PASS|MISS) {2}req\/s >= 0\.80x bare Hono/m);
+    expect(result.stdout).toMatch(/^(PASS|MISS) {2}metrics on \(OPS_PORT\): req\/s >= 0\.95x off/m);
   }, 120_000);
 });

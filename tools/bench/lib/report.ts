@@ -91,6 +91,8 @@ export interface ObservabilityComparison {
   /** Median of the per-round req/s ratios to the plain row. */
   throughputRatio: number;
   cpuUs: { row: number; baseline: number };
+  /** Median of the per-round ratios of CPU per answer to the plain row: steadier than req/s on a busy machine. */
+  cpuRatio: number;
   /** Answers that were not 2xx, and errors or timeouts, over every round. */
   failed: number;
   /** Peak RSS of each round, in MiB, and the plain row's peak. */
@@ -276,6 +278,7 @@ export function compareObservability(servers: ServerSummary[]): ObservabilityCom
         id,
         throughputRatio: ratioTo(row, project),
         cpuUs: { row: row.cpuPerRequestUs, baseline: project.cpuPerRequestUs },
+        cpuRatio: cpuRatioTo(row, project),
         failed: row.non2xx + row.errors,
         roundRssMiB: row.rounds.map((round) => (round.peakRssBytes ?? Number.NaN) / MiB),
         baselineRssMiB: project.peakRssMiB,
@@ -288,7 +291,7 @@ export function formatObservability(comparisons: ObservabilityComparison[]): str
   if (comparisons.length === 0) return undefined;
   const lines = comparisons.map(
     (c) =>
-      `  ${c.what.padEnd(32)} req/s x${c.throughputRatio.toFixed(3)}   CPU per answer ${c.cpuUs.row.toFixed(0)} us vs ${c.cpuUs.baseline.toFixed(0)} us   ` +
+      `  ${c.what.padEnd(32)} req/s x${c.throughputRatio.toFixed(3)}   CPU per answer x${c.cpuRatio.toFixed(3)} (${c.cpuUs.row.toFixed(0)} us vs ${c.cpuUs.baseline.toFixed(0)} us)   ` +
       `failed ${c.failed}   peak RSS by round ${c.roundRssMiB.map((value) => value.toFixed(0)).join(', ')} MiB (off: ${c.baselineRssMiB.toFixed(0)})`,
   );
   return [
