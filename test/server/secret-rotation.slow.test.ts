@@ -63,7 +63,7 @@ describe('cursor secrets from files, rotated across instances', () => {
       await expect.poll(() => rotated.stdout(), { timeout: 5_000 }).toMatch(/secrets disagree with another instance/);
       expect(rotated.stdout()).toContain('another instance does not accept the CURSOR_SECRETS secret this one signs with');
       expect(rotated.stdout()).toContain('"cursor":"CURSOR_SECRETS (2)"');
-      expect(rotated.stdout()).not.toContain(NEW);
+      expect(rotated.stdout() + rotated.stderr()).not.toContain(NEW);
       // The old instance learns it on its next readiness probe: the rotated one signs with what it does not accept.
       const readyz = await fetch(`${ops}/readyz`);
       expect(readyz.status).toBe(503);
