@@ -12,12 +12,13 @@ import type { ResponseValidationMode } from '../http/response-validation.js';
 import type { Telemetry } from '../http/telemetry.js';
 import type { PageAssets } from '../pages/assets.js';
 import { FORM_PAGES, formFallback, pageResponse } from '../pages/serve.js';
+import { databaseSecrets, type SecretSource } from '../store/secrets.js';
 import type { SessionRecord, Store } from '../store/store.js';
+import { type DeviceRequest, Devices } from './devices.js';
 import { type AccountContext, type AccountHandlers, accountHandlers } from './operations.js';
 import { checkSameOrigin } from './same-origin.js';
 import { sessionCookie } from './session-cookie.js';
 import { Sessions, sessionCookieFor } from './sessions.js';
-import { type DeviceRequest, Devices } from './devices.js';
 import { StoredAttemptLimit } from './sign-in-limiter.js';
 
 export interface WebAppOptions {
@@ -46,6 +47,8 @@ export interface WebAppOptions {
   limits?: Partial<Limits>;
   /** What each operation does; by default the project's own (`src/account/operations.ts`). */
   handlers?: AccountHandlers;
+  /** Where the device-cookie and sign-in counter secrets come from (`loadSecrets`). Default: the database's. */
+  secrets?: SecretSource;
   /** Whether answers are checked against the account spec before they are sent. Default `strict`. */
   responseValidation?: ResponseValidationMode;
   /** The metrics and the request spans, when they are on (`src/ops/`). */
@@ -71,6 +74,7 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
   const sessions = new Sessions(store, sessionCookieFor(secure), accountLimits.session, options.origin);
   // In the store: every instance on one database counts an account's, a client's and a device's sign-in attempts together.
   const { signIn } = accountLimits;
+  const secrets = options.secrets ?? databaseSecrets(store);
   const rule = (free: number) => ({
     free,
     backoffMs: signIn.backoffSeconds * 1000,
@@ -78,15 +82,16 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     forgetMs: signIn.windowSeconds * 1000,
   });
   const signInAttempts = {
-    perAccount: new StoredAttemptLimit({ store, scope: 'account', rule: rule(signIn.failuresPerAccount), now }),
-    perClient: new StoredAttemptLimit({ store, scope: 'client', rule: rule(signIn.failuresPerClient), now }),
-    perDevice: new StoredAttemptLimit({ store, scope: 'device', rule: rule(signIn.failuresPerDevice), now }),
+    perAccount: new StoredAttemptLimit({ store, secrets, scope: 'account', rule: rule(signIn.failuresPerAccount), now }),
+    perClient: new StoredAttemptLimit({ store, secrets, scope: 'client', rule: rule(signIn.failuresPerClient), now }),
+    perDevice: new StoredAttemptLimit({ store, secrets, scope: 'device', rule: rule(signIn.failuresPerDevice), now }),
   };
-  const devices = new Devices(store, { secure, lifetimeSeconds: signIn.deviceSeconds });
+  const devices = new Devices(secrets, { secure, lifetimeSeconds: signIn.deviceSeconds });
   // Sign-ups per client, in the store too: past perClient, a client waits windowSeconds after its latest.
   const signUpWindowMs = accountLimits.signUp.windowSeconds * 1000;
   const signUpAttempts = new StoredAttemptLimit({
     store,
+    secrets,
     scope: 'sign-up',
     rule: { free: accountLimits.signUp.perClient, backoffMs: signUpWindowMs, maxBackoffMs: signUpWindowMs, forgetMs: signUpWindowMs },
     now,

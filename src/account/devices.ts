@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
-import type { Store } from '../store/store.js';
+import type { SecretRing, SecretSource } from '../store/secrets.js';
 
 /** `usr_…` id, a 128-bit nonce and an HMAC-SHA256, each base64url: `<userId>.<nonce>.<signature>`. */
 const VALUE = /^(usr_[0-9a-z]{16})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
@@ -21,14 +21,14 @@ export interface KnownDevice {
  * HTTP, like the session cookie; `HttpOnly; SameSite=Strict; Path=/`.
  */
 export class Devices {
-  readonly #store: Store;
+  readonly #secrets: SecretSource;
   readonly #name: '__Host-device' | 'device';
   readonly #secure: boolean;
   readonly #maxAgeSeconds: number;
-  #secret: Promise<Buffer> | undefined;
+  #ring: Promise<SecretRing> | undefined;
 
-  constructor(store: Store, options: { secure: boolean; lifetimeSeconds: number }) {
-    this.#store = store;
+  constructor(secrets: SecretSource, options: { secure: boolean; lifetimeSeconds: number }) {
+    this.#secrets = secrets;
     this.#secure = options.secure;
     this.#name = options.secure ? '__Host-device' : 'device';
     this.#maxAgeSeconds = options.lifetimeSeconds;
@@ -39,28 +39,36 @@ export class Devices {
     const match = VALUE.exec(getCookie(c, this.#name) ?? '');
     if (!match) return undefined;
     const [, userId = '', nonce = '', signature = ''] = match;
-    const expected = await this.#sign(userId, nonce);
-    return timingSafeEqual(Buffer.from(signature), Buffer.from(expected)) ? { userId, nonce } : undefined;
+    // Signed with any secret still listed: a rotation does not forget the browsers that signed in before it.
+    const { all } = await this.#secretRing();
+    const given = Buffer.from(signature);
+    const genuine = all.some((secret) => {
+      const expected = Buffer.from(sign(secret, userId, nonce));
+      return expected.length === given.length && timingSafeEqual(given, expected);
+    });
+    return genuine ? { userId, nonce } : undefined;
   }
 
   /** A new device cookie for the account (a new nonce each time), as a `Set-Cookie` value. */
   async issue(userId: string): Promise<string> {
     const nonce = randomBytes(16).toString('base64url');
-    const value = `${userId}.${nonce}.${await this.#sign(userId, nonce)}`;
+    const value = `${userId}.${nonce}.${sign((await this.#secretRing()).current, userId, nonce)}`;
     // Attribute order is fixed so the contract's pattern can check it.
     return `${this.#name}=${value}; Path=/; Max-Age=${this.#maxAgeSeconds}; HttpOnly; ${this.#secure ? 'Secure; ' : ''}SameSite=Strict`;
   }
 
-  async #sign(userId: string, nonce: string): Promise<string> {
+  #secretRing(): Promise<SecretRing> {
     // Read once; a failed read (the database away) is tried again next time.
-    this.#secret ??= this.#store.secret('device-cookies').catch((error: unknown) => {
-      this.#secret = undefined;
+    this.#ring ??= this.#secrets('device-cookies').catch((error: unknown) => {
+      this.#ring = undefined;
       throw error;
     });
-    return createHmac('sha256', await this.#secret)
-      .update(`${userId}.${nonce}`)
-      .digest('base64url');
+    return this.#ring;
   }
+}
+
+function sign(secret: Buffer, userId: string, nonce: string): string {
+  return createHmac('sha256', secret).update(`${userId}.${nonce}`).digest('base64url');
 }
 
 /**

@@ -5,6 +5,7 @@
 import { ConfigError, readStoreConfig } from '../config/env.js';
 import { openStore } from '../store/open-store.js';
 import { UnsafeLocationError, UnwritableLocationError } from '../store/private-files.js';
+import { SchemaTooNew } from '../store/schema-policy.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { CommandFailed, UsageError } from './exit.js';
 
@@ -18,8 +19,9 @@ export async function withStore<T>(env: NodeJS.ProcessEnv, work: (store: Store) 
   }
 }
 
-/** A bad or unsafe DATABASE_PATH (or DATABASE_URL) is bad usage of the command; an unreachable database is a failure. */
+/** A bad or unsafe DATABASE_PATH (or DATABASE_URL), or a database too new for this code, is bad usage of the command; an unreachable database is a failure. */
 export function asCliError(error: unknown): unknown {
-  if (error instanceof ConfigError || error instanceof UnsafeLocationError || error instanceof UnwritableLocationError) return new UsageError(error.message);
+  if (error instanceof ConfigError || error instanceof UnsafeLocationError || error instanceof UnwritableLocationError || error instanceof SchemaTooNew)
+    return new UsageError(error.message);
   return error instanceof StoreUnavailable ? new CommandFailed(error.message) : error;
 }

@@ -2,6 +2,9 @@ import { lookup } from 'node:dns/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { projectRoot } from '../contract/project.js';
 import { FORWARDED_HEADERS, type ForwardedHeader, type TrustedProxies, trustedProxy } from '../http/client-address.js';
+import { DEFAULT_KEY_EVENTS_RETENTION_DAYS } from '../store/retention.js';
+import { ConfigError } from './config-error.js';
+import { type ConfiguredSecrets, readSecrets } from './secrets.js';
 
 /**
  * What the server does with its own answers: `strict` checks each one against
@@ -74,6 +77,10 @@ export interface ServerConfig extends StoreConfig {
   serviceName: string;
   /** Whether answers are checked against the spec before they are sent (see `response-validation.ts`). */
   responseValidation: ResponseValidationMode;
+  /** Days key events, and keys their owners removed, are kept (`KEY_EVENTS_RETENTION_DAYS`; docs/data.md, "Retention"). */
+  keyEventsRetentionDays: number;
+  /** Secrets from `*_SECRETS` or `*_SECRETS_FILE`, newest first (config/secrets.ts); a name left out uses the database's. */
+  secrets: ConfiguredSecrets;
   /** Proxies whose forwarded header names the client (`TRUSTED_PROXIES`, `FORWARDED_HEADER`); none by default, so the client is the TCP peer. */
   trustedProxies: TrustedProxies;
 }
@@ -87,8 +94,7 @@ export const DEFAULT_MAX_CONNECTIONS = 1_000;
 /** One client address may hold a tenth: one client with slow requests cannot take every connection. */
 const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 100;
 
-/** Thrown for a bad environment variable; the entry point prints it and exits 2. */
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /** The store's configuration, from environment variables; the keys CLI needs no more than this. */
 export function readStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConfig {
@@ -239,6 +245,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     serviceName: env['OTEL_SERVICE_NAME'] || 'bearer-list-api',
     responseValidation: responseValidation as ResponseValidationMode,
     trustedProxies: trustedProxies(env),
+    keyEventsRetentionDays: integer(env, 'KEY_EVENTS_RETENTION_DAYS', DEFAULT_KEY_EVENTS_RETENTION_DAYS, 1, 36_500),
+    secrets: readSecrets(env),
   };
 }
 

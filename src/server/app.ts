@@ -9,6 +9,7 @@ import type { Limits, RequestContract } from '../http/request-contract.js';
 import type { RequestLines } from '../http/request-lines.js';
 import type { ResponseValidationMode } from '../http/response-validation.js';
 import type { Telemetry } from '../http/telemetry.js';
+import { databaseSecrets, type SecretSource } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 import type { Caller } from './bearer-key.js';
 import { bearerKey } from './bearer-key.js';
@@ -42,6 +43,8 @@ export interface AppOptions {
   rateLimit?: 'local' | 'shared';
   /** Seconds a client is told to wait (`Retry-After`) when the store is unreachable. Default 2. */
   unavailableRetrySeconds?: number;
+  /** Where the cursor secret comes from (`loadSecrets`: the environment's, else the database's). Default: the database's. */
+  secrets?: SecretSource;
   /** The caller's address (`clientAddress(config.trustedProxies)`), for the failed-authentication budget and the request log; by default the socket's peer. */
   clientAddress?: ClientAddress;
   /** The metrics and the request spans, when they are on (`src/ops/`). */
@@ -60,7 +63,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<{ caller: Caller 
   const limits: Limits = { ...contract.limits, ...options.limits };
   const limiter: RateLimiter =
     options.rateLimit === 'shared' ? new SharedRateLimiter({ store, ...limits.rateLimit, now }) : new FixedWindowRateLimiter({ ...limits.rateLimit, now });
-  const cursors = cursorCodec(store);
+  const cursors = cursorCodec(options.secrets ?? databaseSecrets(store));
   const { requests, windowSeconds } = limits.rateLimit;
   // The source: every endpoint takes the bearer key. An operation added without it is refused at startup, not served open.
   for (const operation of contract.operations) {
@@ -108,14 +111,14 @@ export function createApp(options: AppOptions): Hono<KernelEnv<{ caller: Caller 
  * The cursor codec, on the store's cursor secret: read once, then kept; requests before that await the
  * same read. A failed read (the database was away) is tried again by the next request that needs it.
  */
-function cursorCodec(store: Store): () => CursorCodec | Promise<CursorCodec> {
+function cursorCodec(secrets: SecretSource): () => CursorCodec | Promise<CursorCodec> {
   let codec: CursorCodec | undefined;
   let reading: Promise<CursorCodec> | undefined;
   const cursors = (): CursorCodec | Promise<CursorCodec> => {
     if (codec) return codec;
-    reading ??= store.secret('cursor').then(
-      (secret) => {
-        codec = new CursorCodec(secret);
+    reading ??= secrets('cursor').then(
+      (ring) => {
+        codec = new CursorCodec(ring);
         return codec;
       },
       (error: unknown) => {

@@ -27,24 +27,30 @@ export type CursorReading = { ok: true; after: Position } | { ok: false; reason:
  * than silently paging through the wrong list.
  */
 export class CursorCodec {
-  readonly #secret: Buffer;
+  readonly #signing: Buffer;
+  readonly #accepted: readonly Buffer[];
 
-  constructor(secret: Buffer) {
-    this.#secret = secret;
+  /** Signs with `secret` (or the ring's current secret); a ring's older secrets still verify (docs/data.md, "Secrets"). */
+  constructor(secret: Buffer | { current: Buffer; all: readonly Buffer[] }) {
+    this.#signing = Buffer.isBuffer(secret) ? secret : secret.current;
+    this.#accepted = Buffer.isBuffer(secret) ? [secret] : secret.all;
   }
 
   encode(state: CursorState): string {
     const payload: Payload = { s: state.scope, u: state.userId, o: state.sort, c: state.after.createdAt, i: state.after.id };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-    return `${body}.${this.#sign(body).toString('base64url')}`;
+    return `${body}.${this.#sign(body, this.#signing).toString('base64url')}`;
   }
 
   /** Checks that the cursor is genuine and belongs to this request. */
   decode(cursor: string, expected: Omit<CursorState, 'after'>): CursorReading {
     const [body = '', signature = ''] = cursor.split('.');
     const given = Buffer.from(signature, 'base64url');
-    const wanted = this.#sign(body);
-    if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) return { ok: false, reason: 'is not a cursor this service issued' };
+    const genuine = this.#accepted.some((secret) => {
+      const wanted = this.#sign(body, secret);
+      return given.length === wanted.length && timingSafeEqual(given, wanted);
+    });
+    if (!genuine) return { ok: false, reason: 'is not a cursor this service issued' };
     let parsed: unknown;
     try {
       parsed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
@@ -60,7 +66,7 @@ export class CursorCodec {
     return { ok: true, after: { createdAt: payload.c, id: payload.i } };
   }
 
-  #sign(body: string): Buffer {
-    return createHmac('sha256', this.#secret).update(body).digest().subarray(0, 16);
+  #sign(body: string, secret: Buffer): Buffer {
+    return createHmac('sha256', secret).update(body).digest().subarray(0, 16);
   }
 }

@@ -11,6 +11,7 @@ import pino from 'pino';
 import { createWebApp } from '../account/app.js';
 import { ConfigError, checkHostResolves, configurationWarnings, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
+import { SECRET_VARIABLES, type SecretName } from '../config/secrets.js';
 import { readLimits } from '../contract/limits.js';
 import { readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
@@ -29,6 +30,9 @@ import { buildPages } from '../pages/assets.js';
 import { openStore } from '../store/open-store.js';
 import { connectionRefusedByConfiguration } from '../store/postgres-store.js';
 import { UnsafeLocationError, UnwritableLocationError } from '../store/private-files.js';
+import { startRetention } from '../store/retention.js';
+import { SchemaTooNew } from '../store/schema-policy.js';
+import { loadSecrets, publishSecrets, type SecretSource, secretsAgreement } from '../store/secrets.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 
@@ -81,6 +85,7 @@ function flushLogs(done?: () => void): void {
 // what a script waiting for it sends) ends the process through shutdown, with exit code 0, not by the default action.
 let store: Store | undefined;
 let servers: Server[] = [];
+let retention: { stop(): void } | undefined;
 let opsServer: Server | undefined;
 let tracing: Tracing | undefined;
 let opsUrl: string | undefined;
@@ -113,6 +118,7 @@ function closeListeners(): void {
   void Promise.all(closed).then(() => {
     clearTimeout(deadline);
     clearInterval(sweep);
+    retention?.stop();
     void (store?.close() ?? Promise.resolve()).finally(async () => {
       await tracing?.shutdown(2_000);
       opsServer?.closeAllConnections();
@@ -201,7 +207,7 @@ try {
   store = await openWithRetry();
 } catch (error) {
   const refusal =
-    error instanceof UnsafeLocationError || error instanceof UnwritableLocationError
+    error instanceof UnsafeLocationError || error instanceof UnwritableLocationError || error instanceof SchemaTooNew
       ? error.message
       : config.databaseUrl
         ? connectionRefusedByConfiguration(error, config.databaseUrl)
@@ -218,6 +224,18 @@ try {
   console.error(`cannot reach the database (${database}) after ${STARTUP_WAIT_MS / 1000} s: ${error.message}`);
   process.exit(1);
 }
+// The secrets: the environment's lists where given, else the database's. Instances given different lists are
+// told here, and by every readiness check (`secretsAgreement`), before what one signs is refused by another.
+const secretRings = await loadSecrets(store, config.secrets);
+const agreement = await secretsAgreement(store, secretRings);
+if (!agreement.ok) logger.warn({ reason: agreement.reason }, 'secrets disagree with another instance on this database');
+await publishSecrets(store, secretRings);
+const secrets: SecretSource = async (name) => secretRings[name];
+const secretsStore = store;
+readiness.add('secrets', async () => {
+  const checked = await secretsAgreement(secretsStore, secretRings);
+  return checked.ok ? undefined : checked.reason;
+});
 const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolved;
 // One resolver for both listeners: every per-client limit and the request lines see the same address.
 const client = clientAddress(config.trustedProxies);
@@ -234,6 +252,7 @@ const app = createApp({
   responseValidation: config.responseValidation,
   // One process owns an SQLite file; instances on PostgreSQL share each key's quota.
   rateLimit: shared ? 'shared' : 'local',
+  secrets,
   clientAddress: client,
   telemetry,
 });
@@ -271,16 +290,18 @@ try {
   // The web application: the account API's own contract and limits, and pages that show the public API's URL in their curl.
   const accountSpec = loadSpec(readContractPaths(undefined, 'account').spec);
   const accountContract = compileRequestContract(accountSpec, 'account');
+  const accountLimits = readLimits(accountSpec, 'account');
   const webApp = createWebApp({
     store,
     contract: accountContract,
-    accountLimits: readLimits(accountSpec, 'account'),
+    accountLimits,
     logger,
     requestLines,
     pages: await buildPages({ publicApiUrl: config.publicApiUrl ?? url }),
     ...(config.webOrigin && { origin: config.webOrigin }),
     responseValidation: config.responseValidation,
     clientAddress: client,
+    secrets,
     telemetry,
   });
   const { headersTimeoutSeconds, requestTimeoutSeconds } = accountContract.connectionLimits;
@@ -292,6 +313,22 @@ try {
     accountContract.problemBounds,
   );
   servers.push(webListener.server);
+  retention = startRetention(
+    store,
+    {
+      sessionIdleMs: accountLimits.session.idleSeconds * 1000,
+      attemptsForgetMs: Math.max(accountLimits.signIn.windowSeconds, accountLimits.signUp.windowSeconds) * 1000,
+      keyHistoryDays: config.keyEventsRetentionDays,
+    },
+    {
+      pruned: (pruned) => {
+        if (Object.values(pruned).some((count) => count > 0)) logger.info({ ...pruned, keyEventsRetentionDays: config.keyEventsRetentionDays }, 'pruned');
+      },
+      failed: (error) => {
+        if (!stopping) logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'pruning failed; tried again at the next pass');
+      },
+    },
+  );
   logger.info(
     {
       url,
@@ -301,6 +338,12 @@ try {
       maxConnections: config.maxConnections,
       maxConnectionsPerAddress: config.maxConnectionsPerAddress,
       ...(fromTrustedProxy && { trustedProxies: config.trustedProxies }),
+      secrets: Object.fromEntries(
+        (Object.keys(SECRET_VARIABLES) as SecretName[]).map((name) => [
+          name,
+          config.secrets[name] ? `${SECRET_VARIABLES[name]} (${config.secrets[name]?.length})` : 'database',
+        ]),
+      ),
     },
     'listening',
   );

@@ -212,6 +212,12 @@ export class CachedStore implements Store {
     return this.#inner.listKeyPage(userId, query);
   }
 
+  async deleteKeyHistoryBefore(before: string): Promise<{ events: number; keys: number }> {
+    const deleted = await this.#inner.deleteKeyHistoryBefore(before);
+    if (deleted.keys > 0) this.#forget();
+    return deleted;
+  }
+
   /** Changes whether the owner's list shows a key, which no cache holds: nothing to forget. */
   removeKey(userId: string, keyId: string, at: string): Promise<'removed' | 'active' | undefined> {
     return this.#inner.removeKey(userId, keyId, at);
@@ -261,6 +267,14 @@ export class CachedStore implements Store {
 
   deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number> {
     return this.#inner.deleteAttemptsBefore(beforeMs, prefix);
+  }
+
+  readMeta(key: string): Promise<Buffer | undefined> {
+    return this.#inner.readMeta(key);
+  }
+
+  writeMeta(key: string, value: Buffer): Promise<void> {
+    return this.#inner.writeMeta(key, value);
   }
 
   secret(name: string): Promise<Buffer> {

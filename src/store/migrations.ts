@@ -108,4 +108,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE api_keys ADD COLUMN removed_at TEXT;
   `,
+  // 8: key events and removed keys are forgotten after KEY_EVENTS_RETENTION_DAYS (docs/data.md, "Retention").
+  `
+  CREATE INDEX key_events_by_time ON key_events(at);
+  CREATE INDEX api_keys_by_removal ON api_keys(removed_at) WHERE removed_at IS NOT NULL;
+  CREATE INDEX api_keys_by_replacement ON api_keys(replaced_by) WHERE replaced_by IS NOT NULL; -- a deleted key's successor, found at once
+  `,
 ];

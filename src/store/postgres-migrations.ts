@@ -166,4 +166,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE api_keys ADD COLUMN removed_at timestamptz;
   `,
+  // Key events and removed keys forgotten after the retention period (SQLite's migration 8).
+  `
+  CREATE INDEX key_events_by_time ON key_events (at);
+  CREATE INDEX api_keys_by_removal ON api_keys (removed_at) WHERE removed_at IS NOT NULL;
+  -- Deleting a key checks who names it as replaced_by: without this, a scan of every key per deleted key.
+  CREATE INDEX api_keys_by_replacement ON api_keys (replaced_by) WHERE replaced_by IS NOT NULL;
+  `,
 ];

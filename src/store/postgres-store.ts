@@ -5,6 +5,7 @@ import type { Item, Sort } from '../contract/types.js';
 import { newId } from './ids.js';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 import { type SessionColumns, type SessionRow, selectList, toSession } from './rows.js';
+import { COMPATIBILITY_TABLE, oldestCodeFor, planFor } from './schema-policy.js';
 import {
   ActiveKeyLimitReached,
   type AttemptCount,
@@ -18,6 +19,7 @@ import {
   type ListScope,
   MAX_DOUBLINGS,
   type NewKeyOptions,
+  notSecret,
   type PageQuery,
   type QuotaLease,
   type QuotaRequest,
@@ -168,7 +170,8 @@ export function createPool(url: string, settings: PostgresSettings, applicationN
 
 /**
  * Applies pending migrations in one transaction under a transaction-level advisory lock: instances started
- * together queue on the lock, and each finds the work done by the first. Refuses a database from newer code.
+ * together queue on the lock, and each finds the work done by the first. A database from newer code is served as
+ * is when it says this code still runs on it, else refused with `SchemaTooNew` (schema-policy.ts).
  */
 export async function migrate(pool: pg.Pool): Promise<void> {
   // The first contact with the database: a refused connection here is "not there yet" (startup retries), not a crash.
@@ -184,12 +187,18 @@ export async function migrate(pool: pg.Pool): Promise<void> {
     await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const { rows } = await client.query<{ applied: number }>('SELECT coalesce(max(version), 0)::int AS applied FROM schema_migrations');
     const applied = rows[0]?.applied ?? 0;
-    if (applied > POSTGRES_MIGRATIONS.length) {
-      throw new Error(`the database is at schema version ${applied}, newer than this code (${POSTGRES_MIGRATIONS.length}); upgrade the code`);
-    }
-    for (let version = applied; version < POSTGRES_MIGRATIONS.length; version++) {
-      await client.query(POSTGRES_MIGRATIONS[version] ?? '');
-      await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version + 1]);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${COMPATIBILITY_TABLE} (oldest_code integer NOT NULL)`);
+    const recorded = (await client.query<{ oldest: number }>(`SELECT oldest_code AS oldest FROM ${COMPATIBILITY_TABLE}`)).rows[0]?.oldest;
+    if (planFor(applied, recorded) === 'migrate') {
+      for (let version = applied; version < POSTGRES_MIGRATIONS.length; version++) {
+        await client.query(POSTGRES_MIGRATIONS[version] ?? '');
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version + 1]);
+      }
+      const oldest = oldestCodeFor(POSTGRES_MIGRATIONS.length);
+      if (recorded !== oldest) {
+        await client.query(`DELETE FROM ${COMPATIBILITY_TABLE}`);
+        await client.query(`INSERT INTO ${COMPATIBILITY_TABLE} (oldest_code) VALUES ($1)`, [oldest]);
+      }
     }
     await client.query('COMMIT');
   } catch (error) {
@@ -199,6 +208,9 @@ export async function migrate(pool: pg.Pool): Promise<void> {
     client.release();
   }
 }
+
+/** Rows of key history deleted per statement (`deleteKeyHistoryBefore`). */
+const HISTORY_BATCH = 5_000;
 
 /** The list queries, one per scope, direction and start, each a named prepared statement. */
 function listQueries() {
@@ -595,9 +607,34 @@ export class PostgresStore implements Store {
     await this.#query('DELETE FROM attempt_counts WHERE key = $1', [key]);
   }
 
+  async deleteKeyHistoryBefore(before: string): Promise<{ events: number; keys: number }> {
+    // In batches, each a short statement: a first pass over years of history stays within the statement timeout.
+    let events = 0;
+    let keys = 0;
+    for (let batch = HISTORY_BATCH; batch === HISTORY_BATCH; events += batch)
+      batch = (await this.#query(`DELETE FROM key_events WHERE id IN (SELECT id FROM key_events WHERE at < $1 LIMIT ${HISTORY_BATCH}) RETURNING 1`, [before]))
+        .length;
+    for (let batch = HISTORY_BATCH; batch === HISTORY_BATCH; keys += batch)
+      batch = await this.#transaction(async (client) => {
+        const ids = `SELECT id FROM api_keys WHERE removed_at < $1 ORDER BY removed_at, id LIMIT ${HISTORY_BATCH}`;
+        // A newer key may name a removed one it replaced; it forgets the name, not itself.
+        await client.query(`UPDATE api_keys SET replaced_by = NULL WHERE replaced_by IN (${ids})`, [before]);
+        return (await client.query(`DELETE FROM api_keys WHERE id IN (${ids})`, [before])).rowCount ?? 0;
+      });
+    return { events, keys };
+  }
+
   async deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number> {
     return (await this.#query<{ key: string }>('DELETE FROM attempt_counts WHERE last_ms < $1 AND starts_with(key, $2) RETURNING key', [beforeMs, prefix]))
       .length;
+  }
+
+  async readMeta(key: string): Promise<Buffer | undefined> {
+    return (await this.#query<{ value: Buffer }>('SELECT value FROM meta WHERE key = $1', [notSecret(key)]))[0]?.value;
+  }
+
+  async writeMeta(key: string, value: Buffer): Promise<void> {
+    await this.#query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [notSecret(key), value]);
   }
 
   async secret(name: string): Promise<Buffer> {

@@ -5,6 +5,7 @@ import { newId } from './ids.js';
 import { MIGRATIONS } from './migrations.js';
 import { prepareDatabaseFile } from './private-files.js';
 import { type SessionColumns, type SessionRow, selectList, toSession } from './rows.js';
+import { COMPATIBILITY_TABLE, oldestCodeFor, planFor } from './schema-policy.js';
 import {
   ActiveKeyLimitReached,
   type AttemptCount,
@@ -19,6 +20,7 @@ import {
   type ListScope,
   MAX_DOUBLINGS,
   type NewKeyOptions,
+  notSecret,
   type PageQuery,
   type QuotaLease,
   type QuotaRequest,
@@ -134,18 +136,32 @@ function dataVersionSignal(db: Database.Database, checkMs: number, now: () => nu
   };
 }
 
+/**
+ * Applies pending migrations, each in its own transaction, and records the oldest code that runs on the result;
+ * a database newer than this code is served as is when it says this code still runs on it (schema-policy.ts).
+ */
 function migrate(db: Database.Database): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${COMPATIBILITY_TABLE} (oldest_code INTEGER NOT NULL) STRICT`);
   const applied = db.pragma('user_version', { simple: true }) as number;
-  if (applied > MIGRATIONS.length) {
-    throw new Error(`the database is at schema version ${applied}, newer than this code (${MIGRATIONS.length}); upgrade the code`);
-  }
+  const recorded = db.prepare<[], number>(`SELECT oldest_code FROM ${COMPATIBILITY_TABLE}`).pluck().get();
+  if (planFor(applied, recorded) === 'run') return;
   for (let version = applied; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version] ?? '');
       db.pragma(`user_version = ${version + 1}`);
     })();
   }
+  const oldest = oldestCodeFor(MIGRATIONS.length);
+  if (recorded !== oldest) {
+    db.transaction(() => {
+      db.exec(`DELETE FROM ${COMPATIBILITY_TABLE}`);
+      db.prepare(`INSERT INTO ${COMPATIBILITY_TABLE} (oldest_code) VALUES (?)`).run(oldest);
+    })();
+  }
 }
+
+/** Rows of key history deleted per statement (`deleteKeyHistoryBefore`). */
+const HISTORY_BATCH = 5_000;
 
 /** The list queries, one per scope, direction and start; prepared once. */
 function listStatements(db: Database.Database) {
@@ -401,6 +417,27 @@ class SqliteStore implements Store {
     return this.#db.prepare('DELETE FROM sessions WHERE id = ?').run(sessionId).changes === 1;
   }
 
+  async deleteKeyHistoryBefore(before: string): Promise<{ events: number; keys: number }> {
+    // In batches, each its own short write: a first pass over years of history never holds the lock for long.
+    const deleteEvents = this.#db.prepare(`DELETE FROM key_events WHERE rowid IN (SELECT rowid FROM key_events WHERE at < ? LIMIT ${HISTORY_BATCH})`);
+    // A newer key may name a removed one it replaced; it forgets the name, not itself.
+    const forgetNames = this.#db.prepare(
+      `UPDATE api_keys SET replaced_by = NULL WHERE replaced_by IN (SELECT id FROM api_keys WHERE removed_at < ? ORDER BY removed_at, id LIMIT ${HISTORY_BATCH})`,
+    );
+    const deleteKeys = this.#db.prepare(
+      `DELETE FROM api_keys WHERE id IN (SELECT id FROM api_keys WHERE removed_at < ? ORDER BY removed_at, id LIMIT ${HISTORY_BATCH})`,
+    );
+    const deleteKeyBatch = this.#db.transaction(() => {
+      forgetNames.run(before);
+      return deleteKeys.run(before).changes;
+    });
+    let events = 0;
+    let keys = 0;
+    for (let batch = HISTORY_BATCH; batch === HISTORY_BATCH; events += batch) batch = deleteEvents.run(before).changes;
+    for (let batch = HISTORY_BATCH; batch === HISTORY_BATCH; keys += batch) batch = deleteKeyBatch();
+    return { events, keys };
+  }
+
   async deleteEndedSessions(at: string, idleBefore: string): Promise<number> {
     return this.#db.prepare('DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at < ?').run(at, idleBefore).changes;
   }
@@ -517,6 +554,14 @@ class SqliteStore implements Store {
     return this.#db
       .prepare('DELETE FROM attempt_counts WHERE last_ms < @before AND substr(key, 1, length(@prefix)) = @prefix')
       .run({ before: beforeMs, prefix }).changes;
+  }
+
+  async readMeta(key: string): Promise<Buffer | undefined> {
+    return this.#db.prepare<[string], Buffer>('SELECT value FROM meta WHERE key = ?').pluck().get(notSecret(key));
+  }
+
+  async writeMeta(key: string, value: Buffer): Promise<void> {
+    this.#db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(notSecret(key), value);
   }
 
   async secret(name: string): Promise<Buffer> {

@@ -163,6 +163,12 @@ export function nextAttemptMs(count: AttemptCount | undefined, rule: AttemptRule
   return Math.max(atMs, Math.min(count.lastMs + Math.min(rule.maxBackoffMs, rule.backoffMs * 2 ** doublings), count.lastMs + rule.forgetMs));
 }
 
+/** A `meta` key for `readMeta`/`writeMeta`; throws for a secret's own (`secret:…`), which only `secret()` touches. */
+export function notSecret(key: string): string {
+  if (key.startsWith('secret:')) throw new Error(`meta key ${key} is a secret's; use secret()`);
+  return key;
+}
+
 /** `createKey` with `maxActive`: the user has that many active keys already, so none was made. */
 export class ActiveKeyLimitReached extends Error {
   readonly active: number;
@@ -246,6 +252,11 @@ export interface Store {
   rollKey(roll: KeyRoll): Promise<{ previous: KeySummary; next: KeySummary } | undefined>;
   /** Records an `expired` event for each key of the user whose expiry has passed by `at` (once per key). */
   recordExpiries(userId: string, at: string): Promise<void>;
+  /**
+   * Forgets key history older than `before`: the key events before it, and the keys their owners removed from
+   * their lists before it (with what events they have left). Returns how many of each went.
+   */
+  deleteKeyHistoryBefore(before: string): Promise<{ events: number; keys: number }>;
   /** A user's key events, newest first, strictly before `before` when given. */
   listKeyEvents(userId: string, query: { limit: number; before?: { at: string; id: string } }): Promise<KeyEvent[]>;
 
@@ -303,6 +314,12 @@ export interface Store {
   /** Deletes the counts whose key starts with `prefix` and whose latest attempt is before `beforeMs`; returns how many. */
   deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number>;
 
+  /**
+   * A value kept in `meta` beside the generated secrets (what each instance publishes about the secrets it
+   * uses, `secrets.ts`); undefined when unset. Names starting `secret:` are the secrets' own, and refused.
+   */
+  readMeta(key: string): Promise<Buffer | undefined>;
+  writeMeta(key: string, value: Buffer): Promise<void>;
   /** A named secret that lives as long as the database (e.g. the cursor signing key). */
   secret(name: string): Promise<Buffer>;
   /** Asks the database the most trivial question (`SELECT 1`); resolves once it answers. The readiness probe's check. */

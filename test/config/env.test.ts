@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, describeDatabase, readServerConfig, readStoreConfig } from '../../src/config/env.js';
-import { loadSpec } from '../../src/contract/spec.js';
 import { resolveLimits } from '../../src/config/limits.js';
+import { loadSpec } from '../../src/contract/spec.js';
 import { requestContract } from '../helpers/contract.js';
 
 describe('configuration from the environment', () => {
@@ -22,6 +22,17 @@ describe('configuration from the environment', () => {
     { given: { PORT: '8080', WEB_PORT: '8081' }, want: { port: 8080, webPort: 8081 } },
   ])('listens for the web application on $want.webPort with $given', ({ given, want }) => {
     expect(readServerConfig(given)).toMatchObject(want);
+  });
+
+  it.each([
+    { given: {}, want: 365 },
+    { given: { KEY_EVENTS_RETENTION_DAYS: '30' }, want: 30 },
+  ])('keeps key events $want days with $given', ({ given, want }) => {
+    expect(readServerConfig(given).keyEventsRetentionDays).toBe(want);
+  });
+
+  it('refuses a retention that is not a whole number of days from 1', () => {
+    expect(() => readServerConfig({ KEY_EVENTS_RETENTION_DAYS: '0' })).toThrow(/KEY_EVENTS_RETENTION_DAYS must be a whole number from 1 to 36500/);
   });
 
   it('takes WEB_ORIGIN as an origin only, and PUBLIC_API_URL without a trailing slash', () => {

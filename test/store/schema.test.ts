@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-migrations.js';
+import { BOOKKEEPING_TABLES, SCHEMA_VERSIONS } from '../../src/store/schema-policy.js';
 import { freshDatabase, withClient } from '../helpers/postgres.js';
 
 interface Column {
@@ -78,7 +79,8 @@ async function postgresSchema(url: string): Promise<Schema> {
   return withClient(url, async (client) => {
     const schema: Schema = {};
     const tables = await client.query<{ name: string }>(
-      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'schema_migrations' ORDER BY table_name",
+      "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND NOT (table_name = ANY($1)) ORDER BY table_name",
+      [BOOKKEEPING_TABLES],
     );
     for (const { name } of tables.rows) {
       const columns = await client.query<{ name: string; type: string; nullable: string }>(
@@ -115,6 +117,14 @@ async function postgresSchema(url: string): Promise<Schema> {
 describe("the two engines' schemas", () => {
   it('have as many migrations each', () => {
     expect(POSTGRES_MIGRATIONS.length, 'append the same migration to src/store/migrations.ts and src/store/postgres-migrations.ts').toBe(MIGRATIONS.length);
+  });
+
+  it('each have their entry in the compatibility policy, none needing code newer than itself', () => {
+    expect(SCHEMA_VERSIONS.length, 'append an entry to SCHEMA_VERSIONS in src/store/schema-policy.ts').toBe(MIGRATIONS.length);
+    for (const [index, entry] of SCHEMA_VERSIONS.entries()) {
+      expect(entry.version).toBe(index + 1);
+      expect(entry.oldestCode).toBeLessThanOrEqual(entry.version);
+    }
   });
 
   it('end at the same tables, columns, keys and nullability', async () => {

@@ -8,6 +8,7 @@ import { generateApiKey } from '../../src/keys/api-key.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-migrations.js';
+import { CODE_SCHEMA_VERSION, COMPATIBILITY_TABLE, SchemaTooNew } from '../../src/store/schema-policy.js';
 import { SQLITE_CHANGE_CHECK_MS } from '../../src/store/sqlite-store.js';
 import { ActiveKeyLimitReached, type KeyPosition, type KeySummary, nextAttemptMs, type Store } from '../../src/store/store.js';
 import { freshDatabase, withClient } from '../helpers/postgres.js';
@@ -24,6 +25,8 @@ interface Engine {
   fresh(): Promise<StoreConfig>;
   schemaVersion(config: StoreConfig): Promise<number>;
   setSchemaVersion(config: StoreConfig, version: number): Promise<void>;
+  /** Writes the oldest code version the database says runs on it, as newer code that migrated it would. */
+  setOldestCode(config: StoreConfig, version: number): Promise<void>;
   keyRows(config: StoreConfig): Promise<unknown[]>;
   /** How long another store's write may take to reach this one's cache: SQLite reads its change counter every 100 ms at most, PostgreSQL hears a NOTIFY. */
   propagationMs: number;
@@ -43,6 +46,11 @@ const sqlite: Engine = {
     raw.pragma(`user_version = ${version}`);
     raw.close();
   },
+  async setOldestCode(config, version) {
+    const raw = new Database(config.databasePath);
+    raw.prepare(`UPDATE ${COMPATIBILITY_TABLE} SET oldest_code = ?`).run(version);
+    raw.close();
+  },
   async keyRows(config) {
     const raw = new Database(config.databasePath);
     const rows = raw.prepare('SELECT * FROM api_keys').all();
@@ -60,6 +68,8 @@ const postgres: Engine = {
     withClient(config.databaseUrl!, async (client) => (await client.query('SELECT max(version)::int AS v FROM schema_migrations')).rows[0].v),
   setSchemaVersion: (config, version) =>
     withClient(config.databaseUrl!, async (client) => void (await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]))),
+  setOldestCode: (config, version) =>
+    withClient(config.databaseUrl!, async (client) => void (await client.query(`UPDATE ${COMPATIBILITY_TABLE} SET oldest_code = $1`, [version]))),
   keyRows: (config) => withClient(config.databaseUrl!, async (client) => (await client.query('SELECT * FROM api_keys')).rows),
   propagationMs: 1_000,
 };
@@ -100,11 +110,36 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     expect(await engine.schemaVersion(config)).toBe(MIGRATIONS.length);
   });
 
-  it('refuses a database from newer code', async () => {
+  it('serves a database from newer code that says this code still runs on it, and leaves its schema as it is', async () => {
+    const config = await engine.fresh();
+    const user = await (async () => {
+      const store = await openStore(config);
+      const made = await store.createUser('ann', at);
+      await store.close();
+      return made;
+    })();
+    await engine.setSchemaVersion(config, CODE_SCHEMA_VERSION + 1);
+    await engine.setOldestCode(config, CODE_SCHEMA_VERSION);
+    const store = await open(config);
+    expect(await store.findUserByName('ann')).toEqual(user);
+    expect(await engine.schemaVersion(config)).toBe(CODE_SCHEMA_VERSION + 1);
+  });
+
+  it('refuses a database whose schema needs newer code, naming both versions and what to do', async () => {
     const config = await engine.fresh();
     await (await openStore(config)).close();
-    await engine.setSchemaVersion(config, MIGRATIONS.length + 1);
-    await expect(openStore(config)).rejects.toThrow(/newer than this code/);
+    await engine.setSchemaVersion(config, CODE_SCHEMA_VERSION + 2);
+    await engine.setOldestCode(config, CODE_SCHEMA_VERSION + 1);
+    const refusal = await openStore(config).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toBeInstanceOf(SchemaTooNew);
+    expect((refusal as Error).message).toBe(
+      `the database is at schema version ${CODE_SCHEMA_VERSION + 2}, which runs code of schema version ${CODE_SCHEMA_VERSION + 1} or newer; ` +
+        `this code is of schema version ${CODE_SCHEMA_VERSION}. Deploy a release of schema version ${CODE_SCHEMA_VERSION + 1} or newer, ` +
+        'or restore the backup taken before the upgrade (docs/data.md, "Upgrading")',
+    );
   });
 
   it('sees a key revoked by another process on a later lookup', async () => {

@@ -1,8 +1,9 @@
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { execaSync } from 'execa';
 import getPort from 'get-port';
+import { postgresBinDir } from '../../src/store/postgres-binaries.js';
 
 /** A throwaway PostgreSQL server from the machine's own binaries (Debian's `postgresql` package): no Docker. */
 export interface LocalPostgres {
@@ -47,23 +48,8 @@ export const SCRATCH_SETTINGS: Readonly<Record<string, string>> = { fsync: 'off'
 const RUN_AS = 'postgres';
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-/**
- * Finds `initdb` and `pg_ctl`: `PG_BIN` if set, else the newest
- * `/usr/lib/postgresql/<version>/bin` (Debian keeps them off the PATH), else `pg_config --bindir`.
- */
-export function postgresBinDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const fromEnv = env['PG_BIN'];
-  if (fromEnv) return fromEnv;
-  const root = '/usr/lib/postgresql';
-  if (existsSync(root)) {
-    const versions = readdirSync(root)
-      .filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
-      .sort((a, b) => Number(b) - Number(a));
-    if (versions[0] !== undefined) return join(root, versions[0], 'bin');
-  }
-  const found = execaSync('pg_config', ['--bindir'], { reject: false });
-  return found.exitCode === 0 && existsSync(join(found.stdout, 'initdb')) ? found.stdout : undefined;
-}
+/** Where `initdb` and `pg_ctl` are: the product's own finder, which `npm run backup` uses for `pg_dump`. */
+export { postgresBinDir };
 
 function idsOf(user: string): { uid: number; gid: number } | undefined {
   const line = readFileSync('/etc/passwd', 'utf8')

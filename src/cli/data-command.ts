@@ -1,0 +1,47 @@
+/**
+ * What the data commands (`backup`, `restore`, `migrate:store`) share: one commander program each, run with the
+ * project's exit codes (0 done, 1 refused or failed, 2 bad usage), and their summary of the rows they moved.
+ */
+import { resolve } from 'node:path';
+import { Command } from 'commander';
+import { DataCommandRefused, type TableCounts } from '../store/data-commands.js';
+import { PostgresToolFailed } from '../store/postgres-binaries.js';
+import { CommandFailed, runCli } from './exit.js';
+import { refuseOptionsAsValues } from './option-values.js';
+import { asCliError } from './with-store.js';
+
+/** `3 users, 5 api_keys, …`: the rows in each data table. */
+export function describeCounts(counts: TableCounts): string {
+  const entries = Object.entries(counts);
+  return entries.length === 0 ? 'no tables' : entries.map(([table, rows]) => `${rows} ${table}`).join(', ');
+}
+
+/**
+ * A file named on the command line, from the folder the operator ran `npm run` in (`INIT_CWD`): npm runs the
+ * script itself from the project's root, where a relative `--out backup.sqlite` would otherwise land.
+ */
+export function callerPath(file: string): string {
+  return resolve(process.env['INIT_CWD'] ?? process.cwd(), file);
+}
+
+/** A program with the project's conventions: errors come back to `runDataCommand` rather than ending the process. */
+export function dataProgram(name: string, description: string): Command {
+  return new Command(name)
+    .description(description)
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+}
+
+/** Parses the process's arguments and runs the program's action, setting the exit code. */
+export async function runDataCommand(name: string, program: Command): Promise<void> {
+  refuseOptionsAsValues(program);
+  await runCli(name, async () => {
+    try {
+      await program.parseAsync();
+    } catch (error) {
+      if (error instanceof DataCommandRefused || error instanceof PostgresToolFailed) throw new CommandFailed(error.message);
+      throw asCliError(error);
+    }
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * Secrets from outside the database (docs/adr/0029-secrets-from-outside.md): each of the service's signing keys
+ * may come from an environment variable or from a file named by `<VARIABLE>_FILE`, as Docker and Kubernetes
+ * mount secrets. The value is a list, newest first, separated by newlines or commas: the first signs, the
+ * others are still accepted until they are removed, so a key is rotated without ending what it signed. Unset,
+ * the secret the database generated on first use stays (the embedded default needs no setup).
+ */
+import { readFileSync } from 'node:fs';
+import { ConfigError } from './config-error.js';
+
+/** Each secret the service keeps, by its name in the store, and the variable that may give it instead. */
+export const SECRET_VARIABLES = {
+  /** Signs the public API's page cursors. */
+  cursor: 'CURSOR_SECRETS',
+  /** Signs the web application's device cookies (the sign-in's "known browser"). */
+  'device-cookies': 'DEVICE_COOKIE_SECRETS',
+  /** Keys the HMAC under which sign-in and sign-up attempts are counted (names and addresses never stored in clear). */
+  'failure-keys': 'SIGN_IN_COUNTER_SECRETS',
+} as const;
+
+export type SecretName = keyof typeof SECRET_VARIABLES;
+
+/** The secrets the environment gives, newest first; a name left out uses the database's. */
+export type ConfiguredSecrets = Partial<Record<SecretName, readonly Buffer[]>>;
+
+/** The shortest secret taken: 32 characters, e.g. `openssl rand -base64 32` (44). */
+export const MIN_SECRET_CHARACTERS = 32;
+
+/** Reads every `*_SECRETS` and `*_SECRETS_FILE` variable; a bad one is a `ConfigError` that never quotes a secret. */
+export function readSecrets(env: NodeJS.ProcessEnv, readFile: (path: string) => string = (path) => readFileSync(path, 'utf8')): ConfiguredSecrets {
+  const secrets: ConfiguredSecrets = {};
+  for (const [name, variable] of Object.entries(SECRET_VARIABLES) as Array<[SecretName, string]>) {
+    const value = env[variable];
+    const file = env[`${variable}_FILE`];
+    if (value && file) throw new ConfigError(`set ${variable} or ${variable}_FILE, not both`);
+    let text: string | undefined = value || undefined;
+    if (file) {
+      try {
+        text = readFile(file);
+      } catch (error) {
+        throw new ConfigError(`${variable}_FILE names ${file}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      }
+    }
+    if (text === undefined) continue;
+    const source = file ? `${variable}_FILE (${file})` : variable;
+    const entries = text
+      .split(/[\n,]/)
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    if (entries.length === 0) throw new ConfigError(`${source} holds no secret: give one or more, newest first, one per line or separated by commas`);
+    for (const [index, entry] of entries.entries())
+      if (entry.length < MIN_SECRET_CHARACTERS)
+        throw new ConfigError(
+          `${source}: secret ${index + 1} of ${entries.length} has ${entry.length} characters, fewer than ${MIN_SECRET_CHARACTERS} (make one with: openssl rand -base64 32)`,
+        );
+    if (new Set(entries).size !== entries.length) throw new ConfigError(`${source} lists the same secret twice`);
+    secrets[name] = entries.map((entry) => Buffer.from(entry, 'utf8'));
+  }
+  return secrets;
+}
