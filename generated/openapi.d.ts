@@ -464,3 +464,18 @@ export interface operations {
         };
     };
 }
+/** Each operation's method and path, by operationId (written by tools/generate/render-types.ts, not by openapi-typescript). */
+export interface operationRoutes {
+    listOwnItems: {
+        method: "post";
+        path: "/";
+    };
+    listSharedItemsByQuery: {
+        method: "get";
+        path: "/shared";
+    };
+    listSharedItems: {
+        method: "post";
+        path: "/shared";
+    };
+}
