@@ -151,7 +151,7 @@ const PROSE_COPIES: ProseCopy[] = [
   {
     files: [MAIN],
     of: 'components.schemas.Sort of openapi.yaml',
-    find: /'must be one of: ([^']*)'/g,
+    find: /['"]must be one of: ([^'"]*)['"]/g,
     want: ({ main }) => [list(main, '#/components/schemas/Sort/enum').join(', ')],
   },
   // The account API's description and examples.
@@ -217,7 +217,7 @@ const PROSE_COPIES: ProseCopy[] = [
   {
     files: [ACCOUNT],
     of: 'components.schemas.ExpiresInDays of account.yaml',
-    find: /'must be one of: ([^']*)'/g,
+    find: /['"]must be one of: ([^'"]*)['"]/g,
     want: (specs) => [expiries(specs).join(', ')],
   },
   // The README's and docs/'s prose about the limits: the variables (docs/server.md), scaling out, the contract suite, the web application, the scripts.
