@@ -336,7 +336,7 @@ export interface components {
          *     `Bearer realm="api", error="invalid_token", error_description="The API key expired at 2026-02-05T10:00:00.000Z."`
          *     when a token was presented and refused. `error_description` says why: the
          *     key is unknown, has been revoked, expired, or was rolled and its overlap ended.
-         * @example Bearer realm="api", error="invalid_token", error_description="The API key expired at 2026-02-05T10:00:00.000Z."
+         * @example Bearer realm="api"
          */
         "WWW-Authenticate": string;
     };

@@ -5,6 +5,7 @@
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { components, operationRoutes, operations, paths } from '../../generated/openapi.js';
+import { isDevelopment, preferWarnings } from './mock-only-headers.js';
 
 export type { components, operations, paths } from '../../generated/openapi.js';
 
@@ -20,12 +21,20 @@ export type ListRequest = components['schemas']['ListRequest'];
 export type ApiClient = Client<paths>;
 
 export interface ApiClientOptions {
-  /** Root of the API without a trailing path, e.g. `http://127.0.0.1:3000` or the mock `http://127.0.0.1:4010`. */
+  /**
+   * Root of the API, e.g. `http://127.0.0.1:3000`, the mock `http://127.0.0.1:4010`, or a path on the page's
+   * own origin such as `/api` (a dev server's proxy; in a browser only, where a relative URL has a page to resolve against).
+   */
   baseUrl: string;
   /** The API key, sent as `Authorization: Bearer <apiKey>` on every request (surrounding whitespace is trimmed). */
   apiKey: string;
   /** A fetch to use instead of `globalThis.fetch` (tests, proxies, instrumentation). */
   fetch?: (input: Request) => Promise<Response>;
+  /**
+   * Warn in the console when a `Prefer` header (the mock's) goes unheeded or its request fails. Default: in a
+   * development build (Vite's `import.meta.env.DEV`, or `NODE_ENV` set and not `production`).
+   */
+  warnings?: boolean;
 }
 
 /**
@@ -33,9 +42,10 @@ export interface ApiClientOptions {
  * `{ data, response }` on 2xx or `{ error, response }` otherwise, where `error`
  * is the contract's `Problem`.
  *
- * @param options.baseUrl Root of the API (no default: say which server you mean).
+ * @param options.baseUrl Root of the API, absolute or a path on the page's origin such as `/api` (no default: say which server you mean).
  * @param options.apiKey API key sent as a bearer token; whitespace around it (a pasted newline) is trimmed.
  * @param options.fetch Optional fetch implementation; defaults to `globalThis.fetch`.
+ * @param options.warnings Console warnings about a `Prefer` header a server ignores; default: in development builds.
  * @example
  * const api = createApiClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'tka_...' });
  * const { data, error } = await api.POST('/', { body: { sort: 'desc', limit: 10 } });
@@ -47,6 +57,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const apiKey = checkApiKey(options.apiKey);
   const client = createClient<paths>({ baseUrl, ...(options.fetch && { fetch: options.fetch }) });
   client.use(bearerAuth(apiKey));
+  if (options.warnings ?? isDevelopment()) client.use(preferWarnings());
   return client;
 }
 
@@ -175,8 +186,11 @@ export async function* paginate<Id extends ListOperationId>(
 }
 
 function checkBaseUrl(baseUrl: unknown): string {
-  if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl)) {
-    throw new TypeError(`createApiClient: baseUrl must be an absolute URL such as "http://127.0.0.1:3000", got ${JSON.stringify(baseUrl)}`);
+  const onThisOrigin = typeof baseUrl === 'string' && /^\/(?!\/)/.test(baseUrl);
+  if (typeof baseUrl !== 'string' || (!onThisOrigin && !URL.canParse(baseUrl))) {
+    throw new TypeError(
+      `createApiClient: baseUrl must be an absolute URL such as "http://127.0.0.1:3000", or a path on the page's own origin such as "/api", got ${JSON.stringify(baseUrl)}`,
+    );
   }
   return baseUrl.replace(/\/+$/, '');
 }

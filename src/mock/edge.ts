@@ -12,6 +12,8 @@
  *   the contract's problem for that status, a 405 with its `Allow` header;
  * - every answer carries `X-Request-Id`, as the server's do (a served example's
  *   `requestId` when it has one, so the header and the body agree);
+ * - Prism's `sl-violations` about its own answer are dropped (those about the request stay), and a
+ *   request's `Prefer` is echoed as `Preference-Applied` (RFC 7240), so a client can tell the mock;
  * - a problem the edge writes for an operation carries the headers the spec declares
  *   on that answer, with their examples, as Prism sends them with the answers it takes
  *   from the spec (the `RateLimit-*` of a 400, say).
@@ -42,6 +44,8 @@ export interface AnsweredRequest {
   allow?: readonly string[];
   /** The example of each header the spec declares on this operation's answer with a status; none when no operation matched. */
   declaredHeaders?: (status: number) => Readonly<Record<string, string>>;
+  /** The request's `Prefer` header (RFC 7240), which Prism honours: echoed as `Preference-Applied`. */
+  prefer?: string;
 }
 
 /** What the edge knows of the contract: its problem types by status, and the bounds of a problem's fields. */
@@ -80,7 +84,12 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
       ...(body && { body }),
     });
     const declaredHeaders = specPath === undefined ? undefined : (status: number) => examples.get(`${c.req.method} ${specPath} ${status}`) ?? {};
-    return translateAnswer(answer, { method: c.req.method, path: c.req.path, ...(allow && { allow }), ...(declaredHeaders && { declaredHeaders }) }, facts);
+    const prefer = c.req.header('prefer');
+    return translateAnswer(
+      answer,
+      { method: c.req.method, path: c.req.path, ...(allow && { allow }), ...(declaredHeaders && { declaredHeaders }), ...(prefer && { prefer }) },
+      facts,
+    );
   };
 
   for (const [specPath, methods] of contract.methodsByPath) {
@@ -142,6 +151,10 @@ export function parameterNames(operations: readonly OperationContract[]): Parame
 export async function translateAnswer(answer: Response, request: AnsweredRequest, facts: ContractFacts): Promise<Response> {
   const headers = new Headers(answer.headers);
   for (const name of HOP_BY_HOP) headers.delete(name);
+  withoutOwnAnswerViolations(headers);
+  // RFC 7240: say which preference was honoured, so a client can tell the mock (which honours
+  // `Prefer`) from a server (which ignores it, as the RFC asks of a preference it does not support).
+  if (request.prefer) headers.set('preference-applied', request.prefer);
   const text = await answer.text();
   const problem = contractProblem(answer.status, headers, text, request, facts);
   if (problem) {
@@ -153,6 +166,20 @@ export async function translateAnswer(answer: Response, request: AnsweredRequest
   }
   headers.set('x-request-id', exampleRequestId(headers, text) ?? randomUUID());
   return new Response(answer.status === 204 || answer.status === 304 || request.method === 'HEAD' ? null : text, { status: answer.status, headers });
+}
+
+/**
+ * Prism checks its own answer against the spec and reports what it finds in `sl-violations` beside the
+ * request's violations. Those about the answer are about Prism (it reads the example `RateLimit-Remaining: 0`
+ * of a 429 as missing), not about the request a client sent, and the server sends nothing like them; they
+ * are dropped, the request's are kept.
+ */
+function withoutOwnAnswerViolations(headers: Headers): void {
+  const header = headers.get('sl-violations');
+  if (header === null) return;
+  const aboutRequest = readPrismViolations(header).filter((violation) => violation.location[0] !== 'response');
+  if (aboutRequest.length > 0) headers.set('sl-violations', JSON.stringify(aboutRequest));
+  else headers.delete('sl-violations');
 }
 
 /** The contract's problem for an answer Prism wrote in its own words; undefined for an answer taken from the spec. */
