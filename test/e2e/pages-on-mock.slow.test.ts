@@ -48,6 +48,11 @@ describe('npm run mock:web', () => {
     expect(await page.getByLabel('API key', { exact: true }).inputValue()).toBe('tka_3xAmpLe0nly9Zq2Wv5Rt8Yu1Io4Pa7Sdx2Q7xe');
     expect(await page.getByLabel('Try it: list your items with curl').inputValue()).toContain('http://127.0.0.1:4010/');
     await screenshot('pages-on-mock-settings');
+    // The static mock answers every page of activity with the same example and its cursor: the list ends there, once.
+    const events = await page.locator('#event-list > li').count();
+    await page.getByRole('button', { name: 'Show older activity' }).click();
+    await expect.poll(() => page.locator('#more-events').isHidden()).toBe(true);
+    expect(await page.locator('#event-list > li').count()).toBe(events);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/sign-in');
     await context.close();
