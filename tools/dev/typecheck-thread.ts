@@ -3,12 +3,18 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TypecheckError } from './typecheck.js';
 
-type Reply = { id: number; errors: TypecheckError[] } | { id: number; failure: string };
+type Reply = { id: number; errors: TypecheckError[] } | { id: number; cancelled: true } | { id: number; failure: string };
 
-/** The incremental typecheck in a worker thread; `check()` resolves with the errors of the project as it is on disk. */
+/**
+ * The incremental typecheck in a worker thread; `check()` resolves with the errors of the project as it is
+ * on disk, or `undefined` when `cancel()` made it stale first. The thread starts warming (a first full
+ * check) as soon as it is made, so the first save finds it warm.
+ */
 export class TypecheckThread {
   readonly #worker: Worker;
-  readonly #waiting = new Map<number, { resolve: (errors: TypecheckError[]) => void; reject: (error: Error) => void }>();
+  readonly #waiting = new Map<number, { resolve: (errors: TypecheckError[] | undefined) => void; reject: (error: Error) => void }>();
+  /** The number of the newest request that counts; a check with a lower number stops at its next file. */
+  readonly #latest = new Int32Array(new SharedArrayBuffer(4));
   #nextId = 0;
 
   constructor(configPath: string) {
@@ -19,23 +25,29 @@ export class TypecheckThread {
       extension === '.ts'
         ? `const { register } = await import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}); register(); await import(${JSON.stringify(entry)});`
         : `await import(${JSON.stringify(entry)});`;
-    this.#worker = new Worker(source, { eval: true, workerData: { configPath } });
+    this.#worker = new Worker(source, { eval: true, workerData: { configPath, latest: this.#latest.buffer } });
     this.#worker.on('message', (reply: Reply) => {
       const waiting = this.#waiting.get(reply.id);
       this.#waiting.delete(reply.id);
       if ('failure' in reply) waiting?.reject(new Error(reply.failure));
-      else waiting?.resolve(reply.errors);
+      else waiting?.resolve('cancelled' in reply ? undefined : reply.errors);
     });
     this.#worker.on('error', (error) => this.#failAll(error));
     this.#worker.on('exit', (code) => this.#failAll(new Error(`the typecheck thread exited (code ${code})`)));
   }
 
-  check(): Promise<TypecheckError[]> {
+  check(): Promise<TypecheckError[] | undefined> {
     const id = this.#nextId++;
+    Atomics.store(this.#latest, 0, id);
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
       this.#worker.postMessage({ id });
     });
+  }
+
+  /** Makes every check asked for so far stale: the one in flight stops at its next file and resolves `undefined`. */
+  cancel(): void {
+    Atomics.store(this.#latest, 0, this.#nextId);
   }
 
   async close(): Promise<void> {

@@ -27,8 +27,11 @@ export class IncrementalTypecheck {
     this.#configPath = configPath;
   }
 
-  /** Type-checks the project as it is on disk now. */
-  check(): TypecheckError[] {
+  /**
+   * Type-checks the project as it is on disk now; undefined when `cancelled` said so before the end (a
+   * newer save made this check stale). The files checked so far keep their results for the next check.
+   */
+  check(cancelled: () => boolean = () => false): TypecheckError[] | undefined {
     // Read the config on every check so that new and deleted files are seen.
     const parsed = ts.getParsedCommandLineOfConfigFile(
       this.#configPath,
@@ -60,14 +63,25 @@ export class IncrementalTypecheck {
       ts.getConfigFileParsingDiagnostics(parsed),
     );
     this.#previous = program;
-    const diagnostics = [
-      ...program.getConfigFileParsingDiagnostics(),
-      ...program.getOptionsDiagnostics(),
-      ...program.getGlobalDiagnostics(),
-      ...program.getSyntacticDiagnostics(),
-      ...program.getSemanticDiagnostics(),
-    ];
-    return diagnostics.filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error).map(toTypecheckError);
+    const token: ts.CancellationToken = {
+      isCancellationRequested: cancelled,
+      throwIfCancellationRequested() {
+        if (cancelled()) throw new ts.OperationCanceledException();
+      },
+    };
+    try {
+      const diagnostics = [
+        ...program.getConfigFileParsingDiagnostics(),
+        ...program.getOptionsDiagnostics(token),
+        ...program.getGlobalDiagnostics(token),
+        ...program.getSyntacticDiagnostics(undefined, token),
+        ...program.getSemanticDiagnostics(undefined, token),
+      ];
+      return diagnostics.filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error).map(toTypecheckError);
+    } catch (error) {
+      if (error instanceof ts.OperationCanceledException) return undefined;
+      throw error;
+    }
   }
 }
 
