@@ -74,7 +74,7 @@ describe('adding GET /items/{id} to a copy of the project', () => {
   });
 
   it("passes the project's own spec-level tests untouched: each reads what it expects from the spec", async () => {
-    for (const file of ['test', 'vitest.config.ts', 'biome.jsonc']) cpSync(join(projectRoot, file), inCopy(file), { recursive: true });
+    for (const file of ['test', 'vitest.config.ts', 'biome.jsonc', 'README.md', 'docs']) cpSync(join(projectRoot, file), inCopy(file), { recursive: true });
     const files = [
       'test/contract-suite/cases.test.ts',
       'test/contract-suite/any-operation.test.ts',

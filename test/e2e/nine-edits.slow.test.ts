@@ -49,7 +49,7 @@ describe('the nine edits of issue 24, each on a copy of the project', () => {
       root,
       'openapi/openapi.yaml',
       /( {4}ListRequest:\n(?: {6}.*\n)*? {6}properties:\n)/,
-      "$1        tag:\n          type: string\n          pattern: '^[a-z-]{1,40}$'\n          maxLength: 40\n          description: Only items with this tag.\n",
+      "$1        tag:\n          type: string\n          pattern: '^[a-z][a-z-]*'\n          maxLength: 40\n          description: Only items with this tag.\n",
     );
     expect((await generate(root)).code).toBe(0);
     writeFileSync(
