@@ -7,7 +7,7 @@
  * module's exports. A name a sample leaves to the reader (`render(page)`) is not an error: only what
  * the sample says about the API is checked (ADR 0032).
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { projectRoot } from '../../src/contract/project.js';
 import { typescriptCommand } from '../process/commands.js';
@@ -23,8 +23,8 @@ export interface CodeSample {
 
 /** The pages whose code a reader copies (the ADRs keep their history, code included, and are left out). */
 function pages(root: string): string[] {
-  const docs = readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md'));
-  return ['README.md', 'src/client/README.md', ...docs.map((file) => `docs/${file}`)];
+  const docs = existsSync(join(root, 'docs')) ? readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md')) : [];
+  return ['README.md', 'src/client/README.md', ...docs.map((file) => `docs/${file}`)].filter((file) => existsSync(join(root, file)));
 }
 
 function sourceFiles(root: string, folder: string): string[] {

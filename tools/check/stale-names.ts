@@ -6,7 +6,7 @@
  * in a description of the spec, the README or a page of `docs/` is stale. Names never in the spec
  * (`null`, `curl`) are never flagged, and once the change is released the old name leaves the list.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { type Contract, projectRoot } from '../../src/contract/project.js';
 import { isObject, type Json, loadSpec } from '../../src/contract/spec.js';
@@ -51,8 +51,8 @@ function prose(document: Json, at = ''): Array<{ at: string; text: string }> {
 
 /** The pages that restate the contracts in prose: the README and `docs/` (not the ADRs, which keep their history). */
 function pages(root: string): string[] {
-  const docs = readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md'));
-  return ['README.md', ...docs.map((file) => `docs/${file}`)];
+  const docs = existsSync(join(root, 'docs')) ? readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md')) : [];
+  return ['README.md', ...docs.map((file) => `docs/${file}`)].filter((file) => existsSync(join(root, file)));
 }
 
 /** A component schema's own names: its properties and enum values. */
