@@ -45,12 +45,30 @@ const errorsOf = (output: string) => output.split('\n').filter((line) => /error 
 describe('the nine edits of issue 24, each on a copy of the project', () => {
   it('1. a body field: generate, and paginate takes it with no change to the client', async () => {
     const root = freshCopy('edit-body-field-');
+    // POST / gets a body of its own, ListRequest and a tag: the client's types follow the operation, not a schema's name.
     editFile(
       root,
       'openapi/openapi.yaml',
-      /( {4}ListRequest:\n(?: {6}.*\n)*? {6}properties:\n)/,
-      "$1        tag:\n          type: string\n          pattern: '^[a-z][a-z-]*'\n          maxLength: 40\n          description: Only items with this tag.\n",
+      /(\n {4}ListRequest:\n(?: {6}.*\n)*? {10}\$ref: '#\/components\/schemas\/Cursor'\n)/,
+      `$1    OwnListRequest:
+      type: object
+      description: The options of listOwnItems, with a tag to filter by.
+      additionalProperties: false
+      properties:
+        sort:
+          $ref: '#/components/schemas/Sort'
+        limit:
+          $ref: '#/components/schemas/Limit'
+        cursor:
+          $ref: '#/components/schemas/Cursor'
+        tag:
+          type: string
+          pattern: '^[a-z][a-z-]*'
+          maxLength: 40
+          description: Only items with this tag.
+`,
     );
+    editFile(root, 'openapi/openapi.yaml', "$ref: '#/components/schemas/ListRequest'", "$ref: '#/components/schemas/OwnListRequest'");
     expect((await generate(root)).code).toBe(0);
     writeFileSync(
       join(root, 'consumer.ts'),

@@ -3,11 +3,12 @@
  * Chromium, against the Prism mock of the account API, showing the spec's
  * examples. No server, no database.
  */
+
+import getPort from 'get-port';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tsxCommand } from '../../tools/process/commands.js';
-import getPort from 'get-port';
-import { launch, type LaunchedProcess } from '../../tools/process/launch.js';
+import { type LaunchedProcess, launch } from '../../tools/process/launch.js';
 import { waitForOutput } from '../../tools/process/ready.js';
 import { launchChromium, openPage } from './browser.js';
 
