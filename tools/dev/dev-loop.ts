@@ -10,6 +10,7 @@ import { type Breakage, explainExamples, explainLint, explainServerStart, explai
 import { type LintResult, lintSpec } from './lint-spec.js';
 import { describeBreakage, seconds } from './report.js';
 import { securityLint } from './security-lint.js';
+import type { TypecheckError } from './typecheck.js';
 import { TypecheckThread } from './typecheck-thread.js';
 
 export interface DevLoopOptions {
@@ -68,9 +69,10 @@ export class DevLoop {
 
   constructor(options: DevLoopOptions) {
     this.#options = options;
-    this.#typecheck = new TypecheckThread(resolve(options.root, 'tsconfig.json'));
     this.#specFolder = dirname(options.paths.spec);
     this.#sourceFolder = resolve(options.root, 'src');
+    // The server's own files first: it restarts on their verdict while the tests and tools are still checked.
+    this.#typecheck = new TypecheckThread(resolve(options.root, 'tsconfig.json'), [this.#sourceFolder, dirname(options.paths.types)]);
   }
 
   /** Starts the server, watches the spec's folder and `src/`, then checks everything once. */
@@ -99,6 +101,8 @@ export class DevLoop {
     const spec = changed.filter((file) => isUnder(file, this.#specFolder) && SPEC_FILES.has(extname(file)));
     const source = changed.filter((file) => isUnder(file, this.#sourceFolder) && SOURCE_FILES.has(extname(file)));
     if (spec.length + source.length === 0) return;
+    // Any check in flight (a run's, or the tests' and tools' after a restart) is stale now: it stops at its next file.
+    this.#typecheck.cancel();
     // Types are written at once, not behind a typecheck in progress: the editor should see them within the second.
     if (spec.length > 0) this.#regenerateTypes(savedAt);
     void this.#enqueue({ cause: spec.length > 0 ? 'spec' : 'source', changed: [...spec, ...source], savedAt });
@@ -107,10 +111,7 @@ export class DevLoop {
   async #enqueue(run: Run): Promise<void> {
     if (this.#running) {
       // The run in flight checks files that changed since: stop it, and let the next one take everything.
-      if (run.changed.length > 0) {
-        this.#currentRun?.abort();
-        this.#typecheck.cancel();
-      }
+      if (run.changed.length > 0) this.#currentRun?.abort();
       // A spec change includes everything a source change does.
       const queued = this.#next;
       this.#next = queued
@@ -185,20 +186,14 @@ export class DevLoop {
         if (examples.ok) passed.examples = 'examples ok';
         else broken.push(explainExamples(examples.problems));
       }
-      const errors = await typecheck;
+      // The server's files (src/, generated/) are checked first; the rest (tests, tools) is said when done, without holding it back.
+      const errors = await typecheck.first;
       if (errors === undefined || stale()) return this.#superseded(lint);
       const ms = performance.now() - typecheckStarted;
-      // The server runs src/ and generated/; errors elsewhere (tests, bench) are reported without holding it back.
-      const blocking = errors.filter(
-        (error) => error.file === undefined || isUnder(error.file, this.#sourceFolder) || isUnder(error.file, dirname(paths.types)),
-      );
-      const elsewhere = errors.filter((error) => !blocking.includes(error));
+      const blocking = errors.filter((error) => this.#blocks(error));
       if (blocking.length > 0) broken.push(explainTypecheck(blocking, run.cause));
-      else passed.typecheck = `typecheck ok in ${seconds(ms)}`;
-      if (elsewhere.length > 0) {
-        say(`typecheck: ${elsewhere.length} error${elsewhere.length === 1 ? '' : 's'} outside src/ (not holding the server back):`);
-        for (const error of elsewhere.slice(0, 3)) say(`  ${formatTypecheckError(error)}`);
-      }
+      else passed.typecheck = `typecheck of src/ ok in ${seconds(ms)}`;
+      this.#reportElsewhere(typecheck.all, controller.signal);
     }
 
     if (lint) {
@@ -229,6 +224,25 @@ export class DevLoop {
     if (restart && !(await this.#startServer('restarted'))) return;
     say(`all checks pass${restart ? ', server restarted' : ''} (${seconds(performance.now() - started)} in all)`);
     if (securityLintAfter) this.#securityLint(lintSignal);
+  }
+
+  /** Whether a type error holds the server back: one in the code it runs (`src/`, `generated/`), or a global one. */
+  #blocks(error: TypecheckError): boolean {
+    return error.file === undefined || isUnder(error.file, this.#sourceFolder) || isUnder(error.file, dirname(this.#options.paths.types));
+  }
+
+  /** The type errors outside the server's code (tests, tools), said once the whole check is done, unless a newer save made it stale. */
+  #reportElsewhere(all: Promise<TypecheckError[] | undefined>, signal: AbortSignal): void {
+    const { say } = this.#options;
+    void all.then(
+      (errors) => {
+        const elsewhere = (errors ?? []).filter((error) => !this.#blocks(error));
+        if (elsewhere.length === 0 || signal.aborted || this.#stopping) return;
+        say(`typecheck: ${elsewhere.length} error${elsewhere.length === 1 ? '' : 's'} outside src/ (not holding the server back):`);
+        for (const error of elsewhere.slice(0, 3)) say(`  ${formatTypecheckError(error)}`);
+      },
+      () => undefined,
+    );
   }
 
   /** Says that a newer save made this run stale; the next run checks everything since. */
