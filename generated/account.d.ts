@@ -1239,3 +1239,58 @@ export interface operations {
         };
     };
 }
+/** Each operation's method and path, by operationId (written by tools/generate/render-types.ts, not by openapi-typescript). */
+export interface operationRoutes {
+    signUp: {
+        method: "post";
+        path: "/users";
+    };
+    getSession: {
+        method: "get";
+        path: "/session";
+    };
+    signIn: {
+        method: "post";
+        path: "/session";
+    };
+    signOut: {
+        method: "delete";
+        path: "/session";
+    };
+    changePassword: {
+        method: "put";
+        path: "/password";
+    };
+    listSessions: {
+        method: "get";
+        path: "/sessions";
+    };
+    endSession: {
+        method: "delete";
+        path: "/sessions/{sessionId}";
+    };
+    listKeys: {
+        method: "get";
+        path: "/keys";
+    };
+    createKey: {
+        method: "post";
+        path: "/keys";
+    };
+    removeKey: {
+        method: "delete";
+        path: "/keys/{keyId}";
+    };
+    revokeKey: {
+        method: "post";
+        path: "/keys/{keyId}/revoke";
+    };
+    rollKey: {
+        method: "post";
+        path: "/keys/{keyId}/roll";
+    };
+    listKeyEvents: {
+        method: "get";
+        path: "/key-events";
+    };
+}

@@ -336,7 +336,7 @@ export interface components {
          *     `Bearer realm="api", error="invalid_token", error_description="The API key expired at 2026-02-05T10:00:00.000Z."`
          *     when a token was presented and refused. `error_description` says why: the
          *     key is unknown, has been revoked, expired, or was rolled and its overlap ended.
-         * @example Bearer realm="api", error="invalid_token", error_description="The API key expired at 2026-02-05T10:00:00.000Z."
+         * @example Bearer realm="api"
          */
         "WWW-Authenticate": string;
     };
@@ -462,5 +462,20 @@ export interface operations {
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
+    };
+}
+/** Each operation's method and path, by operationId (written by tools/generate/render-types.ts, not by openapi-typescript). */
+export interface operationRoutes {
+    listOwnItems: {
+        method: "post";
+        path: "/";
+    };
+    listSharedItemsByQuery: {
+        method: "get";
+        path: "/shared";
+    };
+    listSharedItems: {
+        method: "post";
+        path: "/shared";
     };
 }

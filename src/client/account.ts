@@ -5,6 +5,7 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../../generated/account.js';
+import { isDevelopment, preferWarnings } from './mock-only-headers.js';
 
 export type { components as AccountComponents, paths as AccountPaths } from '../../generated/account.js';
 
@@ -21,6 +22,8 @@ export interface AccountClientOptions {
   baseUrl?: string;
   /** A fetch to use instead of `globalThis.fetch` (tests, instrumentation). */
   fetch?: (input: Request) => Promise<Response>;
+  /** Warn in the console when a `Prefer` header (the mock's) goes unheeded or its request fails. Default: in development builds. */
+  warnings?: boolean;
 }
 
 /**
@@ -37,5 +40,7 @@ export interface AccountClientOptions {
  * if (data) showOnce(data.secret);
  */
 export function createAccountClient(options: AccountClientOptions = {}): AccountClient {
-  return createClient<paths>({ baseUrl: options.baseUrl ?? '/api', credentials: 'same-origin', ...(options.fetch && { fetch: options.fetch }) });
+  const client = createClient<paths>({ baseUrl: options.baseUrl ?? '/api', credentials: 'same-origin', ...(options.fetch && { fetch: options.fetch }) });
+  if (options.warnings ?? isDevelopment()) client.use(preferWarnings());
+  return client;
 }

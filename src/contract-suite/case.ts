@@ -79,7 +79,7 @@ export interface LiveValue {
   fallbacks: Json[];
 }
 
-/** The values a `field-values` case tries one after another; `undefined` leaves the field out. */
+/** The values a `field-values` case tries one after another; `undefined` leaves the field out (a path parameter keeps its baseline value). */
 export interface FieldVariants {
   location: Location;
   name: string;

@@ -13,7 +13,7 @@ import { execa } from 'execa';
 import { readOperations } from '../contract/operations.js';
 import { projectRoot } from '../contract/project.js';
 import { isObject, loadSpec, type OpenApiDocument } from '../contract/spec.js';
-import { codeSamples, SAMPLE_LANGUAGES } from './code-samples.js';
+import { clientSetup, codeSamples, SAMPLE_LANGUAGES } from './code-samples.js';
 import { makeOffline } from './offline-html.js';
 
 /**
@@ -32,9 +32,29 @@ export function docsFile(contract: string, folder = resolve(projectRoot, 'docs')
   return join(folder, contract === 'main' ? 'index.html' : `${contract}.html`);
 }
 
-/** The spec as the docs render it: every operation with its `x-codeSamples`. */
+/**
+ * How a reader gets the package the typed-client samples import, added to the page's introduction:
+ * the samples name `@bearer-list-api/client`, which is not on a public registry.
+ */
+export function installNote(contract: string, version: string): string {
+  const { module, factory } = clientSetup(contract);
+  const tarball = `bearer-list-api-client-${version}.tgz`;
+  return [
+    '## Install the typed client',
+    '',
+    `The "Typed client" samples import \`${factory}\` from \`${module}\`, the package this project builds from its contracts`,
+    `(openapi-fetch and the generated types). In the project's repository, \`npm run build:client\` packs it into \`dist/${tarball}\`;`,
+    `in your frontend, \`npm install <path to the repository>/dist/${tarball}\`. Its version is the public contract's \`info.version\`.`,
+  ].join('\n');
+}
+
+/** The spec as the docs render it: every operation with its `x-codeSamples`, and the client's install note in the introduction. */
 export function withCodeSamples(spec: OpenApiDocument, contract: string): OpenApiDocument {
   const copy = structuredClone(spec);
+  const info = isObject(copy['info']) ? copy['info'] : {};
+  const main = contract === 'main' ? spec : loadSpec();
+  const version = String((isObject(main['info']) ? main['info'] : {})['version'] ?? '');
+  info['description'] = `${typeof info['description'] === 'string' ? `${info['description'].trimEnd()}\n\n` : ''}${installNote(contract, version)}\n`;
   for (const operation of readOperations(spec)) {
     const pathItem = copy.paths[operation.path];
     const target = isObject(pathItem) ? pathItem[operation.method.toLowerCase()] : undefined;

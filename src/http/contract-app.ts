@@ -3,10 +3,11 @@ import { cors } from 'hono/cors';
 import type { OperationShape } from '../contract/types.js';
 import { StoreUnavailable, UnstorableInput } from '../store/store.js';
 import type { AppLogger } from './app-logger.js';
-import type { ClientAddress } from './client-address.js';
 import { bindOperations, type HandlerMap, type HandlerResult } from './bind-operations.js';
+import type { ClientAddress } from './client-address.js';
 import { corsAllowedRequestHeaders, corsExposedResponseHeaders } from './cors-headers.js';
 import { type Guard, type KernelEnv, kernelOf } from './kernel-env.js';
+import { NotImplementedError } from './not-implemented.js';
 import { ApiError, problemText } from './problems.js';
 import type { CompiledOperation, RequestContract } from './request-contract.js';
 import type { RequestLines } from './request-lines.js';
@@ -180,7 +181,9 @@ export function createContractApp<Operations extends { [Id in keyof Operations]:
     const detail =
       error instanceof ContractBreach
         ? `The answer of ${error.operationId} broke the contract of ${name}, so it was not sent. It has been logged under the request id.`
-        : 'The server failed to answer this request. It has been logged under the request id.';
+        : error instanceof NotImplementedError
+          ? 'This operation is in the contract but not implemented yet. It has been logged under the request id.'
+          : 'The server failed to answer this request. It has been logged under the request id.';
     return problem(c, new ApiError('urn:problem-type:internal-error', detail));
   }
 

@@ -5,8 +5,11 @@
  * - the request headers a page on an allowed origin may send are the ones the
  *   contract reads: each security scheme's header (`Authorization` for HTTP
  *   schemes, an API key's own header), `Content-Type` when an operation takes a
- *   body, and every header parameter. Prism's `Prefer` is not among them: it picks
- *   the mock's examples and is no part of the contract.
+ *   body, and every header parameter; and `Prefer` (RFC 7240), which the mock honours
+ *   to pick an example or a status and the server ignores, as the RFC asks of a
+ *   preference a server does not support: a page built against the mock still reaches
+ *   the server, and the client tells its developer that `Prefer` went unheeded (it sees
+ *   no `Preference-Applied`) instead of the browser's bare "Failed to fetch" (ADR 0032).
  * - the response headers its script may read are every header the spec declares
  *   on an answer (`RateLimit-*`, `Retry-After`, `WWW-Authenticate`, `X-Request-Id`).
  */
@@ -24,6 +27,7 @@ export function corsAllowedRequestHeaders(spec: OpenApiDocument, operations: rea
   }
   if (operations.some((operation) => operation.requestBody !== undefined)) names.push('Content-Type');
   for (const operation of operations) for (const parameter of operation.parameters) if (parameter.in === 'header') names.push(parameter.name);
+  names.push('Prefer');
   return unique(names);
 }
 

@@ -12,15 +12,21 @@
  *   the contract's problem for that status, a 405 with its `Allow` header;
  * - every answer carries `X-Request-Id`, as the server's do (a served example's
  *   `requestId` when it has one, so the header and the body agree);
+ * - for a contract whose session is a cookie (the account API), a write a browser says came from another
+ *   site is refused with the server's `403` (`src/account/same-origin.ts`), and Prism's CORS headers,
+ *   which the server does not send there, are dropped;
+ * - Prism's `sl-violations` about its own answer are dropped (those about the request stay), and a
+ *   request's `Prefer` is echoed as `Preference-Applied` (RFC 7240), so a client can tell the mock;
  * - a problem the edge writes for an operation carries the headers the spec declares
  *   on that answer, with their examples, as Prism sends them with the answers it takes
  *   from the spec (the `RateLimit-*` of a 400, say).
  */
 import { randomUUID } from 'node:crypto';
 import { type Context, Hono } from 'hono';
+import { checkSameOrigin } from '../account/same-origin.js';
 import type { OperationContract } from '../contract/operations.js';
 import { deref, HTTP_METHODS, isObject, type OpenApiDocument } from '../contract/spec.js';
-import { PROBLEM_TYPES, type ProblemBody, type ProblemType, problemBody } from '../http/problems.js';
+import { ApiError, PROBLEM_TYPES, type ProblemBody, type ProblemType, problemBody } from '../http/problems.js';
 import { compileRequestContract, type ProblemBounds, toRoutePath } from '../http/request-contract.js';
 import { type ParameterName, readPrismViolations, toContractViolations } from './violations.js';
 
@@ -42,6 +48,10 @@ export interface AnsweredRequest {
   allow?: readonly string[];
   /** The example of each header the spec declares on this operation's answer with a status; none when no operation matched. */
   declaredHeaders?: (status: number) => Readonly<Record<string, string>>;
+  /** The request's `Prefer` header (RFC 7240), which Prism honours: echoed as `Preference-Applied`. */
+  prefer?: string;
+  /** The API serves its own pages only (a cookie API): the server sends no CORS headers there, so Prism's are dropped. */
+  sameOriginOnly?: boolean;
 }
 
 /** What the edge knows of the contract: its problem types by status, and the bounds of a problem's fields. */
@@ -68,7 +78,10 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
   const app = new Hono();
 
   const examples = headerExamples(options.spec);
+  const cookieApi = usesCookieSession(options.spec);
   const forward = async (c: Context, allow: readonly string[] | undefined, specPath?: string): Promise<Response> => {
+    const refused = cookieApi ? crossSiteRefusal(c, facts, specPath === undefined ? {} : (examples.get(`${c.req.method} ${specPath} 403`) ?? {})) : undefined;
+    if (refused) return refused;
     const url = new URL(c.req.url);
     const headers = new Headers(c.req.raw.headers);
     headers.delete('host');
@@ -80,7 +93,19 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
       ...(body && { body }),
     });
     const declaredHeaders = specPath === undefined ? undefined : (status: number) => examples.get(`${c.req.method} ${specPath} ${status}`) ?? {};
-    return translateAnswer(answer, { method: c.req.method, path: c.req.path, ...(allow && { allow }), ...(declaredHeaders && { declaredHeaders }) }, facts);
+    const prefer = c.req.header('prefer');
+    return translateAnswer(
+      answer,
+      {
+        method: c.req.method,
+        path: c.req.path,
+        ...(allow && { allow }),
+        ...(declaredHeaders && { declaredHeaders }),
+        ...(prefer && { prefer }),
+        ...(cookieApi && { sameOriginOnly: true }),
+      },
+      facts,
+    );
   };
 
   for (const [specPath, methods] of contract.methodsByPath) {
@@ -90,6 +115,30 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
   }
   app.all('*', (c) => forward(c, undefined));
   return app;
+}
+
+/** Whether the contract's sessions travel in a cookie (the account API): its writes must then come from its own pages. */
+function usesCookieSession(spec: OpenApiDocument): boolean {
+  const schemes = isObject(spec.components['securitySchemes']) ? spec.components['securitySchemes'] : {};
+  return Object.values(schemes).some((scheme) => isObject(scheme) && deref(spec, scheme)['in'] === 'cookie');
+}
+
+/**
+ * The server's refusal of a write a browser says came from another site (`checkSameOrigin`, with the
+ * loopback Host as the origin, as in local development), as its `403` problem; undefined for any other request.
+ */
+function crossSiteRefusal(c: Context, facts: ContractFacts, headers: Readonly<Record<string, string>>): Response | undefined {
+  try {
+    checkSameOrigin(c, undefined);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const problem = problemBody(error.type, error.message, { instance: c.req.path, requestId: randomUUID() }, facts.bounds);
+    return new Response(JSON.stringify(problem), {
+      status: error.status,
+      headers: { ...headers, 'content-type': 'application/problem+json', 'x-request-id': problem.requestId ?? randomUUID() },
+    });
+  }
 }
 
 /** The example of every header each operation's answers declare, by `METHOD path status`. */
@@ -142,6 +191,11 @@ export function parameterNames(operations: readonly OperationContract[]): Parame
 export async function translateAnswer(answer: Response, request: AnsweredRequest, facts: ContractFacts): Promise<Response> {
   const headers = new Headers(answer.headers);
   for (const name of HOP_BY_HOP) headers.delete(name);
+  withoutOwnAnswerViolations(headers);
+  if (request.sameOriginOnly) for (const name of [...headers.keys()].filter((header) => header.startsWith('access-control-'))) headers.delete(name);
+  // RFC 7240: say which preference was honoured, so a client can tell the mock (which honours
+  // `Prefer`) from a server (which ignores it, as the RFC asks of a preference it does not support).
+  if (request.prefer) headers.set('preference-applied', request.prefer);
   const text = await answer.text();
   const problem = contractProblem(answer.status, headers, text, request, facts);
   if (problem) {
@@ -153,6 +207,20 @@ export async function translateAnswer(answer: Response, request: AnsweredRequest
   }
   headers.set('x-request-id', exampleRequestId(headers, text) ?? randomUUID());
   return new Response(answer.status === 204 || answer.status === 304 || request.method === 'HEAD' ? null : text, { status: answer.status, headers });
+}
+
+/**
+ * Prism checks its own answer against the spec and reports what it finds in `sl-violations` beside the
+ * request's violations. Those about the answer are about Prism (it reads the example `RateLimit-Remaining: 0`
+ * of a 429 as missing), not about the request a client sent, and the server sends nothing like them; they
+ * are dropped, the request's are kept.
+ */
+function withoutOwnAnswerViolations(headers: Headers): void {
+  const header = headers.get('sl-violations');
+  if (header === null) return;
+  const aboutRequest = readPrismViolations(header).filter((violation) => violation.location[0] !== 'response');
+  if (aboutRequest.length > 0) headers.set('sl-violations', JSON.stringify(aboutRequest));
+  else headers.delete('sl-violations');
 }
 
 /** The contract's problem for an answer Prism wrote in its own words; undefined for an answer taken from the spec. */

@@ -212,8 +212,29 @@ async function copy(field: HTMLInputElement | HTMLTextAreaElement, done: string)
   }
 }
 
+/**
+ * The cursors one list has followed since its first page. A cursor the API sends a second time would
+ * make **Show older** fetch the same page forever (the static mock answers every page with the same
+ * example), so the list ends there, as `paginate` does in the client.
+ */
+function cursorTrail() {
+  const seen = new Set<string>();
+  return {
+    reset: () => seen.clear(),
+    /** Whether this cursor was followed before: the page that offers it again is one already shown. */
+    repeats: (cursor: string | null) => cursor !== null && seen.has(cursor),
+    /** The cursor to offer next: `null` at the end of the list, or when this one was followed before. */
+    follow(cursor: string | null): string | null {
+      if (cursor === null || seen.has(cursor)) return null;
+      seen.add(cursor);
+      return cursor;
+    },
+  };
+}
+
 let keysById = new Map<string, ApiKey>();
 let keyCursor: string | null = null;
+const keyTrail = cursorTrail();
 /** Pages fetched at most for one load: 100 keys each, far more active keys than anyone has. */
 const KEY_PAGES = 50;
 
@@ -225,12 +246,13 @@ const KEY_PAGES = 50;
 async function loadKeys(more = false): Promise<void> {
   const keys = more ? [...keysById.values()] : [];
   let cursor = more ? keyCursor : null;
+  if (!more) keyTrail.reset();
   for (let page = 0; page < KEY_PAGES; page++) {
     const query = cursor ? { cursor } : {};
     const result = await guarded(() => account.GET('/keys', { params: { query } }));
     if (!result?.data) return;
     keys.push(...result.data.keys);
-    cursor = result.data.nextCursor;
+    cursor = keyTrail.follow(result.data.nextCursor);
     if (more || cursor === null || result.data.keys.at(-1)?.status !== 'active') break;
   }
   keysById = new Map(keys.map((key) => [key.id, key]));
@@ -352,6 +374,7 @@ async function removeKey(key: ApiKey, button: HTMLButtonElement): Promise<void> 
 }
 
 let eventCursor: string | null = null;
+const eventTrail = cursorTrail();
 
 async function loadEvents(more: boolean): Promise<void> {
   const query = more && eventCursor ? { limit: 20, cursor: eventCursor } : { limit: 20 };
@@ -370,9 +393,12 @@ async function loadEvents(more: boolean): Promise<void> {
       `) ${SOURCE_WORDS[event.source]}`,
     ),
   );
-  if (more) list.append(...items);
-  else list.replaceChildren(...items);
-  eventCursor = result.data.nextCursor;
+  if (!more) eventTrail.reset();
+  // A page that offers a cursor followed before is one already shown: the list ends without it.
+  const repeated = eventTrail.repeats(result.data.nextCursor);
+  if (!more) list.replaceChildren(...items);
+  else if (!repeated) list.append(...items);
+  eventCursor = eventTrail.follow(result.data.nextCursor);
   byId('more-events').hidden = eventCursor === null;
   byId('events-empty').hidden = list.childElementCount > 0;
 }

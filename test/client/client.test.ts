@@ -1,5 +1,7 @@
+import { createApiClient, type ItemPage, type Problem, ProblemError, paginate } from 'bearer-list-api/client';
 import { describe, expect, it } from 'vitest';
-import { createApiClient, paginate, ProblemError, type ItemPage, type Problem } from 'bearer-list-api/client';
+import { createAccountClient } from '../../src/client/account.js';
+import { isDevelopment, preferWarnings } from '../../src/client/mock-only-headers.js';
 
 /** A fetch that records each request and answers from a function (no mocking library). */
 function recordingFetch(answer: (request: Request, body: string) => Response) {
@@ -61,12 +63,32 @@ describe('createApiClient', () => {
 
   it.each([
     { given: { baseUrl: '', apiKey: 'tka_k' }, want: /baseUrl must be an absolute URL/ },
-    { given: { baseUrl: '/relative', apiKey: 'tka_k' }, want: /baseUrl must be an absolute URL/ },
+    { given: { baseUrl: '//other.test', apiKey: 'tka_k' }, want: /baseUrl must be an absolute URL .* or a path on the page's own origin/ },
+    { given: { baseUrl: 'api', apiKey: 'tka_k' }, want: /baseUrl must be an absolute URL/ },
     { given: { baseUrl: 'http://api.test', apiKey: '' }, want: /apiKey must be a non-empty API key/ },
     { given: { baseUrl: 'http://api.test', apiKey: 'tka_a b' }, want: /apiKey must be a non-empty API key/ },
     { given: { baseUrl: 'http://api.test', apiKey: ' \n\t' }, want: /apiKey must be a non-empty API key/ },
   ])('throws on misuse: $given', ({ given, want }) => {
     expect(() => createApiClient(given)).toThrow(want);
+  });
+
+  it("takes a path on the page's own origin as baseUrl, as behind a dev server's proxy, for both clients", async () => {
+    // In a browser a relative URL resolves against the page; here a Request that resolves it against a page's address stands in.
+    const BrowserRequest = class extends Request {
+      constructor(input: RequestInfo | URL, init?: RequestInit) {
+        super(typeof input === 'string' ? new URL(input, 'http://page.test/app/') : input, init);
+      }
+    };
+    const original = globalThis.Request;
+    globalThis.Request = BrowserRequest;
+    try {
+      const { fetch, requests } = recordingFetch(() => json(200, { items: [], nextCursor: null }));
+      await createApiClient({ baseUrl: '/api', apiKey: 'tka_k', fetch }).POST('/shared', { body: {} });
+      await createAccountClient({ fetch }).GET('/keys');
+      expect(requests.map((request) => request.url)).toEqual(['http://page.test/api/shared', 'http://page.test/api/keys']);
+    } finally {
+      globalThis.Request = original;
+    }
   });
 
   it.each([' tka_k', 'tka_k\n', '\ttka_k \r\n'])('trims the whitespace a paste leaves around the key: %j', async (apiKey) => {
@@ -132,5 +154,39 @@ describe('paginate', () => {
     };
     await expect(walk()).rejects.toThrow(/sent the cursor "c2" twice.*Prefer: example=lastPage/);
     expect(requests).toHaveLength(2);
+  });
+});
+
+describe('the warning about Prefer, a header only the mock honours', () => {
+  const withWarnings = (answer: (request: Request) => Response | Promise<Response>) => {
+    const warnings: string[] = [];
+    const api = createApiClient({ baseUrl: 'http://api.test', apiKey: 'tka_k', fetch: async (request) => answer(request), warnings: false });
+    api.use(preferWarnings((message) => warnings.push(message)));
+    return { api, warnings };
+  };
+
+  it('says nothing when the mock applied it (Preference-Applied), or when no Prefer was sent', async () => {
+    const { api, warnings } = withWarnings(
+      () => new Response('{"items":[],"nextCursor":null}', { headers: { 'content-type': 'application/json', 'preference-applied': 'example=empty' } }),
+    );
+    await api.POST('/', { body: {}, headers: { Prefer: 'example=empty' } });
+    await api.POST('/', { body: {} });
+    expect(warnings).toEqual([]);
+  });
+
+  it('says the server ignored it when the answer does not say it was applied', async () => {
+    const { api, warnings } = withWarnings(() => json(200, { items: [], nextCursor: null }));
+    await api.GET('/shared', { headers: { Prefer: 'code=429' } });
+    expect(warnings).toEqual([expect.stringMatching(/^GET http:\/\/api\.test\/shared: the answer ignored "Prefer: code=429"\. Only the mock/)]);
+  });
+
+  it('explains a failed request that carried it (a preflight the server refused shows as "Failed to fetch")', async () => {
+    const { api, warnings } = withWarnings(() => Promise.reject(new TypeError('Failed to fetch')));
+    await expect(api.GET('/shared', { headers: { Prefer: 'code=429' } })).rejects.toThrow('Failed to fetch');
+    expect(warnings).toEqual([expect.stringMatching(/failed \(TypeError: Failed to fetch\) with "Prefer: code=429".*preflight.*drop the header/)]);
+  });
+
+  it('is on by default in a development build (Vite, and so Vitest, says DEV)', () => {
+    expect(isDevelopment()).toBe(true);
   });
 });

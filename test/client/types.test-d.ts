@@ -1,6 +1,16 @@
-import { describe, expectTypeOf, it } from 'vitest';
 // Imported by package name: proves the `exports["./client"]` entry of package.json resolves.
-import { createApiClient, paginate, type Item, type ItemPage, type Problem } from 'bearer-list-api/client';
+import {
+  createApiClient,
+  type Item,
+  type ItemPage,
+  type ListOperationId,
+  type ListOperationIdIn,
+  type operations,
+  type PaginateRequestIn,
+  type Problem,
+  paginate,
+} from 'bearer-list-api/client';
+import { describe, expectTypeOf, it } from 'vitest';
 
 const api = createApiClient({ baseUrl: 'http://127.0.0.1:4010', apiKey: 'tka_example' });
 
@@ -56,6 +66,27 @@ describe('the typed client', () => {
     void api.DELETE('/shared');
     // @ts-expect-error not a list operation
     void paginate(api, 'deleteItems');
+  });
+
+  it('walks every list operation of the spec, and nothing else', () => {
+    expectTypeOf<ListOperationId>().toEqualTypeOf<'listOwnItems' | 'listSharedItems' | 'listSharedItemsByQuery'>();
+  });
+
+  it('takes the options of a list as the spec has them after an edit: a body field added to ListRequest, a new list on the query', () => {
+    // The generated types as `npm run generate` writes them once the spec's ListRequest has a `tag` and a
+    // new GET /tags/{tag}/items lists by query: paginate's options follow with no change to the client.
+    type Edited = Omit<operations, 'listOwnItems'> & {
+      listOwnItems: Omit<operations['listOwnItems'], 'requestBody'> & {
+        requestBody: { content: { 'application/json': operations['listOwnItems']['requestBody']['content']['application/json'] & { tag?: string } } };
+      };
+      listTagged: Omit<operations['listSharedItemsByQuery'], 'parameters'> & {
+        parameters: { query?: { limit?: number; cursor?: string; tag?: string }; header?: never; path?: never; cookie?: never };
+      };
+    };
+    expectTypeOf<ListOperationIdIn<Edited>>().toEqualTypeOf<'listOwnItems' | 'listSharedItems' | 'listSharedItemsByQuery' | 'listTagged'>();
+    expectTypeOf<{ tag: 'urgent'; sort: 'desc' }>().toExtend<PaginateRequestIn<Edited, 'listOwnItems'>>();
+    expectTypeOf<{ tag: 'urgent'; limit: 5 }>().toExtend<PaginateRequestIn<Edited, 'listTagged'>>();
+    expectTypeOf<PaginateRequestIn<Edited, 'listOwnItems'>>().not.toHaveProperty('cursor');
   });
 
   it('yields ItemPage from paginate', () => {

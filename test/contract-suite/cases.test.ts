@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
 import { readContractPaths } from '../../src/contract/project.js';
-import { isObject, loadSpec, type Json } from '../../src/contract/spec.js';
+import { deref, isObject, type Json, loadSpec } from '../../src/contract/spec.js';
 import { deriveCases, type Family } from '../../src/contract-suite/cases.js';
 import { orderBreak } from '../../src/contract-suite/checks.js';
 import { judgeEffect } from '../../src/contract-suite/field-effect.js';
@@ -129,12 +129,17 @@ describe('deriveCases on the spec', () => {
     expect(derived.coverage[0]?.notProvoked.find((entry) => entry.status === '503')?.reason).toMatch(/cannot reach its database/);
   });
 
-  it('reads the list options of each operation from the spec', () => {
-    expect(facts.map(({ list }) => [list?.location, list?.cursor, list?.defaultSort, list?.defaultLimit, list?.maxLimit])).toEqual([
-      ['body', 'cursor', 'asc', 20, 100],
-      ['query', 'cursor', 'asc', 20, 100],
-      ['body', 'cursor', 'asc', 20, 100],
-    ]);
+  it('reads the list options of each operation from the spec: where its cursor is, and the Sort and Limit schemas', () => {
+    const schema = (name: string) => deref(spec, (spec.components['schemas'] as Record<string, Json>)[name]);
+    const [sort, limit] = [schema('Sort'), schema('Limit')];
+    const want = facts.map(({ fields }) => {
+      const cursor = fields.find((field) => field.name === 'cursor');
+      return cursor
+        ? [cursor.location, 'cursor', sort['default'], limit['default'], limit['maximum']]
+        : [undefined, undefined, undefined, undefined, undefined];
+    });
+    expect(facts.map(({ list }) => [list?.location, list?.cursor, list?.defaultSort, list?.defaultLimit, list?.maxLimit])).toEqual(want);
+    expect(facts.filter(({ list }) => list !== undefined).length, 'the spec has list operations').toBeGreaterThan(0);
   });
 });
 

@@ -137,8 +137,8 @@ describe('the contract suite against a broken implementation', () => {
     {
       breakage: 'items in the wrong order',
       breakResponse: (status: number, headers: Headers, body: string) => {
-        if (status !== 200) return { headers, body };
-        const page = JSON.parse(body) as { items: unknown[] };
+        const page = status === 200 ? (JSON.parse(body) as { items?: unknown }) : {};
+        if (!Array.isArray(page.items)) return { headers, body };
         return { headers, body: JSON.stringify({ ...page, items: page.items.reverse() }) };
       },
       want: { id: 'listOwnItems positive field-values body/sort', message: 'items out of order for sort=desc' },

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
 import { readContractPaths } from '../../src/contract/project.js';
 import { loadSpec } from '../../src/contract/spec.js';
-import { codeSamples, defaultServerUrl, sampleRequest, tsLiteral } from '../../src/docs/code-samples.js';
 import { withCodeSamples } from '../../src/docs/build.js';
+import { codeSamples, defaultServerUrl, sampleRequest, tsLiteral } from '../../src/docs/code-samples.js';
 
 const contracts = ['main', 'account'].map((name) => {
   const spec = loadSpec(readContractPaths(undefined, name).spec);
@@ -77,6 +77,19 @@ describe('the request samples of the docs', () => {
         ).toEqual(['curl', 'Typed client']);
       }
       expect(contract.spec, 'the spec itself is left as it is').not.toHaveProperty(['paths', '/', 'post', 'x-codeSamples']);
+    }
+  });
+
+  it("say in each page's introduction how to install the package the samples import", () => {
+    for (const contract of contracts) {
+      const description = String((withCodeSamples(contract.spec, contract.name)['info'] as { description: string }).description);
+      expect(description, contract.name).toMatch(
+        /## Install the typed client\n[\s\S]*npm run build:client[\s\S]*npm install <path to the repository>\/dist\/bearer-list-api-client-\d+\.\d+\.\d+\.tgz/,
+      );
+      expect(description).toContain(contract.name === 'main' ? '`@bearer-list-api/client`' : '`@bearer-list-api/client/account`');
+      expect((contract.spec['info'] as { description?: string }).description ?? '', 'the spec itself is left as it is').not.toContain(
+        '## Install the typed client',
+      );
     }
   });
 

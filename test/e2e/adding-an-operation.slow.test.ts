@@ -4,94 +4,26 @@
  * the typecheck fail until one handler exists, then the server, the client,
  * the mock and the contract suite follow with no other source change.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../../src/keys/api-key.js';
-import { launch, type LaunchedProcess } from '../../tools/process/launch.js';
-import { copyProject } from '../../tools/process/project-copy.js';
-import { startMock } from '../../tools/process/mock.js';
-import { waitForOutput } from '../../tools/process/ready.js';
-import { scratchDatabase } from '../../tools/process/scratch-database.js';
-import { openStore } from '../../src/store/open-store.js';
 import { parse, stringify } from 'yaml';
 import { projectRoot } from '../../src/contract/project.js';
+import { generateApiKey } from '../../src/keys/api-key.js';
+import { openStore } from '../../src/store/open-store.js';
 import { binCommand, typescriptCommand } from '../../tools/process/commands.js';
+import { type LaunchedProcess, launch } from '../../tools/process/launch.js';
+import { startMock } from '../../tools/process/mock.js';
+import { copyProject } from '../../tools/process/project-copy.js';
+import { waitForOutput } from '../../tools/process/ready.js';
 import { runCommand } from '../../tools/process/run-command.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
+import { addGetItemHandler, addPaths } from './helpers/spec-edits.js';
 
 // The project's own tools come along: the copy's generator finds the copy as its project root.
 const project = copyProject('add-operation-');
 const copy = project.root;
 afterAll(() => project.remove());
-
-/** `GET /items/{id}`: one item the caller may see; 404 when there is none (or it is not theirs to see). */
-function addGetItem(spec: Record<string, any>): void {
-  spec['paths']['/items/{id}'] = {
-    get: {
-      operationId: 'getItem',
-      summary: 'Read one item',
-      description: 'Returns one item the caller owns or that was shared with them.',
-      tags: ['Items'],
-      parameters: [
-        {
-          name: 'id',
-          in: 'path',
-          required: true,
-          description: 'The item id.',
-          schema: { $ref: '#/components/schemas/ItemId' },
-          example: 'itm_0a1b2c3d4e5f6g7h',
-        },
-      ],
-      responses: {
-        '200': {
-          description: 'The item.',
-          headers: Object.fromEntries(
-            ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
-          ),
-          content: {
-            'application/json': {
-              schema: { $ref: '#/components/schemas/Item' },
-              examples: { item: { value: spec['components']['examples']['OwnItemsFirstPage']['value']['items'][0] } },
-            },
-          },
-        },
-        '401': { $ref: '#/components/responses/Unauthorized' },
-        '404': { $ref: '#/components/responses/NotFound' },
-        '422': { $ref: '#/components/responses/UnprocessableContent' },
-        '429': { $ref: '#/components/responses/TooManyRequests' },
-        '500': { $ref: '#/components/responses/InternalError' },
-      },
-    },
-  };
-  spec['components']['responses']['NotFound'] = {
-    description: 'No item with this id is visible to the caller.',
-    content: {
-      'application/problem+json': {
-        schema: { $ref: '#/components/schemas/Problem' },
-        examples: {
-          notFound: {
-            value: {
-              type: 'urn:problem-type:not-found',
-              title: 'Not found',
-              status: 404,
-              detail: 'No item with this id.',
-              instance: '/items/itm_0a1b2c3d4e5f6g7h',
-              requestId: '1a2b3c4d-5e6f-4a7b-9c8d-9e0f1a2b3c4d',
-            },
-          },
-        },
-      },
-    },
-  };
-}
-
-/** The one source change: a handler for the new operation, in the handler map. */
-const HANDLER = `
-  getItem: async ({ path }, { caller, store }) => {
-    const item = await store.findVisibleItem(path.id, caller.userId);
-    if (!item) throw new ApiError('urn:problem-type:not-found', 'No item with this id.');
-    return { status: 200, body: item };
-  },`;
 
 const inCopy = (file: string) => join(copy, file);
 
@@ -105,9 +37,8 @@ beforeAll(async () => {
       include: ['src', 'generated'],
     }),
   );
-  const spec = parse(readFileSync(inCopy('openapi/openapi.yaml'), 'utf8')) as Record<string, any>;
-  addGetItem(spec);
-  writeFileSync(inCopy('openapi/openapi.yaml'), stringify(spec, { lineWidth: 0 }));
+  // As an editor leaves it: test/contract-suite/fixtures/get-item.yaml's paths, written at the end of the spec's.
+  addPaths(copy);
   // A frontend's call to the new operation through the typed client; it must compile once types are regenerated.
   writeFileSync(
     inCopy('src/client/uses-get-item.ts'),
@@ -136,17 +67,30 @@ describe('adding GET /items/{id} to a copy of the project', () => {
         .filter((line) => /error TS/.test(line)),
     ).toHaveLength(1);
 
-    const handlers = readFileSync(inCopy('src/server/operations.ts'), 'utf8');
-    const withHandler = handlers
-      .replace(/(listSharedItemsByQuery: [^\n]+\n)/, `$1${HANDLER.slice(1)}\n`)
-      .replace(
-        "import { InputViolation } from '../http/read-input.js';",
-        "import { ApiError } from '../http/problems.js';\nimport { InputViolation } from '../http/read-input.js';",
-      );
-    expect(withHandler).toContain('getItem:');
-    writeFileSync(inCopy('src/server/operations.ts'), withHandler);
+    addGetItemHandler(copy);
+    expect(readFileSync(inCopy('src/server/operations.ts'), 'utf8')).toContain('getItem:');
     const after = await runCommand(typescriptCommand(['-p', inCopy('tsconfig.json')]), { cwd: copy });
     expect(after.code, after.stdout).toBe(0);
+  });
+
+  it("passes the project's own spec-level tests untouched: each reads what it expects from the spec", async () => {
+    for (const file of ['test', 'vitest.config.ts', 'biome.jsonc', 'README.md', 'docs']) cpSync(join(projectRoot, file), inCopy(file), { recursive: true });
+    const files = [
+      'test/contract-suite/cases.test.ts',
+      'test/contract-suite/any-operation.test.ts',
+      'test/contract/',
+      'test/account/spec.test.ts',
+      'test/robustness/fuzz.test.ts',
+      'test/http/cors-headers.test.ts',
+      'test/tools/check/stale-names.test.ts',
+    ];
+    const run = await runCommand([join(projectRoot, 'node_modules', '.bin', 'vitest'), 'run', '--project', 'default', ...files], {
+      cwd: copy,
+      env: { FUZZ_RUNS: '2000', NO_COLOR: '1' },
+      timeoutMs: 600_000,
+    });
+    expect(run.code, run.stdout.slice(-4000) + run.stderr.slice(-2000)).toBe(0);
+    expect(run.stdout).toMatch(/Tests {2}\d+ passed/);
   });
 
   it('is served, mocked, called through the client and covered by the contract suite with no other change', async () => {

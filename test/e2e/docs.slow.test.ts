@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { readOperations, type OperationContract } from '../../src/contract/operations.js';
+import { type OperationContract, readOperations } from '../../src/contract/operations.js';
 import { readContracts } from '../../src/contract/project.js';
 import { deref, isObject, loadSpec, type OpenApiDocument } from '../../src/contract/spec.js';
-import { codeSamples, SAMPLE_LANGUAGES } from '../../src/docs/code-samples.js';
 import { buildDocs, docsFile } from '../../src/docs/build.js';
+import { codeSamples, SAMPLE_LANGUAGES } from '../../src/docs/code-samples.js';
 import { launchChromium, screenshotDir } from './browser.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'docs-e2e-'));

@@ -3,11 +3,12 @@
  * Chromium, against the Prism mock of the account API, showing the spec's
  * examples. No server, no database.
  */
+
+import getPort from 'get-port';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tsxCommand } from '../../tools/process/commands.js';
-import getPort from 'get-port';
-import { launch, type LaunchedProcess } from '../../tools/process/launch.js';
+import { type LaunchedProcess, launch } from '../../tools/process/launch.js';
 import { waitForOutput } from '../../tools/process/ready.js';
 import { launchChromium, openPage } from './browser.js';
 
@@ -48,6 +49,11 @@ describe('npm run mock:web', () => {
     expect(await page.getByLabel('API key', { exact: true }).inputValue()).toBe('tka_3xAmpLe0nly9Zq2Wv5Rt8Yu1Io4Pa7Sdx2Q7xe');
     expect(await page.getByLabel('Try it: list your items with curl').inputValue()).toContain('http://127.0.0.1:4010/');
     await screenshot('pages-on-mock-settings');
+    // The static mock answers every page of activity with the same example and its cursor: the list ends there, once.
+    const events = await page.locator('#event-list > li').count();
+    await page.getByRole('button', { name: 'Show older activity' }).click();
+    await expect.poll(() => page.locator('#more-events').isHidden()).toBe(true);
+    expect(await page.locator('#event-list > li').count()).toBe(events);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/sign-in');
     await context.close();

@@ -11,10 +11,10 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scratchDatabase } from '../../tools/process/scratch-database.js';
-import { startServer, type ServerProcess } from '../../tools/process/server.js';
-import { launchChromium, openPage, type BrowserPage } from './browser.js';
 import { SQLITE_CHANGE_CHECK_MS } from '../../src/store/sqlite-store.js';
+import { scratchDatabase } from '../../tools/process/scratch-database.js';
+import { type ServerProcess, startServer } from '../../tools/process/server.js';
+import { type BrowserPage, launchChromium, openPage } from './browser.js';
 
 const database = scratchDatabase('web-e2e-');
 const PASSWORD = 'correct horse battery staple';

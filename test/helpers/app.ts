@@ -1,8 +1,8 @@
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { createApp, type AppOptions } from '../../src/server/app.js';
+import { type AppOptions, createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store, User } from '../../src/store/store.js';
-import { expectHonoursContract, operationIdFor, requestContract } from './contract.js';
+import { expectHonoursContract, matchRoute, operationIdFor, requestContract } from './contract.js';
 
 export const START = Date.parse('2026-01-01T00:00:00.000Z');
 
@@ -61,7 +61,8 @@ export async function createTestApp(options: Partial<Omit<AppOptions, 'store' | 
     }
     const response = await app.request(basePath + path, { method, headers, ...(body !== undefined && { body, duplex: 'half' }) } as RequestInit);
     const text = await response.text();
-    const specPath = path.split('?')[0] || '/';
+    const requested = path.split('?')[0] || '/';
+    const specPath = matchRoute(requested)?.template ?? requested;
     expectHonoursContract(
       operationIdFor(method, specPath),
       { status: response.status, headers: response.headers, body: method === 'HEAD' ? '' : text },

@@ -9,6 +9,33 @@ export const spec = loadSpec();
 export const requestContract: RequestContract = compileRequestContract(spec);
 export const responseChecker = new ResponseChecker(spec);
 
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The spec path a request path matches (`/items/itm_…` matches `/items/{id}`), with its path parameters decoded; undefined when none does. */
+export function matchRoute(path: string): { template: string; parameters: Record<string, string> } | undefined {
+  if (requestContract.methodsByPath.has(path)) return { template: path, parameters: {} };
+  const segments = path.split('/');
+  for (const template of requestContract.methodsByPath.keys()) {
+    const parts = template.split('/');
+    if (parts.length !== segments.length || !parts.some((part) => part.startsWith('{'))) continue;
+    const parameters: Record<string, string> = {};
+    const matches = parts.every((part, index) => {
+      const segment = segments[index] ?? '';
+      if (!part.startsWith('{')) return part === segment;
+      parameters[part.slice(1, -1)] = decodeSegment(segment);
+      return segment !== '';
+    });
+    if (matches) return { template, parameters };
+  }
+  return undefined;
+}
+
 /** Operation id for a method and spec path, or undefined when the spec has none. */
 export function operationIdFor(method: string, specPath: string): string | undefined {
   const upper = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();

@@ -130,6 +130,14 @@ describe('the mock on the wire (npm run mock)', () => {
     expect(((await answer.json()) as { errors: unknown[] }).errors).toEqual(expect.arrayContaining(want));
   });
 
+  it('sends no sl-violations about its own answer, and says which preference it applied (Preference-Applied)', async () => {
+    const answer = await send('/shared', { headers: { Prefer: 'code=429' } });
+    expect(answer.status).toBe(429);
+    expect(answer.headers.get('sl-violations'), "Prism's finding about its own RateLimit-Remaining: 0").toBeNull();
+    expect(answer.headers.get('preference-applied')).toBe('code=429');
+    expect((await send('/shared', {})).headers.get('preference-applied')).toBeNull();
+  });
+
   it("answers with the contract's problem types only: unknown path, other method, bad JSON", async () => {
     const answers = await Promise.all([
       send('/no-such-path', {}),

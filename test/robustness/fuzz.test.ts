@@ -18,7 +18,7 @@ import { isObject, type Json } from '../../src/contract/spec.js';
 import { PROBLEM_TYPES } from '../../src/http/problems.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { createTestApp, START, type TestResponse } from '../helpers/app.js';
-import { requestContract, spec } from '../helpers/contract.js';
+import { matchRoute, requestContract, spec } from '../helpers/contract.js';
 import { invalidValue, resolveSchema, validValue } from './helpers/schema-arbitrary.js';
 
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 10_000);
@@ -58,6 +58,25 @@ const queryValidators = new Map(
     const read = (values: Record<string, unknown>) =>
       Object.fromEntries(Object.entries(values).map(([name, value]) => [name, numeric.has(name) && typeof value === 'string' ? jsonNumber(value) : value]));
     return [operation.operationId, (values: Record<string, unknown>) => validate(read(values))] as const;
+  }),
+);
+
+// Path parameters are text too, read as the query's are.
+const pathValidators = new Map(
+  operations.map((operation) => {
+    const path = operation.parameters.filter((parameter) => parameter.in === 'path');
+    const validate = compileSpecSchema(createSpecAjv(spec), {
+      type: 'object',
+      properties: Object.fromEntries(path.map((parameter) => [parameter.name, parameter.schema])),
+    });
+    const numeric = new Set(
+      path.filter((parameter) => ['integer', 'number'].includes(String(resolveSchema(spec, parameter.schema)['type']))).map((parameter) => parameter.name),
+    );
+    return [
+      operation.operationId,
+      (values: Record<string, string>) =>
+        validate(Object.fromEntries(Object.entries(values).map(([name, value]) => [name, numeric.has(name) ? jsonNumber(value) : value]))),
+    ] as const;
   }),
 );
 
@@ -106,8 +125,11 @@ const fuzzer = await t.addUser('fuzzer');
 const other = await t.addUser('other');
 const revoked = await t.addUser('fuzzer');
 await t.store.revokeKey(revoked.keyId, new Date(START).toISOString());
-await t.addItems(fuzzer.user.id, 23);
-for (const item of await t.addItems(other.user.id, 17, { sameTime: true })) await t.store.shareItem(item.id, fuzzer.user.id, new Date(START).toISOString());
+const ownItems = await t.addItems(fuzzer.user.id, 23);
+const sharedItems = await t.addItems(other.user.id, 17, { sameTime: true });
+for (const item of sharedItems.slice(0, 12)) await t.store.shareItem(item.id, fuzzer.user.id, new Date(START).toISOString());
+/** Values the store made (ids of items owned, shared and not shared), so a path parameter sometimes names something that exists. */
+const madeValues = [...ownItems, ...sharedItems].map((item) => item.id);
 
 /** Genuine cursors of the fuzzer's lists, by spec path and sort, collected from real pages. */
 const cursors: Array<{ path: string; sort: string; cursor: string }> = [];
@@ -330,11 +352,29 @@ const extraHeaders = fc.dictionary(
   { maxKeys: 2 },
 );
 
+/** The operation's path with its parameters filled in: values the store made, valid ones, invalid ones and any text, percent-encoded. */
+function concretePaths(operation: OperationContract): fc.Arbitrary<string> {
+  const parameters = operation.parameters.filter((parameter) => parameter.in === 'path');
+  if (parameters.length === 0) return fc.constant(operation.path);
+  const asText = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+  const values = parameters.map((parameter) =>
+    fc
+      .oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...madeValues) },
+        { weight: 3, arbitrary: validValue(spec, parameter.schema) },
+        { weight: 2, arbitrary: invalidValue(spec, parameter.schema) },
+        { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 24 }) },
+      )
+      .map((value) => [parameter.name, encodeURIComponent(asText(value))] as const),
+  );
+  return fc.tuple(...values).map((pairs) => pairs.reduce((path, [name, value]) => path.replace(`{${name}}`, value || '%20'), operation.path));
+}
+
 const specRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
   ...operations.map((operation) =>
     fc.record({
       method: fc.constant(operation.method),
-      path: fc.constant(operation.path),
+      path: concretePaths(operation),
       query: operation.requestBody
         ? fc.oneof({ weight: 9, arbitrary: fc.constant<Array<[string, string]>>([]) }, { weight: 1, arbitrary: queries(operation) })
         : queries(operation),
@@ -364,7 +404,9 @@ const offSpecRequest: fc.Arbitrary<FuzzRequest> = fc
     body: fc.constant(undefined),
     headers: extraHeaders,
   })
-  .filter((request) => !operations.some((operation) => operation.path === routePath(request.path) && operation.method === request.method));
+  .filter(
+    (request) => !operations.some((operation) => operation.path === matchRoute(routePath(request.path))?.template && operation.method === request.method),
+  );
 
 /** The path the router matches: percent-decoding as the server's router does it. */
 function routePath(path: string): string {
@@ -384,9 +426,9 @@ function expectedStatus(
   request: FuzzRequest,
   sent: { bodyObject: Record<string, unknown> | undefined; queryObject: Record<string, unknown> },
 ): number | undefined {
-  const path = routePath(request.path);
-  if (!methodsByPath.has(path)) return 404;
-  const operation = operations.find((candidate) => candidate.path === path && candidate.method === request.method);
+  const route = matchRoute(routePath(request.path));
+  if (!route) return 404;
+  const operation = operations.find((candidate) => candidate.path === route.template && candidate.method === request.method);
   if (!operation) return 405;
   if (request.auth.kind === 'refused') return 401;
   if (operation.requestBody) {
@@ -404,7 +446,10 @@ function expectedStatus(
   }
   const bodyValid = sent.bodyObject === undefined || bodyValidators.get(operation.operationId)!(sent.bodyObject);
   const queryValid = queryValidators.get(operation.operationId)!(sent.queryObject);
-  if (!bodyValid || !queryValid) return 422;
+  const pathValid = pathValidators.get(operation.operationId)!(route.parameters);
+  if (!bodyValid || !queryValid || !pathValid) return 422;
+  // Whether a valid path parameter names something the caller may see is the handler's to say (200 or a documented 404).
+  if (Object.keys(route.parameters).length > 0) return undefined;
   const options = (sent.bodyObject ?? sent.queryObject) as { cursor?: unknown; sort?: unknown };
   if (options.cursor === undefined) return 200;
   const genuine = cursors.some((entry) => entry.cursor === options.cursor && entry.path === operation.path && entry.sort === (options.sort ?? 'asc'));
@@ -417,9 +462,8 @@ function materialise(request: FuzzRequest) {
   let bytes = request.body?.bytes;
   let bodyObject: Record<string, unknown> | undefined;
   let query = request.query;
-  const hasBody =
-    methodsByPath.has(request.path) &&
-    operations.some((operation) => operation.path === request.path && operation.method === request.method && operation.requestBody);
+  const template = matchRoute(request.path)?.template;
+  const hasBody = operations.some((operation) => operation.path === template && operation.method === request.method && operation.requestBody);
   if (hasBody && bytes) {
     try {
       const parsed: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));

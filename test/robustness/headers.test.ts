@@ -115,7 +115,7 @@ describe('CORS', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect(response.headers.get('access-control-allow-methods')?.split(',').sort()).toEqual(['GET', 'HEAD', 'POST']);
-    expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(',').sort()).toEqual(['authorization', 'content-type']);
+    expect(response.headers.get('access-control-allow-headers')?.toLowerCase().split(',').sort()).toEqual(['authorization', 'content-type', 'prefer']);
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     expect(response.headers.get('access-control-max-age')).toBe('600');
     const stranger = await t.app.request('/shared', {

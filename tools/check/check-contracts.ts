@@ -1,7 +1,8 @@
 /**
  * `npm run check:contracts`: the examples check, the drift check, the `x-limits` check and the
  * breaking-change gate of every contract in `redocly.yaml`, and the check of the specs' copies in
- * prose and examples (`spec-copies.ts`), in one process, so `npm run check` loads the spec tooling
+ * prose and examples (`spec-copies.ts`), the names the specs dropped that prose still uses (`stale-names.ts`) and
+ * the TypeScript samples of the README, `docs/` and JSDoc, typechecked (`code-samples.ts`), in one process, so `npm run check` loads the spec tooling
  * once rather than once per check (`check:examples`, `check:drift` and `diff` stay, for one check
  * at a time). The gate's `redocly diff` runs start first, since they take longest. When every input
  * (the contracts, their releases and generated types, the README, `docs/` and changelog they are compared
@@ -10,8 +11,9 @@
  * over what it reads (`contractChecks`).
  * Exit codes: 0 all pass, 1 one failed.
  */
-import { ExitCode, runCli } from '../../src/cli/exit.js';
+
 import { dirname, relative } from 'node:path';
+import { ExitCode, runCli } from '../../src/cli/exit.js';
 import { type Contract, projectRoot, readContracts } from '../../src/contract/project.js';
 import { type PassCache, passCache } from './pass-cache.js';
 
@@ -82,12 +84,29 @@ function contractChecks(contracts: readonly Contract[]): ContractCheck[] {
       ['docs/index.html', 'docs/account.html'],
     ),
     async run() {
-      const { checkSpecCopies, loadSpecs } = await import('./spec-copies.js');
-      return [{ check: 'copies', ...checkSpecCopies(loadSpecs()) }];
+      const [{ checkSpecCopies, loadSpecs }, { checkStaleNames }] = await Promise.all([import('./spec-copies.js'), import('./stale-names.js')]);
+      return [
+        { check: 'copies', ...checkSpecCopies(loadSpecs()) },
+        { check: 'names', ...checkStaleNames(contracts) },
+      ];
+    },
+  };
+  const samples: ContractCheck = {
+    label: 'samples',
+    cache: passCache(
+      'contracts-samples',
+      ['README.md', 'docs', 'src', 'generated', 'tsconfig.json', 'package-lock.json', 'tools/check/code-samples.ts'],
+      process.env,
+      projectRoot,
+      ['docs/index.html', 'docs/account.html', 'docs/adr'],
+    ),
+    async run() {
+      const { checkCodeSamples } = await import('./code-samples.js');
+      return [{ check: 'samples', ...(await checkCodeSamples()) }];
     },
   };
   // The gates first: each starts a redocly process, which then runs beside the checks made in this process.
-  return [...gates, ...generated, copies];
+  return [...gates, samples, ...generated, copies];
 }
 
 await runCli('check:contracts', async () => {

@@ -52,9 +52,72 @@ export async function runChecks(
   );
 }
 
-/** One line per check with its time, then the output of each failed one, then the verdict. */
+/**
+ * What fixes a failure, by what its output says: the command when one exists, else where to look.
+ * The first that matches a failed step's output is printed beside it, at the top of the report.
+ */
+const FIXES: ReadonlyArray<{ when: RegExp; fix: string }> = [
+  { when: /generated\/\S+ (?:is missing|differs from what)/, fix: 'npm run generate (or npm run fix, which also does the rest below)' },
+  { when: /^copies: FAILED/m, fix: 'npm run fix (applies the replacements printed below)' },
+  { when: /Property '\w+' is missing in type .*HandlerMap/, fix: 'npm run fix (writes a stub of each missing handler), then write the handler' },
+  { when: /Formatter would have printed|File content differs from formatting output/, fix: 'npm run format:fix' },
+  { when: /^samples: FAILED/m, fix: 'make each sample named below say what the spec says now' },
+  { when: /^names: FAILED/m, fix: 'reword each place named below: the spec no longer has that name' },
+  { when: /owasp:|redocly|spectral/i, fix: 'edit the spec at the place named below (npm run lint runs the linters alone)' },
+];
+
+/** The lines of a failed step's output that say what failed, before the rest (a passing check's lines, a tool's banner). */
+export function whatFailed(output: string): string[] {
+  const lines = output.split('\n');
+  const failed: string[] = [];
+  lines.forEach((line, index) => {
+    // Biome: a diagnostic's place, then its message under `×` (an error; `!` is a warning, which does not fail).
+    if (/^\S+(:\d+:\d+)? [\w/]+ .*━/.test(line)) {
+      const message = lines.slice(index + 1, index + 4).find((next) => next.trim() !== '');
+      if (message?.trim().startsWith('× ')) failed.push(`${line.replace(/\s*━+.*$/, '').trim()}: ${message.trim().slice(2)}`);
+      return;
+    }
+    if (!/FAILED|error TS\d+|\b(warning|error) owasp:|^\S+:\d+:\d+ +(error|warning) |failed \(exit code|✖/.test(line) || /^\s*(ok|accepted)\b/.test(line))
+      return;
+    failed.push(line.trim());
+    // The indented lines under a check's FAILED are its items (`  update docs/...`).
+    if (!line.includes('FAILED')) return;
+    for (const next of lines.slice(index + 1)) {
+      if (!/^\s{2,}\S/.test(next) || /FAILED/.test(next)) break;
+      failed.push(`  ${next.trim()}`);
+    }
+  });
+  return [...new Set(failed)];
+}
+
+/** The fix for a failed step's output, if one is known. */
+export function fixFor(output: string): string | undefined {
+  return FIXES.find(({ when }) => when.test(output))?.fix;
+}
+
+/**
+ * What failed and its fix first (at most a few lines per step), then one line per check with its
+ * time and the verdict, then the output of each failed one with its failure lines at the top.
+ */
 export function formatChecks(results: readonly CheckResult[], totalSeconds: number): { stdout: string; stderr: string } {
   const failed = results.filter((result) => !result.ok);
+  const lead = failed.flatMap((result) => {
+    const what = whatFailed(result.output);
+    const fix = fixFor(result.output);
+    return [
+      `FAILED ${result.name}: ${
+        what[0] ??
+        result.output
+          .split('\n')
+          .find((line) => line.trim() !== '')
+          ?.trim() ??
+        `exit code not 0 (npm run ${result.name})`
+      }`,
+      ...what.slice(1, 6).map((line) => `  ${line}`),
+      ...(what.length > 6 ? [`  ... and ${what.length - 6} more below`] : []),
+      ...(fix ? [`  fix: ${fix}`] : []),
+    ];
+  });
   const lines = results.map(
     (result) =>
       `${result.ok ? 'ok  ' : 'FAIL'}  ${result.name.padEnd(16)} ${result.skipped ? 'its inputs are unchanged since its last pass' : `${result.seconds.toFixed(1)} s`}`,
@@ -63,7 +126,17 @@ export function formatChecks(results: readonly CheckResult[], totalSeconds: numb
     ? `check: ${failed.length} of ${results.length} failed in ${totalSeconds.toFixed(1)} s (run one alone with npm run <name>)`
     : `check: all ${results.length} passed in ${totalSeconds.toFixed(1)} s`;
   return {
-    stdout: `${[...lines, verdict].join('\n')}\n`,
-    stderr: failed.map((result) => `\n── ${result.name} (npm run ${result.name}) failed:\n${result.output.trimEnd()}\n`).join(''),
+    stdout: `${[...(lead.length > 0 ? [...lead, ''] : []), ...lines, verdict].join('\n')}\n`,
+    stderr: failed
+      .map((result) => {
+        const what = whatFailed(result.output);
+        const rest = result.output
+          .split('\n')
+          .filter((line) => !what.includes(line.trim()))
+          .join('\n')
+          .trim();
+        return `\n── ${result.name} (npm run ${result.name}) failed:\n${[...what, ...(rest && what.length > 0 ? [''] : []), rest].join('\n').trim()}\n`;
+      })
+      .join(''),
   };
 }

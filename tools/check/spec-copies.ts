@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { maxHeaderSize } from 'node:http';
 import { join } from 'node:path';
 import { projectRoot, readContracts } from '../../src/contract/project.js';
-import { deref, isObject, loadSpec, type Json, type OpenApiDocument } from '../../src/contract/spec.js';
+import { deref, isObject, type Json, loadSpec, type OpenApiDocument } from '../../src/contract/spec.js';
 import { leaseBlock } from '../../src/server/shared-rate-limit.js';
 
 /** The two contracts, by their name in `redocly.yaml`. */
@@ -151,7 +151,7 @@ const PROSE_COPIES: ProseCopy[] = [
   {
     files: [MAIN],
     of: 'components.schemas.Sort of openapi.yaml',
-    find: /'must be one of: ([^']*)'/g,
+    find: /['"]must be one of: ([^'"]*)['"]/g,
     want: ({ main }) => [list(main, '#/components/schemas/Sort/enum').join(', ')],
   },
   // The account API's description and examples.
@@ -217,7 +217,7 @@ const PROSE_COPIES: ProseCopy[] = [
   {
     files: [ACCOUNT],
     of: 'components.schemas.ExpiresInDays of account.yaml',
-    find: /'must be one of: ([^']*)'/g,
+    find: /['"]must be one of: ([^'"]*)['"]/g,
     want: (specs) => [expiries(specs).join(', ')],
   },
   // The README's and docs/'s prose about the limits: the variables (docs/server.md), scaling out, the contract suite, the web application, the scripts.
@@ -353,8 +353,18 @@ const VALUE_COPIES: ValueCopy[] = [
   },
 ];
 
+/** A stale copy in prose and what it should say now: what `npm run fix` writes. */
+export interface Replacement {
+  file: string;
+  line: number;
+  from: string;
+  to: string;
+}
+
 export interface CopiesResult {
   ok: boolean;
+  /** The stale prose copies, each with its replacement (a stale example of the spec is a problem only). */
+  replacements: Replacement[];
   /** One line per stale copy: `update docs/what-the-contract-decides.md:16: ...`. */
   problems: string[];
   message: string;
@@ -369,6 +379,7 @@ export interface CopiesResult {
  */
 export function checkSpecCopies(specs: Specs, texts: (file: string) => string = (file) => readFileSync(join(projectRoot, file), 'utf8')): CopiesResult {
   const problems: string[] = [];
+  const replacements: Replacement[] = [];
   let checked = 0;
   for (const copy of PROSE_COPIES) {
     const wanted = copy.want(specs).map(String);
@@ -395,6 +406,7 @@ export function checkSpecCopies(specs: Specs, texts: (file: string) => string = 
           fixed = fixed.slice(0, span[0] - match.index) + (wanted[index] ?? groups[index]?.value) + fixed.slice(span[1] - match.index);
         }
         problems.push(`update ${file}:${line}: "${match[0]}" restates ${copy.of}, which now says "${fixed}"`);
+        replacements.push({ file, line, from: match[0], to: fixed });
       }
     }
   }
@@ -407,6 +419,7 @@ export function checkSpecCopies(specs: Specs, texts: (file: string) => string = 
   return {
     ok: problems.length === 0,
     problems,
+    replacements,
     message:
       problems.length === 0
         ? `${checked} copies of the specs' limits, bounds and enums in prose and examples agree with the specs`

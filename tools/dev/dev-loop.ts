@@ -2,13 +2,15 @@ import { dirname, extname, relative, resolve, sep } from 'node:path';
 import type { ContractPaths } from '../../src/contract/project.js';
 import { displayPath } from '../check/display-path.js';
 import { checkValueExamples } from '../check/examples-check.js';
-import { watchFolders, type FileWatch } from '../generate/watch-files.js';
+import { type FileWatch, watchFolders } from '../generate/watch-files.js';
 import { writeTypes } from '../generate/write-types.js';
 import { describeExit } from '../process/launch.js';
 import { type ServerProcess, ServerStartError, startServer } from '../process/server.js';
-import { explainExamples, explainLint, explainServerStart, explainTypecheck, explainTypeGeneration, formatTypecheckError, type Breakage } from './explain.js';
-import { lintSpec } from './lint-spec.js';
+import { type Breakage, explainExamples, explainLint, explainServerStart, explainTypecheck, explainTypeGeneration, formatTypecheckError } from './explain.js';
+import { type LintResult, lintSpec } from './lint-spec.js';
 import { describeBreakage, seconds } from './report.js';
+import { securityLint } from './security-lint.js';
+import type { TypecheckError } from './typecheck.js';
 import { TypecheckThread } from './typecheck-thread.js';
 
 export interface DevLoopOptions {
@@ -40,9 +42,12 @@ const SOURCE_FILES = new Set(['.ts', '.mts', '.cts', '.tsx', '.json']);
 /**
  * `npm run dev`: on a spec save, lint it, check its header and parameter examples,
  * regenerate the types, typecheck and restart the server; on a source save,
- * typecheck and restart. When a step fails it says which, where and what to do,
- * and leaves the last good server running. One run at a time; saves made during a
- * run are gathered into the next one.
+ * typecheck and restart. Lint, examples and typecheck run side by side (the
+ * typecheck as soon as the types are written); Spectral's security lint runs once
+ * they are done and reports without holding the server back. When a step fails it says which,
+ * where and what to do, and leaves the last good server running. One run at a time:
+ * a save made during a run stops it (its lint process, its typecheck at the next
+ * file) and the next run takes every save since.
  */
 export class DevLoop {
   readonly #options: DevLoopOptions;
@@ -56,15 +61,18 @@ export class DevLoop {
   /** Whether a type generation since the last run wrote a different file. */
   #typesChanged = false;
   #next: Run | undefined;
+  /** Aborted when a newer save makes the run in flight stale: its lint stops, its typecheck stops at the next file. */
+  #currentRun: AbortController | undefined;
   #stopping = false;
   /** Aborted on stop: ends the lint process of a run in flight. */
   readonly #stopped = new AbortController();
 
   constructor(options: DevLoopOptions) {
     this.#options = options;
-    this.#typecheck = new TypecheckThread(resolve(options.root, 'tsconfig.json'));
     this.#specFolder = dirname(options.paths.spec);
     this.#sourceFolder = resolve(options.root, 'src');
+    // The server's own files first: it restarts on their verdict while the tests and tools are still checked.
+    this.#typecheck = new TypecheckThread(resolve(options.root, 'tsconfig.json'), [this.#sourceFolder, dirname(options.paths.types)]);
   }
 
   /** Starts the server, watches the spec's folder and `src/`, then checks everything once. */
@@ -93,6 +101,8 @@ export class DevLoop {
     const spec = changed.filter((file) => isUnder(file, this.#specFolder) && SPEC_FILES.has(extname(file)));
     const source = changed.filter((file) => isUnder(file, this.#sourceFolder) && SOURCE_FILES.has(extname(file)));
     if (spec.length + source.length === 0) return;
+    // Any check in flight (a run's, or the tests' and tools' after a restart) is stale now: it stops at its next file.
+    this.#typecheck.cancel();
     // Types are written at once, not behind a typecheck in progress: the editor should see them within the second.
     if (spec.length > 0) this.#regenerateTypes(savedAt);
     void this.#enqueue({ cause: spec.length > 0 ? 'spec' : 'source', changed: [...spec, ...source], savedAt });
@@ -100,6 +110,8 @@ export class DevLoop {
 
   async #enqueue(run: Run): Promise<void> {
     if (this.#running) {
+      // The run in flight checks files that changed since: stop it, and let the next one take everything.
+      if (run.changed.length > 0) this.#currentRun?.abort();
       // A spec change includes everything a source change does.
       const queued = this.#next;
       this.#next = queued
@@ -131,9 +143,15 @@ export class DevLoop {
   async #runOnce(run: Run): Promise<void> {
     const { say, paths } = this.#options;
     const initial = run.changed.length === 0;
+    const controller = new AbortController();
+    this.#currentRun = controller;
+    const stale = () => controller.signal.aborted || this.#stopping;
+    // The first run warms the checker while the server starts: the first save then finds it warm.
+    const warming = initial ? this.#typecheck.check() : undefined;
     if (initial) await this.#startServer('started');
     else say(`${run.changed.map((file) => displayPath(file)).join(', ')} changed`);
     const started = performance.now();
+    const lintSignal = AbortSignal.any([this.#stopped.signal, controller.signal]);
     // What passed, in the order the steps are meant: lint, examples, types, typecheck.
     const passed: Record<'lint' | 'examples' | 'types' | 'typecheck', string | undefined> = {
       lint: undefined,
@@ -145,10 +163,11 @@ export class DevLoop {
     let typesChanged = false;
     let typesFailed = false;
 
+    let lint: Promise<{ result: LintResult; ms: number }> | undefined;
     if (run.cause === 'spec') {
       const lintStarted = performance.now();
-      // Lint runs in its own process while the types are made here, so neither waits for the other.
-      const lint = lintSpec(this.#stopped.signal).then((result) => ({ result, ms: performance.now() - lintStarted }));
+      // Lint runs in its own process while the types are made and checked here, so none waits for another.
+      lint = lintSpec(lintSignal).then((result) => ({ result, ms: performance.now() - lintStarted }));
       const types = await this.#types;
       typesChanged = this.#typesChanged;
       this.#typesChanged = false;
@@ -157,34 +176,36 @@ export class DevLoop {
         typesFailed = true;
         broken.push(types.breakage);
       }
-      if (!typesFailed) {
+    }
+
+    if (!typesFailed) {
+      const typecheckStarted = performance.now();
+      const typecheck = warming ?? this.#typecheck.check();
+      if (run.cause === 'spec') {
         const examples = checkValueExamples(paths.spec);
         if (examples.ok) passed.examples = 'examples ok';
         else broken.push(explainExamples(examples.problems));
       }
+      // The server's files (src/, generated/) are checked first; the rest (tests, tools) is said when done, without holding it back.
+      const errors = await typecheck.first;
+      if (errors === undefined || stale()) return this.#superseded(lint);
+      const ms = performance.now() - typecheckStarted;
+      const blocking = errors.filter((error) => this.#blocks(error));
+      if (blocking.length > 0) broken.push(explainTypecheck(blocking, run.cause));
+      else passed.typecheck = `typecheck of src/ ok in ${seconds(ms)}`;
+      this.#reportElsewhere(typecheck.all, controller.signal);
+    }
+
+    if (lint) {
       const { result, ms } = await lint;
+      if (stale()) return this.#superseded();
       if (result.ok) passed.lint = `lint ok in ${seconds(ms)}`;
       // A spec that does not parse fails lint and type generation alike; one report is enough.
       else if (!typesFailed) broken.unshift(explainLint(result.problems));
     }
 
-    if (!typesFailed) {
-      const typecheckStarted = performance.now();
-      const errors = await this.#typecheck.check();
-      const ms = performance.now() - typecheckStarted;
-      // The server runs src/ and generated/; errors elsewhere (tests, bench) are reported without holding it back.
-      const blocking = errors.filter(
-        (error) => error.file === undefined || isUnder(error.file, this.#sourceFolder) || isUnder(error.file, dirname(paths.types)),
-      );
-      const elsewhere = errors.filter((error) => !blocking.includes(error));
-      if (blocking.length > 0) broken.push(explainTypecheck(blocking, run.cause));
-      else passed.typecheck = `typecheck ok in ${seconds(ms)}`;
-      if (elsewhere.length > 0) {
-        say(`typecheck: ${elsewhere.length} error${elsewhere.length === 1 ? '' : 's'} outside src/ (not holding the server back):`);
-        for (const error of elsewhere.slice(0, 3)) say(`  ${formatTypecheckError(error)}`);
-      }
-    }
-
+    // Spectral's seconds of CPU start once the blocking steps are done, so they never slow the way to a served save.
+    const securityLintAfter = run.cause === 'spec' && !initial && !typesFailed;
     const summary = Object.values(passed).filter((entry) => entry !== undefined);
     if (summary.length > 0) say(summary.join(' · '));
     if (broken.length > 0) {
@@ -195,12 +216,62 @@ export class DevLoop {
           ? `not restarted: the last good server is still running at ${server.process.url} (started ${server.startedAt.toLocaleTimeString()})`
           : 'no server is running; it starts on the next save that passes',
       );
+      if (securityLintAfter) this.#securityLint(lintSignal);
       return;
     }
     // The first check restarts only when it found the committed types stale.
     const restart = !initial || typesChanged;
     if (restart && !(await this.#startServer('restarted'))) return;
     say(`all checks pass${restart ? ', server restarted' : ''} (${seconds(performance.now() - started)} in all)`);
+    if (securityLintAfter) this.#securityLint(lintSignal);
+  }
+
+  /** Whether a type error holds the server back: one in the code it runs (`src/`, `generated/`), or a global one. */
+  #blocks(error: TypecheckError): boolean {
+    return error.file === undefined || isUnder(error.file, this.#sourceFolder) || isUnder(error.file, dirname(this.#options.paths.types));
+  }
+
+  /** The type errors outside the server's code (tests, tools), said once the whole check is done, unless a newer save made it stale. */
+  #reportElsewhere(all: Promise<TypecheckError[] | undefined>, signal: AbortSignal): void {
+    const { say } = this.#options;
+    void all.then(
+      (errors) => {
+        const elsewhere = (errors ?? []).filter((error) => !this.#blocks(error));
+        if (elsewhere.length === 0 || signal.aborted || this.#stopping) return;
+        say(`typecheck: ${elsewhere.length} error${elsewhere.length === 1 ? '' : 's'} outside src/ (not holding the server back):`);
+        for (const error of elsewhere.slice(0, 3)) say(`  ${formatTypecheckError(error)}`);
+      },
+      () => undefined,
+    );
+  }
+
+  /** Says that a newer save made this run stale; the next run checks everything since. */
+  async #superseded(lint?: Promise<unknown>): Promise<void> {
+    await lint?.catch(() => undefined);
+    if (!this.#stopping) this.#options.say('a newer save came in: this check stopped, the next one takes it all');
+  }
+
+  /**
+   * Spectral's OWASP rules on the saved spec, beside the other steps: they take seconds, so their findings
+   * are said when they come and do not hold the server back (`npm run check` fails on them).
+   */
+  #securityLint(signal: AbortSignal): void {
+    const { say, paths } = this.#options;
+    const started = performance.now();
+    void securityLint(paths.spec, signal).then(
+      (findings) => {
+        if (findings === undefined || signal.aborted || this.#stopping) return;
+        if (findings.length === 0) {
+          say(`security lint (Spectral, OWASP) ok in ${seconds(performance.now() - started)}`);
+          return;
+        }
+        say(
+          `security lint (Spectral, OWASP): ${findings.length} finding${findings.length === 1 ? '' : 's'}, not holding the server back (npm run check fails on them):`,
+        );
+        for (const finding of findings.slice(0, 5)) say(`  ${finding.location} ${finding.code}: ${finding.message}`);
+      },
+      (error: unknown) => say(`security lint (Spectral, OWASP) did not run: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   /** Regenerates the types now, after any generation still in progress; `#types` holds the outcome. */

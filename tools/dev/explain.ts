@@ -49,7 +49,9 @@ export function explainTypecheck(errors: TypecheckError[], cause: 'spec' | 'sour
   for (const error of errors) {
     const where = error.file ? displayPath(error.file) : 'the project';
     for (const operation of missingHandlers(error.message))
-      fixes.add(`a handler for operation ${operation} is missing in ${where}: add it (its input and result types come from the regenerated types)`);
+      fixes.add(
+        `a handler for operation ${operation} is missing in ${where}: add it (its input and result types come from the regenerated types), or run npm run fix for a stub that answers 500 until you do`,
+      );
     const extra = /'(\w+)' does not exist in type '(?:\w*Handlers|HandlerMap<[^']*>)'(?:\. Did you mean to write '(\w+)'\?)?/.exec(error.message);
     if (extra?.[2]) fixes.add(`operation ${extra[1]} is now ${extra[2]} in the spec: rename its handler in ${where}`);
     else if (extra?.[1]) fixes.add(`the spec has no operation ${extra[1]}: remove its handler from ${where}, or restore the operation in the spec`);

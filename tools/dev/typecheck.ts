@@ -27,8 +27,18 @@ export class IncrementalTypecheck {
     this.#configPath = configPath;
   }
 
-  /** Type-checks the project as it is on disk now. */
-  check(): TypecheckError[] {
+  /**
+   * Type-checks the project as it is on disk now; undefined when `cancelled` said so before the end (a
+   * newer save made this check stale). The files checked so far keep their results for the next check.
+   * The files `first` picks (the server's own: `src/`, `generated/`) are checked before the others, and
+   * `onFirst` hears their errors (and the global ones) as soon as they are known, so the server can
+   * restart while the tests and tools are still being checked.
+   */
+  check(
+    cancelled: () => boolean = () => false,
+    first: (fileName: string) => boolean = () => true,
+    onFirst: (errors: TypecheckError[]) => void = () => undefined,
+  ): TypecheckError[] | undefined {
     // Read the config on every check so that new and deleted files are seen.
     const parsed = ts.getParsedCommandLineOfConfigFile(
       this.#configPath,
@@ -60,14 +70,34 @@ export class IncrementalTypecheck {
       ts.getConfigFileParsingDiagnostics(parsed),
     );
     this.#previous = program;
-    const diagnostics = [
-      ...program.getConfigFileParsingDiagnostics(),
-      ...program.getOptionsDiagnostics(),
-      ...program.getGlobalDiagnostics(),
-      ...program.getSyntacticDiagnostics(),
-      ...program.getSemanticDiagnostics(),
-    ];
-    return diagnostics.filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error).map(toTypecheckError);
+    const token: ts.CancellationToken = {
+      isCancellationRequested: cancelled,
+      throwIfCancellationRequested() {
+        if (cancelled()) throw new ts.OperationCanceledException();
+      },
+    };
+    const errorsOf = (diagnostics: readonly ts.Diagnostic[]) =>
+      diagnostics.filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error).map(toTypecheckError);
+    const ofFile = (file: ts.SourceFile) => [...program.getSyntacticDiagnostics(file, token), ...program.getSemanticDiagnostics(file, token)];
+    try {
+      // The builder forgets the cached diagnostics of the files a change affects only as it walks them; walk them
+      // all first without checking any, so the per-file checks below, in our order, recompute exactly those.
+      while (program.getSemanticDiagnosticsOfNextAffectedFile(token, () => true)) {
+        // a whole-program result (options changed) has checked everything already; the loop ends on the next call
+      }
+      const files = program.getSourceFiles();
+      const firstErrors = errorsOf([
+        ...program.getConfigFileParsingDiagnostics(),
+        ...program.getOptionsDiagnostics(token),
+        ...program.getGlobalDiagnostics(token),
+        ...files.filter((file) => first(file.fileName)).flatMap(ofFile),
+      ]);
+      onFirst(firstErrors);
+      return [...firstErrors, ...errorsOf(files.filter((file) => !first(file.fileName)).flatMap(ofFile))];
+    } catch (error) {
+      if (error instanceof ts.OperationCanceledException) return undefined;
+      throw error;
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import { join, relative, sep } from 'node:path';
 import { projectRoot } from '../../src/contract/project.js';
 
 /** What a copy needs to lint, generate, diff, typecheck and serve: the contract, its config and release notes, the code, its tools and its types. */
-const COPIED = ['redocly.yaml', 'package.json', 'tsconfig.json', 'CHANGELOG.md', 'openapi', 'generated', 'src', 'tools'];
+const COPIED = ['redocly.yaml', '.spectral.yaml', 'package.json', 'tsconfig.json', 'CHANGELOG.md', 'openapi', 'generated', 'src', 'tools'];
 /** Left out of the copy: installed packages (linked instead) and the bench's results. */
 const NOT_COPIED = ['node_modules', join('tools', 'node_modules'), join('tools', 'bench', 'results')];
 

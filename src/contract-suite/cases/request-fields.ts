@@ -1,6 +1,6 @@
 import type { Json } from '../../contract/spec.js';
 import type { CaseDraft, Derived } from '../case.js';
-import { liveExcept, smallPage, type FamilyContext } from './family.js';
+import { type FamilyContext, liveExcept, smallPage } from './family.js';
 
 /**
  * A positive case for every query, header and body field: the request without
@@ -9,14 +9,15 @@ import { liveExcept, smallPage, type FamilyContext } from './family.js';
  * the runner compares the answers: a field the server accepts but provably
  * ignores is a finding (see `runners/field-values.ts`). A continuation field
  * (a cursor) is tried with the token the answer without it offers.
- * Path parameters have their positive case in the minimal request.
+ * A path parameter cannot be left out or set to any valid value (most would name
+ * nothing), so its one value is the baseline's: taken from an earlier answer when
+ * one carries it (see `operation-facts.ts`).
  */
 export function requestFields({ facts, values }: FamilyContext): Derived {
   if (facts.success === undefined) return { cases: [] };
   const cases: CaseDraft[] = [];
   const notes: string[] = [];
   for (const field of facts.fields) {
-    if (field.location === 'path') continue;
     const base = {
       key: `${field.location}/${field.name}`,
       polarity: 'positive' as const,
@@ -25,6 +26,17 @@ export function requestFields({ facts, values }: FamilyContext): Derived {
       expectedStatus: facts.success,
       live: liveExcept(facts, field.location, field.name),
     };
+    if (field.location === 'path') {
+      const live = facts.live.some((value) => value.location === 'path' && value.name === field.name);
+      cases.push({
+        ...base,
+        title: `${field.name}: ${live ? 'the one an earlier answer gave' : 'its example'}`,
+        input: facts.baseline,
+        live: facts.live,
+        variants: { location: field.location, name: field.name, values: [undefined] },
+      });
+      continue;
+    }
     const continuation = facts.continuations.get(field.name);
     if (continuation && continuation.location === field.location) {
       cases.push({

@@ -1,5 +1,5 @@
 import type { Json } from '../../contract/spec.js';
-import { withField, type SuiteCase } from '../case.js';
+import { type SuiteCase, withField } from '../case.js';
 import { checkExchange } from '../checks.js';
 import { judgeEffect, type VariantAnswer } from '../field-effect.js';
 import type { Exchange } from '../http.js';
@@ -23,7 +23,8 @@ export async function runFieldValues(context: RunContext, entry: SuiteCase): Pro
   const answers: VariantAnswer[] = [];
   let last: Exchange | undefined;
   const attempt = async (value: Json | undefined, label: string): Promise<Exchange> => {
-    const input = withField(resolved.input, location, name, value);
+    // A path parameter cannot be left out: `undefined` keeps the baseline's value (live, when an answer gave one).
+    const input = value === undefined && location === 'path' ? resolved.input : withField(resolved.input, location, name, value);
     const exchange = await tally.send(input);
     const findings = checkExchange(context.checks, entry, exchange, input).map((finding) => ({ ...finding, message: `${label}: ${finding.message}` }));
     tally.record(exchange, findings);
@@ -33,7 +34,8 @@ export async function runFieldValues(context: RunContext, entry: SuiteCase): Pro
     return exchange;
   };
 
-  for (const value of variants.values) await attempt(value, value === undefined ? `no ${name}` : `${name}=${JSON.stringify(value)}`);
+  const leftOut = location === 'path' ? `${name} as in the minimal request` : `no ${name}`;
+  for (const value of variants.values) await attempt(value, value === undefined ? leftOut : `${name}=${JSON.stringify(value)}`);
   if (variants.continuation) {
     const first = last;
     const token = first && tokenIn(context, entry, first, variants.continuation.component);

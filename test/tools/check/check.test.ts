@@ -20,7 +20,7 @@ describe('npm run check, its steps at once', () => {
       ['fast', true],
     ]);
     const { stdout, stderr } = formatChecks(results, 0.7);
-    expect(stdout).toMatch(/^ok {4}slow .*\nFAIL {2}broken .*\nok {4}fast .*\ncheck: 1 of 3 failed in 0\.7 s/);
+    expect(stdout).toMatch(/^FAILED broken: spec.yaml:3 wrong\n\nok {4}slow .*\nFAIL {2}broken .*\nok {4}fast .*\ncheck: 1 of 3 failed in 0\.7 s/);
     expect(stderr).toContain('── broken (npm run broken) failed:\nspec.yaml:3 wrong');
     expect(stderr).not.toContain('seen');
   });
@@ -42,7 +42,23 @@ describe('npm run check, its steps at once', () => {
       ['plain', true, false],
     ]);
     expect(recorded).toEqual(['stale']);
-    expect(formatChecks(results, 1).stdout).toMatch(/^ok {4}cached +its inputs are unchanged since its last pass\nok {4}stale +\d/);
+    expect(formatChecks(results, 1).stdout).toMatch(/\nok {4}cached +its inputs are unchanged since its last pass\nok {4}stale +\d/);
+  });
+
+  it('leads with what failed and the command that fixes it, before the lines of the checks that passed', () => {
+    const output = [
+      'diff: ok, openapi/openapi.yaml against its release 1.0.0; nothing breaks a client',
+      '  accepted: modified POST / requestBody ... because ...',
+      'drift: FAILED, generated/openapi.d.ts differs from what openapi/openapi.yaml produces (first at line 9).',
+      'Run `npm run generate` and commit the result.',
+      'copies: ok, 75 copies agree',
+    ].join('\n');
+    const { stdout, stderr } = formatChecks([{ name: 'check:contracts', ok: false, seconds: 1, output }], 1);
+    expect(stdout.split('\n').slice(0, 2)).toEqual([
+      'FAILED check:contracts: drift: FAILED, generated/openapi.d.ts differs from what openapi/openapi.yaml produces (first at line 9).',
+      '  fix: npm run generate (or npm run fix, which also does the rest below)',
+    ]);
+    expect(stderr.indexOf('drift: FAILED')).toBeLessThan(stderr.indexOf('accepted:'));
   });
 
   it("finds the project's own binaries first on PATH, as npm run does", async () => {

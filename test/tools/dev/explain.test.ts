@@ -17,7 +17,9 @@ describe('explainTypecheck', () => {
           2741,
         ),
       ],
-      want: ['a handler for operation deleteItem is missing in src/server/operations.ts: add it (its input and result types come from the regenerated types)'],
+      want: [
+        'a handler for operation deleteItem is missing in src/server/operations.ts: add it (its input and result types come from the regenerated types), or run npm run fix for a stub that answers 500 until you do',
+      ],
     },
     {
       given: 'a handler map without several operations (TS2739)',
@@ -28,8 +30,8 @@ describe('explainTypecheck', () => {
         ),
       ],
       want: [
-        'a handler for operation listSharedItems is missing in src/server/operations.ts: add it (its input and result types come from the regenerated types)',
-        'a handler for operation listSharedItemsByQuery is missing in src/server/operations.ts: add it (its input and result types come from the regenerated types)',
+        'a handler for operation listSharedItems is missing in src/server/operations.ts: add it (its input and result types come from the regenerated types), or run npm run fix for a stub that answers 500 until you do',
+        'a handler for operation listSharedItemsByQuery is missing in src/server/operations.ts: add it (its input and result types come from the regenerated types), or run npm run fix for a stub that answers 500 until you do',
       ],
     },
     {

@@ -1,0 +1,58 @@
+/**
+ * `npm run fix`: does what the checks' messages ask, where it can be done without judgement.
+ * 1. regenerates the types of every contract (`npm run generate`);
+ * 2. writes each replacement the copies check prints into the file it names (a limit, a bound or
+ *    an enum restated in prose);
+ * 3. typechecks, and writes a stub of each handler the typecheck says is missing
+ *    (`notImplemented`, which answers 500 "not implemented" and logs which handler to write).
+ * It prints what it did and what is left; run `npm run check` after it.
+ * Exit codes: 0 nothing left that it knows of, 1 something is left to do by hand.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ExitCode, runCli } from '../../src/cli/exit.js';
+import { projectRoot, readContracts } from '../../src/contract/project.js';
+import { checkSpecCopies, loadSpecs } from '../check/spec-copies.js';
+import { writeTypes } from '../generate/write-types.js';
+import { typescriptCommand } from '../process/commands.js';
+import { runCommand } from '../process/run-command.js';
+import { missingHandlers, writeStubs } from './handler-stubs.js';
+
+await runCli('fix', async () => {
+  let left = false;
+  for (const contract of readContracts()) {
+    const { changed } = await writeTypes(contract);
+    console.log(`fix: ${contract.types.replace(`${projectRoot}/`, '')} ${changed ? 'regenerated' : 'already up to date'}`);
+  }
+
+  const copies = checkSpecCopies(loadSpecs());
+  for (const { file, line, from, to } of copies.replacements) {
+    const path = join(projectRoot, file);
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.replace(from, to));
+    console.log(`fix: ${file}:${line}: "${from}" is now "${to}"`);
+  }
+  const manual = copies.problems.length - copies.replacements.length;
+  if (manual > 0) {
+    left = true;
+    console.log(`fix: ${manual} stale cop${manual === 1 ? 'y needs' : 'ies need'} a hand (npm run check:contracts names them)`);
+  }
+
+  const typecheck = await runCommand(typescriptCommand(['-p', 'tsconfig.json', '--pretty', 'false']), { cwd: projectRoot, timeoutMs: 300_000 });
+  for (const missing of missingHandlers(typecheck.stdout, projectRoot)) {
+    writeStubs(projectRoot, missing);
+    for (const id of missing.operationIds) console.log(`fix: ${missing.file}: a stub of the handler ${id} (answers 500 "not implemented" until you write it)`);
+  }
+  const after =
+    missingHandlers(typecheck.stdout, projectRoot).length > 0
+      ? await runCommand(typescriptCommand(['-p', 'tsconfig.json', '--pretty', 'false']), { cwd: projectRoot, timeoutMs: 300_000 })
+      : typecheck;
+  const errors = after.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
+  if (errors.length > 0) {
+    left = true;
+    console.log(`fix: the typecheck still fails (${errors.length} error${errors.length === 1 ? '' : 's'}), which it cannot fix:`);
+    for (const error of errors.slice(0, 10)) console.log(`  ${error.trim()}`);
+  }
+  console.log(left ? 'fix: done what it could; the rest above is yours, then npm run check' : 'fix: done; npm run check should pass now');
+  return left ? ExitCode.failed : ExitCode.ok;
+});
