@@ -1,6 +1,6 @@
-import type { RequestInput, SuiteCase } from './case.js';
-import { parseJson, type Category, type Finding } from './checks.js';
-import { buildRequest, redactRequest, send, toCurl, type Exchange } from './http.js';
+import type { RequestInput, RequestOverrides, SuiteCase } from './case.js';
+import { type Category, type Finding, parseJson } from './checks.js';
+import { buildRequest, type Exchange, redactRequest, send, toCurl } from './http.js';
 import { excusesFor } from './known-differences.js';
 import type { CaseResult, ExcusedFinding } from './result.js';
 import type { RunContext } from './run-context.js';
@@ -27,8 +27,9 @@ export class Tally {
     this.#entry = entry;
   }
 
-  async send(input: RequestInput): Promise<Exchange> {
-    const request = buildRequest(this.#context.transport, this.#entry, input);
+  /** Sends the case's request for `input`; `overrides` replace the case's own (a phase varies them per request). */
+  async send(input: RequestInput, overrides: RequestOverrides = this.#entry.overrides): Promise<Exchange> {
+    const request = buildRequest(this.#context.transport, { operation: this.#entry.operation, overrides }, input);
     const key = JSON.stringify(request);
     const known = this.#sent.get(key);
     if (known) return known;
