@@ -6,7 +6,7 @@ import { deriveCases, type OperationCoverage } from './cases.js';
 import { placementOf } from './credentials.js';
 import type { Target } from './known-differences.js';
 import type { ListShape } from './list-shape.js';
-import { type RefusedCredential, runPhases } from './phases/index.js';
+import { type RefusedCredential, runPhases, writeRole } from './phases/index.js';
 import type { CaseResult, OperationSummary, SuiteReport } from './result.js';
 import type { RunContext } from './run-context.js';
 import { runFieldValues } from './runners/field-values.js';
@@ -60,7 +60,17 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
   const spec = options.spec ?? loadSpec();
   const checker = new ResponseChecker(spec);
   const target = options.target ?? 'implementation';
-  const { cases, coverage, facts } = deriveCases(spec, checker.operations, { allowWrites: options.allowWrites ?? false });
+  const derived = deriveCases(spec, checker.operations, { allowWrites: options.allowWrites ?? false });
+  const { coverage, facts } = derived;
+  // With the stateful phase, writes are sent there, once each and in an order that keeps the run's credential alive.
+  const writesInPhase = (options.allowWrites ?? false) && (options.stateful ?? false);
+  const cases = writesInPhase
+    ? derived.cases.map((entry) =>
+        entry.polarity === 'positive' && entry.skip === undefined && writeRole(spec, entry.operation) !== undefined
+          ? { ...entry, skip: 'sent by the stateful phase instead, once, in the safe order of writes (src/contract-suite/phases/write-order.ts)' }
+          : entry,
+      )
+    : derived.cases;
   const lists = new Map<string, ListShape>();
   for (const entry of facts) if (entry.list) lists.set(entry.operation.operationId, entry.list);
   const context: RunContext = {

@@ -2,8 +2,10 @@ import type { CaseResult } from '../result.js';
 import { credentialsPhase } from './credentials.js';
 import { type Phase, type PhaseContext, redactSecrets } from './phase.js';
 import { propertyPhase } from './property.js';
+import { statefulPhase } from './stateful.js';
 
 export type { PhaseOptions, RefusedCredential } from './phase.js';
+export { writeRole } from './write-order.js';
 
 /**
  * The phases that run after the derived cases, in this order: the credentials the run was given
@@ -11,7 +13,7 @@ export type { PhaseOptions, RefusedCredential } from './phase.js';
  * stateful sequences, whose writes come last of all (see `write-order.ts`).
  * A new phase is one file here and one line in this list.
  */
-const PHASES: Phase[] = [credentialsPhase, propertyPhase];
+const PHASES: Phase[] = [credentialsPhase, propertyPhase, statefulPhase];
 
 /** Runs every phase; each result has every credential of the run replaced by a shell variable. */
 export async function runPhases(context: PhaseContext): Promise<CaseResult[]> {
