@@ -49,9 +49,13 @@ export const statefulPhase: Phase = async (context) => {
     results.push(await resourceSequence(context, run, group));
     for (const facts of [group.create, ...group.items]) done.add(facts.operation.operationId);
   }
+  let current = run;
   for (const { facts, role } of writes) {
     if (done.has(facts.operation.operationId)) continue;
-    results.push(await oneWrite(context, run, facts, role));
+    const { result, ended } = await oneWrite(context, current, facts, role, session);
+    results.push(result);
+    // A write ended the throwaway's session (it ended the very session it named): sign in again for the writes after it.
+    if (ended && session.renew) current = (await session.renew()) ?? current;
   }
   return results;
 };
@@ -137,6 +141,10 @@ function at(value: Json | undefined, pointer: string): Json | undefined {
 interface Session {
   run: RunContext;
   result?: CaseResult;
+  /** The throwaway's password, for a write that asks for the current one (a password change). */
+  password?: string;
+  /** Signs the throwaway in again: the run under a new session. */
+  renew?: () => Promise<RunContext | undefined>;
 }
 
 /**
@@ -152,10 +160,12 @@ async function throwawayAccount(context: PhaseContext, writes: Array<{ facts: Op
   if (!signUp?.body) return { run: context.run };
   done.add(signUp.operation.operationId);
   const entry = phaseCase(signUp, { family: 'stateful', key: 'throwaway account', title: 'a throwaway account for the writes of this run' });
-  const tally = new Tally(context.run, entry, { remember: false });
+  // The throwaway's own harvest: the ids its writes act on are those its own answers gave, never the given user's.
+  const own: RunContext = { ...context.run, harvest: new Map() };
+  const tally = new Tally(own, entry, { remember: false });
   const body = freshValues(context, signUp.body.schema);
-  const made = await step(context.run, tally, entry, signUp, { ...signUp.baseline, body });
-  const token = made.exchange.response ? credentialIn(context.run, signUp, made.exchange.response.headers) : undefined;
+  const made = await step(own, tally, entry, signUp, { ...signUp.baseline, body });
+  const token = made.exchange.response ? credentialIn(own, signUp, made.exchange.response.headers) : undefined;
   if (made.status === undefined || made.status >= 300 || token === undefined) {
     if (made.status !== undefined && made.status < 300)
       tally.record(made.exchange, [{ category: 'contract', message: 'signed up, but the answer set no session cookie' }]);
@@ -165,23 +175,26 @@ async function throwawayAccount(context: PhaseContext, writes: Array<{ facts: Op
   if (signIn) done.add(signIn.operation.operationId);
   if (signIn?.body && isObject(body)) {
     // Sign in as the throwaway too: a second session, so that ending one (the writes' own) is not the end of the run.
-    const again = await step(
-      context.run,
-      tally,
-      entry,
-      signIn,
-      { ...signIn.baseline, body: pick(body, signIn, context) },
-      { label: signIn.operation.operationId },
-    );
+    const again = await step(own, tally, entry, signIn, { ...signIn.baseline, body: pick(body, signIn, context) }, { label: signIn.operation.operationId });
     if (again.status !== undefined && (again.status < 200 || again.status >= 300))
       tally.record(again.exchange, [
         { category: 'status', message: `${signIn.operation.operationId} with the throwaway's own name and password answered ${again.status}` },
       ]);
   }
-  return {
-    run: { ...context.run, transport: { ...context.run.transport, token } },
-    result: tally.result('signed up a throwaway account; the writes below run under its session'),
+  const password = isObject(body) ? Object.entries(body).find(([name]) => /pass/i.test(name))?.[1] : undefined;
+  const session: Session = { run: own };
+  const renew = async (): Promise<RunContext | undefined> => {
+    if (!signIn?.body || !isObject(body)) return undefined;
+    const renewal = new Tally(own, entry, { remember: false });
+    const again = await step(own, renewal, entry, signIn, { ...signIn.baseline, body: pick(withPassword(body, session.password), signIn, context) });
+    const fresh = again.exchange.response ? credentialIn(own, signIn, again.exchange.response.headers) : undefined;
+    return fresh === undefined ? undefined : { ...own, transport: { ...own.transport, token: fresh } };
   };
+  session.renew = renew;
+  session.run = { ...own, transport: { ...own.transport, token } };
+  session.result = tally.result('signed up a throwaway account; the writes below run under its session');
+  if (typeof password === 'string') session.password = password;
+  return session;
 }
 
 /** Random valid values for a credential body: a name no one has, a password no one guesses. */
@@ -197,6 +210,12 @@ function freshValues(context: PhaseContext, schema: Json): Json {
     if (value !== undefined) body[name] = value;
   }
   return body;
+}
+
+/** The body with its password fields set to `password` (the throwaway's current one). */
+function withPassword(body: JsonObject, password: string | undefined): JsonObject {
+  if (password === undefined) return body;
+  return Object.fromEntries(Object.entries(body).map(([name, value]) => [name, /pass/i.test(name) ? password : value]));
 }
 
 /** The fields of `body` that another operation's body takes (sign-in takes sign-up's name and password). */
@@ -462,24 +481,40 @@ function businessAnswer(operation: OperationContract, status: number): boolean {
 
 // --- the other writes, once each -------------------------------------------------------------------
 
-async function oneWrite(context: PhaseContext, run: RunContext, facts: OperationFacts, role: WriteRole): Promise<CaseResult> {
+async function oneWrite(
+  context: PhaseContext,
+  run: RunContext,
+  facts: OperationFacts,
+  role: WriteRole,
+  session: Session,
+): Promise<{ result: CaseResult; ended: boolean }> {
   const entry = phaseCase(facts, { family: 'write-effect', title: `one write, in the safe order (${role})` });
   const tally = new Tally(run, entry, { remember: false });
-  let input = facts.body ? { ...facts.baseline, body: freshChange(context, facts) ?? facts.baseline.body ?? {} } : facts.baseline;
+  let input = facts.body
+    ? { ...facts.baseline, body: withSecrets(freshChange(context, facts) ?? facts.baseline.body ?? {}, session.password) }
+    : facts.baseline;
   for (const value of facts.live.filter((live) => live.source === 'seen')) {
-    const seen = run.harvest.get(value.component)?.[0];
-    if (seen === undefined) return tally.skip(undefined, `no ${value.name} seen in the run's answers to act on`);
+    let seen = run.harvest.get(value.component)?.[0];
+    if (seen === undefined) {
+      // Read what the throwaway may list (its sessions, its keys): the ids a write acts on come from its own answers.
+      for (const list of [...run.facts.values()].filter((other) => other.operation.method === 'GET' && other.success !== undefined && other.live.length === 0))
+        await step(run, tally, entry, list, list.baseline, { label: `${list.operation.operationId}, for a ${value.name}` });
+      seen = run.harvest.get(value.component)?.[0];
+    }
+    if (seen === undefined) return { result: tally.skip(undefined, `no ${value.name} seen in the run's answers to act on`), ended: false };
     input = withField(input, value.location, value.name, seen);
   }
   const done = await step(run, tally, entry, facts, input);
-  if (done.status === undefined) return tally.result();
+  if (done.status === undefined) return { result: tally.result(), ended: false };
   if (done.status >= 300) {
     if (!businessAnswer(facts.operation, done.status))
       tally.record(done.exchange, [{ category: 'status', message: `a valid write was answered ${done.status}` }]);
-    return tally.result(
-      `answered ${done.status}${businessAnswer(facts.operation, done.status) ? ', a documented answer about the state of what it acts on' : ''}`,
-    );
+    const business = businessAnswer(facts.operation, done.status) ? ', a documented answer about the state of what it acts on' : '';
+    return { result: tally.result(`answered ${done.status}${business}`), ended: false };
   }
+  // A password the throwaway changed is its password from now on (a later sign-in needs it).
+  const changed = isObject(input.body) ? Object.entries(input.body).find(([name]) => /pass/i.test(name) && !/current|old/i.test(name))?.[1] : undefined;
+  if (typeof changed === 'string' && session.password !== undefined) session.password = changed;
   if (role === 'ends-credential' && clearsCookie(done)) {
     // The credential this write ended must now be refused: a sign-out that does not sign out is found here.
     const read = [...run.facts.values()].find(
@@ -494,10 +529,24 @@ async function oneWrite(context: PhaseContext, run: RunContext, facts: Operation
             message: `${facts.operation.operationId} answered ${done.status} and cleared the cookie, but the credential still gets ${after.status ?? 'no answer'} from ${read.operation.operationId}`,
           },
         ]);
-      return tally.result(`answered ${done.status}; the ended credential is refused afterwards`);
+      return { result: tally.result(`answered ${done.status}; the ended credential is refused afterwards`), ended: true };
     }
   }
-  return tally.result(`answered ${done.status}`);
+  return { result: tally.result(`answered ${done.status}`), ended: role === 'ends-credential' && clearsCookie(done) };
+}
+
+/**
+ * A body's secrets as the throwaway knows them: a field named for the current (or old) password gets its
+ * password, any other password field a new strong one. Read from field names: the spec has no keyword for it.
+ */
+function withSecrets(body: Json, password: string | undefined): Json {
+  if (!isObject(body) || password === undefined) return body;
+  const out: JsonObject = { ...body };
+  for (const name of Object.keys(out)) {
+    if (!/pass/i.test(name)) continue;
+    out[name] = /current|old/i.test(name) ? password : `${randomBytes(18).toString('base64url')}-Nw`;
+  }
+  return out;
 }
 
 function clearsCookie(done: Step): boolean {

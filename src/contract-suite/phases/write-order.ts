@@ -40,5 +40,11 @@ export function inWriteOrder(spec: OpenApiDocument, facts: OperationFacts[]): Ar
   return facts
     .map((entry) => ({ facts: entry, role: writeRole(spec, entry.operation) }))
     .filter((entry): entry is { facts: OperationFacts; role: WriteRole } => entry.role !== undefined)
-    .sort((a, b) => ORDER.indexOf(a.role) - ORDER.indexOf(b.role));
+    .sort((a, b) => rank(a) - rank(b));
+}
+
+/** The role's place; among the writes that may end a credential, one naming what it ends (`/sessions/{id}`) before one that ends the caller's own (sign-out). */
+function rank({ facts, role }: { facts: OperationFacts; role: WriteRole }): number {
+  const own = role === 'ends-credential' && !facts.operation.path.includes('{') ? 0.5 : 0;
+  return ORDER.indexOf(role) + own;
 }
