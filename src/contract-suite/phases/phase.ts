@@ -5,6 +5,9 @@ import type { CaseResult } from '../result.js';
 import type { RunContext } from '../run-context.js';
 import type { SchemaValues } from '../values/schema-values.js';
 
+/** The families the phases report their checks under (the cases' families are derived per operation; these are not). */
+export const PHASE_FAMILIES: readonly Family[] = ['property-valid', 'property-invalid', 'refused-credential', 'other-user', 'stateful', 'write-effect'];
+
 /** A credential the API must refuse (a revoked or expired key), named for the report. */
 export interface RefusedCredential {
   /** What it is, e.g. `revoked key`: the report's name for it, and `$REFUSED_<LABEL>` in a curl. */
