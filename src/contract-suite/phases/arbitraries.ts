@@ -18,10 +18,11 @@ export const SMALL_DOMAIN = 128;
  * valid one (`fallback`) when it fails: a "valid" request never carries a value
  * the contract forbids, and generation always ends.
  */
-export function validValue(spec: OpenApiDocument, values: SchemaValues, schema: Json, location: Location, fallback?: Json): fc.Arbitrary<Json> {
-  const known = fallback ?? values.one(schema);
+export function validValue(spec: OpenApiDocument, values: SchemaValues, schema: Json, location: Location, fallback?: Json): fc.Arbitrary<Json> | undefined {
   const rough = roughValue(spec, schema, location, 0);
-  if (known === undefined) return rough.filter((value) => values.isValid(schema, value));
+  // Never `filter` until valid: a schema the rough generator cannot meet would loop forever. A sample finds a fallback instead.
+  const known = fallback ?? values.one(schema) ?? fc.sample(rough, { numRuns: 50, seed: 1 }).find((value) => values.isValid(schema, value));
+  if (known === undefined) return undefined;
   return rough.map((value) => (values.isValid(schema, value) ? value : known));
 }
 

@@ -121,13 +121,10 @@ function fieldMutations(values: SchemaValues, target: Target): fc.Arbitrary<Muta
     const allowed = new Set(schema['enum'].map((value) => JSON.stringify(value)));
     const strings = schema['enum'].filter((value): value is string => typeof value === 'string');
     // Another case of an allowed value ("ASC") is what a lenient server lets through.
-    const near = strings.length > 0 ? fc.constantFrom(...strings).chain((value) => fc.mixedCase(fc.constant(value))) : fc.string({ maxLength: 8 });
-    out.push(
-      fc
-        .oneof(near, fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 12 }))
-        .filter((value) => !allowed.has(JSON.stringify(value)))
-        .map(mutation('invalid-enum', 'a value outside the enum')),
-    );
+    const near = [...strings.map((value) => value.toUpperCase()), ...strings.map((value) => ` ${value}`), 'not-a-value', '', 0, true];
+    const outside = near.filter((value) => !allowed.has(JSON.stringify(value)) && (body || (typeof value === 'string' && fitsOnTheWire(value, location))));
+    // Candidates chosen before generation: a filter that every draw could fail would never end.
+    if (outside.length > 0) out.push(fc.constantFrom(...outside).map(mutation('invalid-enum', 'a value outside the enum')));
   }
   const numeric = type === 'integer' || type === 'number';
   if (numeric && typeof schema['maximum'] === 'number') {
@@ -148,12 +145,19 @@ function fieldMutations(values: SchemaValues, target: Target): fc.Arbitrary<Muta
   }
   if (type === 'string' && typeof schema['pattern'] === 'string' && schema['enum'] === undefined) {
     const pattern = new RegExp(schema['pattern'], 'u');
-    out.push(
-      fc
-        .string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 12 })
-        .filter((value) => !pattern.test(value))
-        .map(mutation('pattern-mismatch', 'not matching its pattern')),
-    );
+    const candidates = [
+      'not a valid value!',
+      '!',
+      '..',
+      ' ',
+      '\u0000',
+      'ä',
+      'A',
+      '0',
+      ...fc.sample(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }), { numRuns: 20, seed: 1 }),
+    ];
+    const mismatched = [...new Set(candidates)].filter((value) => !pattern.test(value) && fitsOnTheWire(value, location));
+    if (mismatched.length > 0) out.push(fc.constantFrom(...mismatched).map(mutation('pattern-mismatch', 'not matching its pattern')));
   }
   if (type === 'array' && typeof schema['maxItems'] === 'number' && schema['maxItems'] < 1_000) {
     const item = values.one(schema['items'] ?? {});
@@ -205,6 +209,13 @@ function wrongTypes(type: Json | undefined, body: boolean, schema: JsonObject): 
     default:
       return undefined;
   }
+}
+
+/** Whether a bad value still travels as itself: a header value is printable ASCII without edge spaces (fetch would refuse or trim it), a path segment is not empty or a dot segment. */
+function fitsOnTheWire(value: string, location: Location): boolean {
+  if (location === 'header') return /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value);
+  if (location === 'path') return !['', '.', '..'].includes(value);
+  return true;
 }
 
 function setAt(root: JsonObject, path: string[], value: Json | undefined): JsonObject {

@@ -11,6 +11,7 @@ import { Tally } from '../tally.js';
 import { smallDomain, validValue } from './arbitraries.js';
 import { applyMutation, type Mutation, mutationsOf } from './mutations.js';
 import { labelled, type Phase, type PhaseContext, phaseCase } from './phase.js';
+import { writeRole } from './write-order.js';
 
 /** Requests fast-check may spend shrinking one failure, on top of the examples: bounded, since each is a request to a live service. */
 const SHRINK_REQUESTS = 80;
@@ -54,6 +55,9 @@ async function validRequests(context: PhaseContext, facts: OperationFacts): Prom
   const tally = new Tally(context.run, entry);
   if (facts.success === undefined) return tally.skip(undefined, 'no documented 2xx to expect');
   if (facts.unsafe !== undefined) return tally.skip(undefined, facts.unsafe);
+  // Even with --allow-writes, valid writes are not sent by the dozen (twenty sign-ups, keys up to the cap): the stateful phase sends each once.
+  if (writeRole(context.run.spec, facts.operation) !== undefined)
+    return tally.skip(undefined, 'a write: the stateful phase sends it once, in the safe order of writes, rather than generated requests by the dozen');
   const resolved = await resolveLive(context.run, tally, entry, facts.baseline, facts.live);
   if ('result' in resolved) return resolved.result;
   const base = resolved.input;
@@ -168,13 +172,18 @@ function requestArbitrary(context: PhaseContext, facts: OperationFacts, base: Re
   for (const field of fields) {
     const known = fieldOf(base, field.location, field.name) ?? field.example;
     const value = validValue(run.spec, values, field.schema, field.location, known);
+    // A field no valid value could be found for stays as the base request has it.
+    if (!value) continue;
     model[`${field.location}/${field.name}`] = field.required ? value : fc.option(value, { nil: undefined, freq: 3 });
   }
   const bodyFields = fields.some((field) => field.location === 'body');
   const wholeBody = facts.body && !bodyFields ? validValue(run.spec, values, facts.body.schema, 'body', base.body) : undefined;
   return fc.record({ fields: fc.record(model), body: wholeBody ?? fc.constant(undefined) }).map(({ fields: chosen, body }) => {
     let input: RequestInput = body === undefined ? base : { ...base, body };
-    for (const field of fields) input = withField(input, field.location, field.name, chosen[`${field.location}/${field.name}`]);
+    for (const field of fields) {
+      const key = `${field.location}/${field.name}`;
+      if (key in model) input = withField(input, field.location, field.name, chosen[key]);
+    }
     return input;
   });
 }

@@ -13,6 +13,7 @@ import { type Phase, type PhaseContext, phaseCase } from './phase.js';
 import { inWriteOrder, type WriteRole } from './write-order.js';
 
 const INPUT_ERRORS = new Set([400, 401, 413, 415, 422, 429]);
+const TOO_MANY_REQUESTS = 429;
 const GONE = [404, 410];
 
 /** One request of a sequence, and what it showed. */
@@ -50,8 +51,22 @@ export const statefulPhase: Phase = async (context) => {
     for (const facts of [group.create, ...group.items]) done.add(facts.operation.operationId);
   }
   let current = run;
+  const throwaway = session.renew !== undefined;
   for (const { facts, role } of writes) {
     if (done.has(facts.operation.operationId)) continue;
+    const entry = phaseCase(facts, { family: 'write-effect', title: `one write, in the safe order (${role})` });
+    if (role === 'makes-credential') {
+      // A sign-in with made-up credentials proves nothing; with the throwaway's it was sent above.
+      results.push(new Tally(run, entry).skip(undefined, 'makes a credential: sent only for a throwaway account, which could not be made'));
+      continue;
+    }
+    if (role === 'ends-credential' && !throwaway && writes.some((write) => write.role === 'makes-credential')) {
+      // The spec has a sign-up, but no throwaway could be made: never end the credential the run was given.
+      results.push(
+        new Tally(run, entry).skip(undefined, 'would end the credential the run was given: sent only under a throwaway account, which could not be made'),
+      );
+      continue;
+    }
     const { result, ended } = await oneWrite(context, current, facts, role, session);
     results.push(result);
     // A write ended the throwaway's session (it ended the very session it named): sign in again for the writes after it.
@@ -277,6 +292,7 @@ async function resourceSequence(context: PhaseContext, run: RunContext, group: R
   const sent = create.body ? (Object.values(create.body.examples)[0] ?? create.baseline.body) : undefined;
   const made = await step(run, tally, entry, create, { ...create.baseline, ...(sent !== undefined && { body: sent }) });
   if (made.status === undefined || made.status >= 300) {
+    if (made.status === TOO_MANY_REQUESTS) return tally.skip(made.exchange, rateLimited(made));
     if (made.status !== undefined && businessAnswer(create.operation, made.status))
       return tally.skip(made.exchange, `could not create (${made.status}): nothing to follow`);
     tally.record(made.exchange, [{ category: 'status', message: `create answered ${made.status ?? 'nothing'}` }]);
@@ -474,6 +490,11 @@ function idIn(context: PhaseContext, operation: OperationContract, answered: Ste
   return isObject(answered.body) ? (answered.body[parameter] ?? answered.body['id']) : undefined;
 }
 
+/** A 429 is the service protecting itself, not a finding: the run says so and moves on. */
+function rateLimited(answered: Step): string {
+  return `rate limited (429, Retry-After: ${answered.exchange.response?.headers.get('retry-after') ?? 'not sent'}): run again later`;
+}
+
 /** A documented 4xx that is about the resource's state, not the request's form (404, 409): a business answer. */
 function businessAnswer(operation: OperationContract, status: number): boolean {
   return status >= 400 && status < 500 && !INPUT_ERRORS.has(status) && documents(operation, status);
@@ -506,6 +527,7 @@ async function oneWrite(
   }
   const done = await step(run, tally, entry, facts, input);
   if (done.status === undefined) return { result: tally.result(), ended: false };
+  if (done.status === TOO_MANY_REQUESTS) return { result: tally.skip(done.exchange, rateLimited(done)), ended: false };
   if (done.status >= 300) {
     if (!businessAnswer(facts.operation, done.status))
       tally.record(done.exchange, [{ category: 'status', message: `a valid write was answered ${done.status}` }]);
@@ -522,6 +544,8 @@ async function oneWrite(
     );
     if (read) {
       const after = await step(run, tally, entry, read, read.baseline, { label: `${read.operation.operationId} with the ended credential` });
+      if (after.status === TOO_MANY_REQUESTS)
+        return { result: tally.result(`answered ${done.status}; whether the ended credential is refused is unknown: ${rateLimited(after)}`), ended: true };
       if (after.status !== 401)
         tally.record(after.exchange, [
           {
