@@ -10,9 +10,13 @@ import { runContractSuite, type SuiteReport } from '../../src/contract-suite/run
 import { CRUD_SPEC_PATH, CRUD_TOKEN, type CrudOptions, crudApi } from './fixtures/crud/server.js';
 
 const spec = loadSpec(CRUD_SPEC_PATH);
+/** The same spec with an OpenAPI link from the create's answer to the read of what it made. */
+const linked = structuredClone(spec);
+const created = (linked.paths['/things'] as { post: { responses: Record<string, Record<string, unknown>> } }).post.responses['201'];
+if (created) created['links'] = { GetThing: { operationId: 'getThing', parameters: { thingId: '$response.body#/id' } } };
 
-function suite(options: CrudOptions, allowWrites = true): Promise<SuiteReport> {
-  return runContractSuite({ baseUrl: 'http://127.0.0.1:9', token: CRUD_TOKEN, spec, fetch: crudApi(options), allowWrites, stateful: true });
+function suite(options: CrudOptions, allowWrites = true, document = spec): Promise<SuiteReport> {
+  return runContractSuite({ baseUrl: 'http://127.0.0.1:9', token: CRUD_TOKEN, spec: document, fetch: crudApi(options), allowWrites, stateful: true });
 }
 
 const lifecycle = (report: SuiteReport) => report.results.find((result) => result.id === 'createThing positive stateful lifecycle');
@@ -44,6 +48,24 @@ describe('the stateful phase on a CRUD implementation', () => {
       ?.findings.map((finding) => finding.message)
       .join('\n');
     expect(messages).toMatch(/renameThing was sent name "[^"]+", but thg_\w+ reads back name "Kettle"/);
+  });
+
+  it('follows an OpenAPI link, and finds a create whose answer points to nothing that can be read', async () => {
+    const link = (report: SuiteReport) => report.results.find((result) => result.id === 'createThing positive stateful link GetThing');
+    const good = await suite({}, true, linked);
+    expect(link(good)?.outcome).toBe('pass');
+    expect(link(good)?.note).toBe('followed link GetThing: createThing → getThing');
+    const forgetful = await suite({ createForgotten: true }, true, linked);
+    expect(
+      link(forgetful)
+        ?.findings.map((finding) => finding.message)
+        .join('\n'),
+    ).toMatch(/link GetThing: getThing answered 404 for what createThing answered/);
+    expect(
+      lifecycle(forgetful)
+        ?.findings.map((finding) => finding.message)
+        .join('\n'),
+    ).toMatch(/createThing answered 201, but getThing does not find thg_\w+/);
   });
 
   it('sends no write without --allow-writes', async () => {
