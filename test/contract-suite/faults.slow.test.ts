@@ -57,6 +57,7 @@ describe('the contract suite against the server with a fault injected', () => {
     ).toEqual([]);
     const families = new Set(report.results.map((result) => result.family));
     for (const family of ['property-valid', 'property-invalid', 'refused-credential', 'other-user'] as const) expect(families).toContain(family);
+    expect(report.hints).toContain(`The property phase ran with seed ${SEED}: --seed ${SEED} sends the same requests again.`);
     const text = JSON.stringify(report) + formatReport(report);
     for (const secret of secrets) expect(text).not.toContain(secret);
   }, 60_000);

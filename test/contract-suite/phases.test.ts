@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
 import { loadSpec } from '../../src/contract/spec.js';
 import { deriveCases } from '../../src/contract-suite/cases.js';
+import { parseContractArgs } from '../../src/contract-suite/cli-options.js';
 import { smallDomain, validValue } from '../../src/contract-suite/phases/arbitraries.js';
 import { applyMutation, mutationsOf } from '../../src/contract-suite/phases/mutations.js';
 import { inWriteOrder } from '../../src/contract-suite/phases/write-order.js';
@@ -65,5 +66,49 @@ describe('the order of writes', () => {
     expect(order.indexOf('creates createKey')).toBeLessThan(order.indexOf('deletes removeKey'));
     // The two list POSTs of the public API only read (x-read-only): not writes.
     expect(inWriteOrder(spec, facts)).toEqual([]);
+  });
+});
+
+describe('the options of the phases', () => {
+  const base = ['--base-url', 'http://127.0.0.1:1', '--token', 'x'];
+
+  it('default to 20 examples, a random seed and the stateful phase on', () => {
+    const options = parseContractArgs(base);
+    expect(options).toMatchObject({ examples: 20, stateful: true, refusedToken: [] });
+    expect(options.seed).toBeUndefined();
+  });
+
+  it('read a seed, a count, repeated refused credentials and no stateful phase', () => {
+    const options = parseContractArgs([
+      ...base,
+      '--examples',
+      '0',
+      '--seed',
+      '23',
+      '--no-stateful',
+      '--refused-token',
+      'revoked key=tka_a',
+      '--refused-token',
+      'expired key=tka_b',
+    ]);
+    expect(options).toMatchObject({
+      examples: 0,
+      seed: 23,
+      stateful: false,
+      refusedToken: [
+        { label: 'revoked key', token: 'tka_a' },
+        { label: 'expired key', token: 'tka_b' },
+      ],
+    });
+  });
+
+  it.each([
+    { given: ['--examples', '-1'], want: 'must be a whole number from 0 to 10000' },
+    { given: ['--seed', 'soon'], want: 'must be a whole number from 0 to 2147483647' },
+    { given: ['--refused-token', 'tka_without_label'], want: 'must be <label>=<credential>' },
+  ])('refuse $given with a message', ({ given, want }) => {
+    let written = '';
+    expect(() => parseContractArgs([...base, ...given], (text) => (written += text))).toThrow();
+    expect(written).toContain(want);
   });
 });
