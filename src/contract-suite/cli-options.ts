@@ -94,7 +94,12 @@ export function parseContractArgs(argv: readonly string[], writeErr: (text: stri
     .option('--examples <n>', 'valid and invalid requests the property phase generates per operation (0: no property phase)', count, 20)
     .option('--seed <n>', "the property phase's seed (default: a random one, printed in the report so the run can be repeated)", seed)
     .option('--no-stateful', 'leave out the stateful phase (OpenAPI links; create → read → update → delete → read with --allow-writes)')
-    .option('--refused-token <label=credential>', 'a credential every secured operation must refuse with 401, e.g. "revoked key=tka_..." (repeatable)', refused, [])
+    .option(
+      '--refused-token <label=credential>',
+      'a credential every secured operation must refuse with 401, e.g. "revoked key=tka_..." (repeatable)',
+      refused,
+      [],
+    )
     .addOption(
       new Option('--other-token <key>', "a credential of another user who shares nothing with the caller: must see none of the caller's resources")
         .env('OTHER_API_KEY')
