@@ -14,10 +14,13 @@ import { accountSpec, createTestWebApp } from '../helpers/web-app.js';
 const ORIGIN = 'http://127.0.0.1:3001';
 type Wrapper = (request: Request, next: (request: Request) => Promise<Response>) => Promise<Response>;
 
-async function suite(wrap?: Wrapper): Promise<{ report: SuiteReport; stillSignedIn: number }> {
+async function suite(wrap?: Wrapper, options: { otherUser?: boolean } = {}): Promise<{ report: SuiteReport; stillSignedIn: number }> {
   const t = await createTestWebApp();
   const { cookie } = await t.signUp('suite-owner');
   const token = cookie.split('=')[1] ?? '';
+  // A key of the owner's, so that operations on a key by id have one of the owner's to be refused.
+  expect((await t.send('POST', '/api/keys', { cookie, body: { name: 'owner key' } })).status).toBe(201);
+  const other = options.otherUser ? (await t.signUp('suite-stranger')).cookie.split('=')[1] : undefined;
   // A session is bound to the origin it was started at (`http://<Host>` over plain HTTP); a real client sends Host, an in-process Request does not.
   const served = async (request: Request) => {
     const headers = new Headers(request.headers);
@@ -28,7 +31,15 @@ async function suite(wrap?: Wrapper): Promise<{ report: SuiteReport; stillSigned
     const request = new Request(input, init);
     return wrap ? wrap(request, served) : served(request);
   };
-  const report = await runContractSuite({ baseUrl: `${ORIGIN}/api`, token, spec: accountSpec, fetch, allowWrites: true, stateful: true });
+  const report = await runContractSuite({
+    baseUrl: `${ORIGIN}/api`,
+    token,
+    spec: accountSpec,
+    fetch,
+    allowWrites: true,
+    stateful: true,
+    ...(other !== undefined && { otherToken: other }),
+  });
   const after = await t.send('GET', '/api/session', { cookie });
   return { report, stillSignedIn: after.status };
 }
@@ -72,6 +83,15 @@ describe('the account API with --allow-writes and the stateful phase', () => {
     // Nothing after the writes is a cascade: no case of the run was answered 401 where it expected anything else.
     const cascade = report.results.filter((entry) => entry.status === 401 && entry.expectedStatus !== 401 && entry.outcome !== 'skip');
     expect(cascade.map((entry) => entry.id)).toEqual([]);
+  }, 60_000);
+
+  it("refuses another user the owner's keys and sessions by id, and shows them none of the owner's ids", async () => {
+    const { report, stillSignedIn } = await suite(undefined, { otherUser: true });
+    expect(failures(report), formatReport(report)).toEqual([]);
+    expect(stillSignedIn).toBe(200);
+    const byId = report.results.filter((entry) => entry.family === 'other-user' && /\{(keyId|sessionId)\}/.test(entry.path));
+    expect(byId.map((entry) => `${entry.operationId} ${entry.status}`).sort()).toEqual(['endSession 404', 'removeKey 404', 'revokeKey 404', 'rollKey 404']);
+    expect(JSON.stringify(report)).toContain('$OTHER_API_KEY');
   }, 60_000);
 
   it("finds a create whose answer shows another state than the key has (a revoked key's example for an active key)", async () => {

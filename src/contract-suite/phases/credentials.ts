@@ -8,6 +8,7 @@ import type { RunContext } from '../run-context.js';
 import { Tally } from '../tally.js';
 import { type Harvest, harvest } from '../values/schema-refs.js';
 import { type Phase, type PhaseContext, phaseCase, variableName } from './phase.js';
+import { writeRole } from './write-order.js';
 
 const UNAUTHORIZED = 401;
 const FORBIDDEN = 403;
@@ -64,6 +65,11 @@ async function otherUser(context: PhaseContext, facts: OperationFacts, token: st
   const tally = new Tally(run, entry);
   if (facts.unsafe !== undefined) return tally.skip(undefined, facts.unsafe);
   const seen = facts.live.filter((value) => value.source === 'seen' && (context.run.harvest.get(value.component)?.length ?? 0) > 0);
+  // A write is sent with the other user's credential only to act on one of the caller's resources by id (it must be refused):
+  // anything else would act on the other user's own account (sign them out, change their password).
+  const role = writeRole(context.run.spec, facts.operation);
+  if (role !== undefined && (seen.length === 0 || role === 'makes-credential' || role === 'creates'))
+    return tally.skip(undefined, "a write that names none of the caller's resources: not sent with another user's credential");
   if (seen.length > 0) {
     // A request for one of the caller's resources, by the id the caller's answers gave, with the other user's credential.
     let input = facts.baseline;

@@ -10,7 +10,7 @@ import type { RunContext } from '../run-context.js';
 import { Tally } from '../tally.js';
 import { type Harvest, harvest, resolveSchema } from '../values/schema-refs.js';
 import { type Phase, type PhaseContext, phaseCase } from './phase.js';
-import { inWriteOrder, type WriteRole } from './write-order.js';
+import { inWriteOrder, type WriteRole, writeRole } from './write-order.js';
 
 const INPUT_ERRORS = new Set([400, 401, 413, 415, 422, 429]);
 const TOO_MANY_REQUESTS = 429;
@@ -270,7 +270,7 @@ function resourceGroups(context: PhaseContext): ResourceGroup[] {
   const groups: ResourceGroup[] = [];
   for (const create of context.facts) {
     const { operation } = create;
-    if (operation.method !== 'POST' || /\}$/.test(operation.path) || !create.success || !create.body) continue;
+    if (writeRole(context.run.spec, operation) !== 'creates' || !create.success || !create.body) continue;
     const prefix = `${operation.path.replace(/\/$/, '')}/{`;
     const items = context.facts.filter((facts) => facts.operation.path.startsWith(prefix));
     const first = items[0];

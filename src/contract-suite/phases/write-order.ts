@@ -1,11 +1,11 @@
 import type { OperationContract } from '../../contract/operations.js';
-import type { OpenApiDocument } from '../../contract/spec.js';
+import { deref, isObject, type OpenApiDocument } from '../../contract/spec.js';
 import { mayWrite, type OperationFacts } from '../operation-facts.js';
 
 /**
  * What a write does to the run itself, read from the spec:
  * - `makes-credential`: open to anyone (`security: []`) and answers with a `Set-Cookie` (sign-up, sign-in);
- * - `creates`: a POST to a collection (no path parameter at its end) answering with a body;
+ * - `creates`: a POST to a collection (no path parameter, or one that can also be listed) answering with a body;
  * - `changes`: any other write to a resource (PUT, PATCH, a POST action such as `/keys/{id}/revoke`);
  * - `deletes`: a DELETE of a resource;
  * - `ends-credential`: a write under a security scheme whose success sets a cookie: it can end or replace
@@ -28,11 +28,17 @@ export function writeRole(spec: OpenApiDocument, operation: OperationContract): 
   );
   if (setsCookie) return operation.security.length === 0 ? 'makes-credential' : 'ends-credential';
   if (operation.method === 'DELETE') return 'deletes';
-  if (operation.method === 'POST' && !/\}$/.test(operation.path)) {
+  // A POST to a collection: no path parameter at all (`/things`), or a listable one under a parent (`/users/{id}/keys`);
+  // a POST to an action of an item (`/keys/{keyId}/revoke`) changes that item.
+  if (operation.method === 'POST' && !/\}$/.test(operation.path) && (!operation.path.includes('{') || listable(spec, operation.path))) {
     const answers = Object.entries(operation.responses).some(([status, response]) => status.startsWith('2') && Object.keys(response.content).length > 0);
     if (answers) return 'creates';
   }
   return 'changes';
+}
+
+function listable(spec: OpenApiDocument, path: string): boolean {
+  return isObject(spec.paths[path]) && deref(spec, spec.paths[path])['get'] !== undefined;
 }
 
 /** The writing operations in the order they may run; operations that only read are left out. */
