@@ -33,7 +33,14 @@ export type Family =
   | 'body-too-large'
   // routing, decided for the whole API
   | 'unknown-path'
-  | 'other-method';
+  | 'other-method'
+  // the phases after the cases (src/contract-suite/phases/)
+  | 'property-valid'
+  | 'property-invalid'
+  | 'refused-credential'
+  | 'other-user'
+  | 'stateful'
+  | 'write-effect';
 
 export type Polarity = 'positive' | 'negative';
 

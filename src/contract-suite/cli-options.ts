@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { refuseOptionsAsValues } from '../cli/option-values.js';
 import { readContracts } from '../contract/project.js';
 import type { Target } from './known-differences.js';
+import type { RefusedCredential } from './phases/index.js';
 
 export interface CliOptions {
   api: string;
@@ -13,6 +14,12 @@ export interface CliOptions {
   maxPages: number;
   timeout: number;
   allowWrites?: boolean;
+  /** Requests per operation of the property phase (`phases/property.ts`); 0 leaves it out. */
+  examples: number;
+  seed?: number;
+  stateful: boolean;
+  refusedToken: RefusedCredential[];
+  otherToken?: string;
 }
 
 function absoluteUrl(value: string): string {
@@ -24,6 +31,27 @@ function absoluteUrl(value: string): string {
 function apiKey(value: string): string {
   if (value.trim() === '' || /\s/.test(value)) throw new InvalidArgumentError('must be a non-empty API key without spaces');
   return value;
+}
+
+function count(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 10_000) throw new InvalidArgumentError('must be a whole number from 0 to 10000');
+  return parsed;
+}
+
+function seed(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed >= 2 ** 31) throw new InvalidArgumentError('must be a whole number from 0 to 2147483647');
+  return parsed;
+}
+
+/** `revoked key=tka_…`, repeatable: a credential every secured operation must refuse. */
+function refused(value: string, previous: RefusedCredential[] = []): RefusedCredential[] {
+  const at = value.indexOf('=');
+  const label = value.slice(0, at).trim();
+  const token = value.slice(at + 1);
+  if (at < 1 || label === '' || token === '' || /\s/.test(token)) throw new InvalidArgumentError('must be <label>=<credential>, e.g. "revoked key=tka_..."');
+  return [...previous, { label, token }];
 }
 
 function positiveInteger(value: string): number {
@@ -63,6 +91,20 @@ export function parseContractArgs(argv: readonly string[], writeErr: (text: stri
     .option('--max-pages <n>', 'most pages a pagination walk reads', positiveInteger, 10)
     .option('--timeout <ms>', 'time limit per request', positiveInteger, 10_000)
     .option('--allow-writes', 'also send positive cases that may write; only against a disposable deployment')
+    .option('--examples <n>', 'valid and invalid requests the property phase generates per operation (0: no property phase)', count, 20)
+    .option('--seed <n>', "the property phase's seed (default: a random one, printed in the report so the run can be repeated)", seed)
+    .option('--no-stateful', 'leave out the stateful phase (OpenAPI links; create → read → update → delete → read with --allow-writes)')
+    .option(
+      '--refused-token <label=credential>',
+      'a credential every secured operation must refuse with 401, e.g. "revoked key=tka_..." (repeatable)',
+      refused,
+      [],
+    )
+    .addOption(
+      new Option('--other-token <key>', "a credential of another user who shares nothing with the caller: must see none of the caller's resources")
+        .env('OTHER_API_KEY')
+        .argParser(apiKey),
+    )
     .exitOverride()
     .configureOutput({ writeErr })
     .showHelpAfterError('(run with --help for usage)');

@@ -31,6 +31,11 @@ export async function runContract(argv: readonly string[], io: CliIo = processIo
     maxPages: options.maxPages,
     timeoutMs: options.timeout,
     allowWrites: options.allowWrites ?? false,
+    examples: options.examples,
+    ...(options.seed !== undefined && { seed: options.seed }),
+    stateful: options.stateful,
+    refused: options.refusedToken,
+    ...(options.otherToken !== undefined && { otherToken: options.otherToken }),
     onProgress: ({ index, total, entry }) => {
       const line = formatProgress(index, total, entry.operation.operationId, entry.title);
       if (interactive) io.err(`\r\x1b[2K${line.slice(0, columns - 1)}`);

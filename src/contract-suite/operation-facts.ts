@@ -139,10 +139,15 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
   return facts;
 }
 
-function unsafeReason(spec: OpenApiDocument, operation: OperationContract, options: FactsOptions): string | undefined {
-  if (SAFE_METHODS.has(operation.method) || options.allowWrites) return undefined;
+/** Whether the operation may write: an unsafe method (RFC 9110 §9.2.1) the spec does not mark `x-read-only: true`. */
+export function mayWrite(spec: OpenApiDocument, operation: OperationContract): boolean {
+  if (SAFE_METHODS.has(operation.method)) return false;
   const raw = deref(spec, deref(spec, spec.paths[operation.path])[operation.method.toLowerCase()]);
-  if (raw[READ_ONLY_EXTENSION] === true) return undefined;
+  return raw[READ_ONLY_EXTENSION] !== true;
+}
+
+function unsafeReason(spec: OpenApiDocument, operation: OperationContract, options: FactsOptions): string | undefined {
+  if (!mayWrite(spec, operation) || options.allowWrites) return undefined;
   return `skipped for safety: ${operation.method} may write, and the spec does not mark ${operation.operationId} \`${READ_ONLY_EXTENSION}: true\` (--allow-writes sends it anyway, for a disposable deployment)`;
 }
 

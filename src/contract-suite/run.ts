@@ -4,13 +4,15 @@ import { ApiWideAnswers } from './api-wide-answers.js';
 import type { SuiteCase } from './case.js';
 import { deriveCases, type OperationCoverage } from './cases.js';
 import { placementOf } from './credentials.js';
-import type { ListShape } from './list-shape.js';
 import type { Target } from './known-differences.js';
+import type { ListShape } from './list-shape.js';
+import { type RefusedCredential, runPhases, writeRole } from './phases/index.js';
 import type { CaseResult, OperationSummary, SuiteReport } from './result.js';
 import type { RunContext } from './run-context.js';
 import { runFieldValues } from './runners/field-values.js';
 import { runSingle } from './runners/single.js';
 import { runWalk } from './runners/walk.js';
+import { SchemaValues } from './values/schema-values.js';
 
 export type * from './result.js';
 
@@ -33,6 +35,16 @@ export interface SuiteOptions {
    * the spec does not mark `x-read-only`). Only for a disposable deployment. Default false.
    */
   allowWrites?: boolean;
+  /** Valid and invalid requests the property phase generates per operation (`phases/property.ts`). Default 0: no property phase. */
+  examples?: number;
+  /** The property phase's seed; default a random one, shown in the report's hints so the run can be repeated. */
+  seed?: number;
+  /** Run the stateful phase (OpenAPI links; create → read → update → delete → read). Default false. */
+  stateful?: boolean;
+  /** Credentials every secured operation must refuse with 401 (a revoked key, an expired key). */
+  refused?: RefusedCredential[];
+  /** A credential of another user who shares nothing with the caller: sees none of the caller's resources. */
+  otherToken?: string;
   /** Called before each case. */
   onProgress?: (progress: { index: number; total: number; entry: SuiteCase }) => void;
 }
@@ -48,7 +60,17 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
   const spec = options.spec ?? loadSpec();
   const checker = new ResponseChecker(spec);
   const target = options.target ?? 'implementation';
-  const { cases, coverage, facts } = deriveCases(spec, checker.operations, { allowWrites: options.allowWrites ?? false });
+  const derived = deriveCases(spec, checker.operations, { allowWrites: options.allowWrites ?? false });
+  const { coverage, facts } = derived;
+  // With the stateful phase, writes are sent there, once each and in an order that keeps the run's credential alive.
+  const writesInPhase = (options.allowWrites ?? false) && (options.stateful ?? false);
+  const cases = writesInPhase
+    ? derived.cases.map((entry) =>
+        entry.polarity === 'positive' && entry.skip === undefined && writeRole(spec, entry.operation) !== undefined
+          ? { ...entry, skip: 'sent by the stateful phase instead, once, in the safe order of writes (src/contract-suite/phases/write-order.ts)' }
+          : entry,
+      )
+    : derived.cases;
   const lists = new Map<string, ListShape>();
   for (const entry of facts) if (entry.list) lists.set(entry.operation.operationId, entry.list);
   const context: RunContext = {
@@ -78,7 +100,20 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
       break;
     }
   }
-  if (unreachable === undefined) results.push(...uncovered(coverage, results));
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const examples = options.examples ?? 0;
+  if (unreachable === undefined) {
+    const phaseOptions = {
+      examples,
+      seed,
+      allowWrites: options.allowWrites ?? false,
+      stateful: options.stateful ?? false,
+      refused: options.refused ?? [],
+      ...(options.otherToken !== undefined && { otherToken: options.otherToken }),
+    };
+    results.push(...(await runPhases({ run: context, facts, values: new SchemaValues(spec), options: phaseOptions })));
+    results.push(...uncovered(coverage, results));
+  }
   const info = isObject(spec['info']) ? spec['info'] : {};
   return {
     baseUrl: options.baseUrl,
@@ -97,10 +132,12 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
     operations: coverage.map((entry) => summarise(entry, results)),
     differencesApplied: [...new Set(results.flatMap((result) => result.excused.map((finding) => finding.difference)))],
     ...(unreachable !== undefined && { unreachable }),
-    hints:
-      context.sawPrism && target !== 'prism'
+    hints: [
+      ...(context.sawPrism && target !== 'prism'
         ? ["The answers carry Prism's sl-violations header: this looks like the Prism mock. Run with --target prism to allow its known differences."]
-        : [],
+        : []),
+      ...(examples > 0 && unreachable === undefined ? [`The property phase ran with seed ${seed}: --seed ${seed} sends the same requests again.`] : []),
+    ],
     results,
   };
 }

@@ -1,6 +1,7 @@
-import type { RequestInput, SuiteCase } from './case.js';
-import { parseJson, type Category, type Finding } from './checks.js';
-import { buildRequest, redactRequest, send, toCurl, type Exchange } from './http.js';
+import type { OperationContract } from '../contract/operations.js';
+import type { RequestInput, RequestOverrides, SuiteCase } from './case.js';
+import { type Category, type Finding, parseJson } from './checks.js';
+import { buildRequest, type Exchange, redactRequest, send, toCurl } from './http.js';
 import { excusesFor } from './known-differences.js';
 import type { CaseResult, ExcusedFinding } from './result.js';
 import type { RunContext } from './run-context.js';
@@ -22,21 +23,33 @@ export class Tally {
   #subject: Exchange | undefined;
   #offending: Exchange | undefined;
 
-  constructor(context: RunContext, entry: SuiteCase) {
+  readonly #remember: boolean;
+
+  /** `remember: false` sends every request, even one sent before: a sequence reads the same resource again after writing it. */
+  constructor(context: RunContext, entry: SuiteCase, options: { remember?: boolean } = {}) {
     this.#context = context;
     this.#entry = entry;
+    this.#remember = options.remember ?? true;
   }
 
-  async send(input: RequestInput): Promise<Exchange> {
-    const request = buildRequest(this.#context.transport, this.#entry, input);
+  /**
+   * Sends the case's request for `input`; `overrides` replace the case's own, and `operation` sends
+   * another operation's request (a phase varies them per request, or follows a sequence of operations).
+   */
+  async send(
+    input: RequestInput,
+    overrides: RequestOverrides = this.#entry.overrides,
+    operation: OperationContract = this.#entry.operation,
+  ): Promise<Exchange> {
+    const request = buildRequest(this.#context.transport, { operation, overrides }, input);
     const key = JSON.stringify(request);
-    const known = this.#sent.get(key);
+    const known = this.#remember ? this.#sent.get(key) : undefined;
     if (known) return known;
     this.#requests++;
     const exchange = await send(this.#context.transport, request);
     this.#sent.set(key, exchange);
     if (exchange.response?.headers.has('sl-violations')) this.#context.sawPrism = true;
-    this.#harvest(exchange);
+    this.#harvest(exchange, operation);
     return exchange;
   }
 
@@ -91,10 +104,10 @@ export class Tally {
     };
   }
 
-  #harvest(exchange: Exchange): void {
+  #harvest(exchange: Exchange, operation: OperationContract): void {
     const response = exchange.response;
     if (!response || response.status < 200 || response.status >= 300 || this.#entry.apiWide) return;
-    const documented = this.#entry.operation.responses[String(response.status)];
+    const documented = operation.responses[String(response.status)];
     const schema = documented?.content['application/json']?.schema;
     const body = parseJson(response.body);
     if (schema !== undefined && body !== undefined) harvest(this.#context.spec, schema, body, this.#context.harvest);
