@@ -2,7 +2,7 @@
 /**
  * Runs a program that `npm run build` compiled into `dist/`, with plain node: no TypeScript, tsx or
  * esbuild (they are devDependencies; a production install has none of them). `npm run start:prod`,
- * `npm run keys:prod -- …` and `npm run seed:prod` go through here, so a tree without `dist/` gets a
+ * `npm run keys:prod -- …`, `npm run seed:prod` and the data commands' `:prod` scripts go through here, so a tree without `dist/` gets a
  * sentence naming the fix instead of MODULE_NOT_FOUND. Plain JavaScript on purpose: it must run before
  * anything is built. The program runs in this process (its pid, its signals), with its own arguments.
  * Exit codes: those of the program; 1 `dist/` is missing; 2 an unknown program.
@@ -10,7 +10,15 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const PROGRAMS = { server: 'dist/src/server/main.js', keys: 'dist/src/cli/keys.js', seed: 'dist/src/cli/seed.js' };
+const PROGRAMS = {
+  server: 'dist/src/server/main.js',
+  keys: 'dist/src/cli/keys.js',
+  seed: 'dist/src/cli/seed.js',
+  // The data commands (docs/data.md): an operator backs up, restores and moves the database of a production install.
+  backup: 'dist/src/cli/backup.js',
+  restore: 'dist/src/cli/restore.js',
+  'migrate-store': 'dist/src/cli/migrate-store.js',
+};
 
 const name = process.argv[2] ?? '';
 const entry = Object.hasOwn(PROGRAMS, name) ? PROGRAMS[name] : undefined;

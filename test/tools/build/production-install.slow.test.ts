@@ -86,5 +86,9 @@ describe('the production artefact', () => {
     } finally {
       await server.stop();
     }
+    // The operator's data commands run from the artefact too (docs/data.md): a backup of the database just served.
+    const backup = await npm(['run', 'backup:prod', '--silent', '--', '--out', join(root, 'api.backup')], root);
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(existsSync(join(root, 'api.backup'))).toBe(true);
   });
 });
