@@ -4,15 +4,30 @@ import { refuseOptionsAsValues } from '../cli/option-values.js';
 import { readContracts } from '../contract/project.js';
 import type { Target } from './known-differences.js';
 
+/** A credential given on the command line: the security scheme it is for, and its value. */
+export interface SchemeValue {
+  scheme: string;
+  value: string;
+}
+
 export interface CliOptions {
   api: string;
+  /** A foreign OpenAPI document, instead of one of this project's contracts. */
+  spec?: string;
   baseUrl: string;
-  token: string;
+  token?: string;
+  credential: SchemeValue[];
+  refusedCredential: SchemeValue[];
+  config?: string;
   target: Target;
   json?: boolean;
+  junit?: string;
   maxPages: number;
   timeout: number;
+  maxResponseTime?: number;
   allowWrites?: boolean;
+  examples?: number;
+  seed?: number;
 }
 
 function absoluteUrl(value: string): string {
@@ -32,6 +47,19 @@ function positiveInteger(value: string): number {
   return parsed;
 }
 
+function integer(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) throw new InvalidArgumentError('must be an integer');
+  return parsed;
+}
+
+/** `<scheme>=<value>`, collected: the option may be given once per scheme. The value is never repeated in a message. */
+function schemeValue(value: string, previous: SchemeValue[] = []): SchemeValue[] {
+  const at = value.indexOf('=');
+  if (at < 1 || at === value.length - 1) throw new InvalidArgumentError('must be <security scheme name>=<value>, e.g. bearerAuth=tka_…');
+  return [...previous, { scheme: value.slice(0, at), value: value.slice(at + 1) }];
+}
+
 /**
  * Reads `npm run contract`'s arguments (those after its name). Bad usage throws commander's error,
  * after writing its message with `writeErr`; `exitCodeFor` turns it into exit code 2.
@@ -39,20 +67,33 @@ function positiveInteger(value: string): number {
 export function parseContractArgs(argv: readonly string[], writeErr: (text: string) => void = (text) => process.stderr.write(text)): CliOptions {
   const program = new Command('contract')
     .description(
-      'Check a running API against openapi/openapi.yaml with checks derived from the spec, for every operation. ' +
-        'Positive cases of operations that may write (an unsafe method not marked x-read-only) are skipped unless --allow-writes.',
+      "Check a running API against an OpenAPI document (this project's, or any 3.0/3.1 one with --spec), with checks derived from the spec for every operation. " +
+        'Positive cases of operations that may write (an unsafe method not marked x-read-only) are skipped unless --allow-writes. ' +
+        'Exit codes: 0 no violation, 1 violations, 2 bad usage or nothing answering, 3 the tool failed.',
     )
     .requiredOption('--base-url <url>', 'root of the API, e.g. http://127.0.0.1:3000 (the account API: http://127.0.0.1:3001/api)', absoluteUrl)
+    .option('--spec <file>', "an OpenAPI 3.0 or 3.1 document (YAML or JSON; external $refs are bundled) instead of one of this project's contracts")
     .addOption(
-      new Option('--token <key>', 'a valid credential for that API: an API key, or for the account API the value of a session cookie')
+      new Option(
+        '--token <key>',
+        'a valid credential for every security scheme without one of its own: an API key, or for the account API the value of a session cookie',
+      )
         .env('API_KEY')
-        .argParser(apiKey)
-        .makeOptionMandatory(),
+        .argParser(apiKey),
     )
+    .option(
+      '--credential <scheme=value>',
+      'a valid credential for one security scheme of the spec (repeatable): a bearer token, user:password for HTTP Basic, an API key (header, query or cookie)',
+      schemeValue,
+      [],
+    )
+    .option('--refused-credential <scheme=value>', 'a credential the API must refuse with 401, e.g. a revoked or expired key (repeatable)', schemeValue, [])
+    .option('--config <file>', 'a YAML or JSON file { rules: [...] } turning on conventions the spec does not declare (src/contract-suite/rules.ts)')
     .addOption(
       new Option('--api <name>', 'which contract of redocly.yaml to check: main (the public API) or account')
         .choices(readContracts().map((contract) => contract.name))
-        .default('main'),
+        .default('main')
+        .conflicts('spec'),
     )
     .addOption(
       new Option('--target <target>', 'what the URL serves; "prism" allows the differences listed in src/contract-suite/known-differences.ts')
@@ -60,12 +101,19 @@ export function parseContractArgs(argv: readonly string[], writeErr: (text: stri
         .default('implementation'),
     )
     .option('--json', 'print the report as JSON on stdout')
+    .option('--junit <file>', 'also write the report as JUnit XML to this file, for CI')
     .option('--max-pages <n>', 'most pages a pagination walk reads', positiveInteger, 10)
     .option('--timeout <ms>', 'time limit per request', positiveInteger, 10_000)
+    .option('--max-response-time <ms>', 'an answer slower than this is a violation', positiveInteger)
     .option('--allow-writes', 'also send positive cases that may write; only against a disposable deployment')
+    .option('--examples <n>', 'how many generated requests a generating phase sends per operation', positiveInteger)
+    .option('--seed <n>', 'makes generated requests repeatable', integer)
     .exitOverride()
     .configureOutput({ writeErr })
     .showHelpAfterError('(run with --help for usage)');
 
-  return refuseOptionsAsValues(program).parse(argv, { from: 'user' }).opts<CliOptions>();
+  const options = refuseOptionsAsValues(program).parse(argv, { from: 'user' }).opts<CliOptions>();
+  if (options.spec === undefined && options.token === undefined && options.credential.length === 0)
+    program.error('error: give a credential: --token <key> (or API_KEY), or --credential <scheme>=<value>', { exitCode: 2, code: 'contract.noCredential' });
+  return options;
 }

@@ -1,12 +1,15 @@
+import type { Options } from 'ajv/dist/2020.js';
 import { ResponseChecker } from '../contract/response-checker.js';
 import { isObject, loadSpec, type OpenApiDocument } from '../contract/spec.js';
 import { ApiWideAnswers } from './api-wide-answers.js';
 import type { SuiteCase } from './case.js';
 import { deriveCases, type OperationCoverage } from './cases.js';
-import { placementOf } from './credentials.js';
-import type { ListShape } from './list-shape.js';
+import { Credentials, type GivenCredentials } from './credentials.js';
 import type { Target } from './known-differences.js';
+import type { ListShape } from './list-shape.js';
+import type { Phase } from './phase.js';
 import type { CaseResult, OperationSummary, SuiteReport } from './result.js';
+import { type Rules, rulesOf } from './rules.js';
 import type { RunContext } from './run-context.js';
 import { runFieldValues } from './runners/field-values.js';
 import { runSingle } from './runners/single.js';
@@ -17,8 +20,26 @@ export type * from './result.js';
 export interface SuiteOptions {
   /** Root of the API, e.g. `http://127.0.0.1:3000`. */
   baseUrl: string;
-  /** A valid credential for that API: an API key, or a session token for a cookie-authenticated API (the account API). */
-  token: string;
+  /** A valid credential for every security scheme that has none of its own in `credentials`: an API key, or a session token for a cookie-authenticated API (the account API). */
+  token?: string;
+  /** Valid credentials by security scheme name (`--credential`): a bearer token, `user:password` for HTTP Basic, an API key's value. */
+  credentials?: Record<string, string>;
+  /** Credentials the API must refuse with 401 (`--refused-credential`: a revoked or expired key). */
+  refusedCredentials?: GivenCredentials['refused'];
+  /**
+   * A spec from elsewhere (`--spec`), read by `readSpecSource`: its schemas are compiled without
+   * Ajv's strict mode, its unknown formats accepted, its operations without operationId named
+   * `METHOD path`. Absent for this project's own specs, which are held to strict mode.
+   */
+  foreign?: { unknownFormats: string[]; notes: string[]; openapi: string };
+  /** The conventions to check; default: those the spec's `x-contract-suite` turns on. */
+  rules?: Rules;
+  /** An answer slower than this is a finding. */
+  maxResponseTimeMs?: number;
+  /** Phases run after the derived cases (`phase.ts`), with `examples` and `seed` for those that generate requests. */
+  phases?: Phase[];
+  examples?: number;
+  seed?: number;
   /** Which known differences apply. Default `implementation`: none. */
   target?: Target;
   /** Default: the contract named by `redocly.yaml`. */
@@ -46,22 +67,36 @@ export interface SuiteOptions {
 export async function runContractSuite(options: SuiteOptions): Promise<SuiteReport> {
   const started = Date.now();
   const spec = options.spec ?? loadSpec();
-  const checker = new ResponseChecker(spec);
+  const foreign = options.foreign;
+  const ajv: Options = foreign
+    ? { strict: false, validateSchema: false, formats: Object.fromEntries(foreign.unknownFormats.map((format) => [format, true])) }
+    : {};
+  const checker = new ResponseChecker(spec, { ajv, read: { nameless: foreign ? 'method-path' : 'throw' } });
   const target = options.target ?? 'implementation';
-  const { cases, coverage, facts } = deriveCases(spec, checker.operations, { allowWrites: options.allowWrites ?? false });
+  const rules = options.rules ?? rulesOf(spec);
+  const credentials = new Credentials(spec, {
+    ...(options.token !== undefined && { token: options.token }),
+    ...(options.credentials && { byScheme: options.credentials }),
+    ...(options.refusedCredentials && { refused: options.refusedCredentials }),
+  });
+  const derivation = deriveCases(spec, checker.operations, { allowWrites: options.allowWrites ?? false, rules, credentials, ajv });
+  const { cases, coverage, facts } = derivation;
   const lists = new Map<string, ListShape>();
   for (const entry of facts) if (entry.list) lists.set(entry.operation.operationId, entry.list);
   const context: RunContext = {
     spec,
-    transport: {
-      baseUrl: options.baseUrl,
-      token: options.token,
-      fetch: options.fetch ?? globalThis.fetch,
-      timeoutMs: options.timeoutMs ?? 10_000,
-      placementOf: (operation) => placementOf(spec, operation),
+    transport: { baseUrl: options.baseUrl, credentials, fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.timeoutMs ?? 10_000 },
+    checks: {
+      checker,
+      apiWide: new ApiWideAnswers(spec, ajv),
+      lists,
+      credentials,
+      rules,
+      ...(options.maxResponseTimeMs !== undefined && { maxResponseTimeMs: options.maxResponseTimeMs }),
     },
-    checks: { checker, apiWide: new ApiWideAnswers(spec), lists, placementOf: (operation) => placementOf(spec, operation) },
     target,
+    rules,
+    secrets: credentials.secrets(),
     maxPages: options.maxPages ?? 10,
     facts: new Map(facts.map((entry) => [entry.operation.operationId, entry])),
     harvest: new Map(),
@@ -78,12 +113,31 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
       break;
     }
   }
-  if (unreachable === undefined) results.push(...uncovered(coverage, results));
+  if (unreachable === undefined) {
+    for (const phase of options.phases ?? []) {
+      results.push(
+        ...(await phase.run({
+          run: context,
+          derivation,
+          allowWrites: options.allowWrites ?? false,
+          ...(options.examples !== undefined && { examples: options.examples }),
+          ...(options.seed !== undefined && { seed: options.seed }),
+        })),
+      );
+    }
+    results.push(...uncovered(coverage, results));
+  }
   const info = isObject(spec['info']) ? spec['info'] : {};
   return {
     baseUrl: options.baseUrl,
     target,
-    spec: { title: String(info['title'] ?? ''), version: String(info['version'] ?? '') },
+    spec: {
+      title: String(info['title'] ?? ''),
+      version: String(info['version'] ?? ''),
+      openapi: String(spec['openapi'] ?? ''),
+      rules: [...rules].sort(),
+    },
+    ...(foreign && foreign.notes.length > 0 && { specNotes: foreign.notes }),
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     summary: {

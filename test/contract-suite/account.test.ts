@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { disagreements, runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
-import { startMock, type MockProcess } from '../../tools/process/mock.js';
+import { type MockProcess, startMock } from '../../tools/process/mock.js';
 import { scratchDatabase } from '../../tools/process/scratch-database.js';
-import { startServer, type ServerProcess } from '../../tools/process/server.js';
+import { type ServerProcess, startServer } from '../../tools/process/server.js';
 import { accountSpec } from '../helpers/web-app.js';
 
 const database = scratchDatabase('account-suite-');

@@ -1,6 +1,6 @@
 import type { Json } from '../../contract/spec.js';
 import type { CaseDraft, Derived } from '../case.js';
-import { liveExcept, smallPage, type FamilyContext } from './family.js';
+import { type FamilyContext, liveExcept, smallPage } from './family.js';
 
 /**
  * A positive case for every query, header and body field: the request without

@@ -1,5 +1,5 @@
 import type { Json } from '../../contract/spec.js';
-import { withField, type SuiteCase } from '../case.js';
+import { type SuiteCase, withField } from '../case.js';
 import { checkExchange } from '../checks.js';
 import { judgeEffect, type VariantAnswer } from '../field-effect.js';
 import type { Exchange } from '../http.js';

@@ -33,8 +33,8 @@ export function faultsOf(schema: JsonObject, location: Location): Fault[] {
     const value = schema['minimum'] - 1;
     faults.push({ family: 'under-minimum', value, title: (name) => `${name} ${value} under the minimum ${String(schema['minimum'])}` });
   }
-  if (typeof schema['pattern'] === 'string') {
-    const pattern = new RegExp(schema['pattern'], 'u');
+  const pattern = typeof schema['pattern'] === 'string' ? regExpOf(schema['pattern']) : undefined;
+  if (pattern !== undefined) {
     const value = ['not a valid value!', '!', '..'].find((candidate) => !pattern.test(candidate) && fitsLocation(candidate));
     if (value !== undefined) faults.push({ family: 'pattern-mismatch', value, title: (name) => `${name} ${JSON.stringify(value)} not matching its pattern` });
   }
@@ -48,6 +48,15 @@ export function faultsOf(schema: JsonObject, location: Location): Fault[] {
       faults.push({ family: 'too-short', value, title: (name) => `${name} of ${value.length} characters (minLength ${String(schema['minLength'])})` });
   }
   return faults;
+}
+
+/** The pattern as a JavaScript regular expression; undefined for one JavaScript cannot read (a foreign spec's PCRE), which then yields no fault. */
+function regExpOf(pattern: string): RegExp | undefined {
+  try {
+    return new RegExp(pattern, 'u');
+  } catch {
+    return undefined;
+  }
 }
 
 /** A value of another JSON type; in a query string, header or path only a number can be mistyped (as text). */

@@ -1,8 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { compileSpecSchema, createSpecAjv } from '../../contract/schemas.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
-import { seeded, stringMatching, type Pick } from './pattern.js';
+import { type Pick, seeded, stringMatching } from './pattern.js';
 import { resolveSchema } from './schema-refs.js';
 
 /** Most values a field is tried with, so a field with a long enum does not flood a live service. */
@@ -21,16 +21,22 @@ export class SchemaValues {
   readonly #ajv: Ajv2020;
   readonly #validators = new Map<string, ValidateFunction>();
 
-  constructor(spec: OpenApiDocument) {
+  /** `ajv`: more Ajv options (a foreign spec's schemas are read without strict mode). */
+  constructor(spec: OpenApiDocument, ajv: Options = {}) {
     this.#spec = spec;
-    this.#ajv = createSpecAjv(spec);
+    this.#ajv = createSpecAjv(spec, ajv);
   }
 
+  /** Whether the value is valid; false too when the schema cannot be compiled (a foreign spec's), so no value is handed out for it. */
   isValid(schema: Json, value: Json): boolean {
     const key = JSON.stringify(schema);
     let validate = this.#validators.get(key);
     if (!validate) {
-      validate = compileSpecSchema(this.#ajv, schema);
+      try {
+        validate = compileSpecSchema(this.#ajv, schema);
+      } catch {
+        validate = Object.assign(() => false, { errors: null }) as unknown as ValidateFunction;
+      }
       this.#validators.set(key, validate);
     }
     return validate(structuredClone(value));
