@@ -71,7 +71,7 @@ export function deriveCases(spec: OpenApiDocument, operations: OperationContract
   const cases: SuiteCase[] = [];
   const coverage: OperationCoverage[] = [];
   for (const facts of runOrder(all)) {
-    const notes: string[] = [];
+    const notes: string[] = [...facts.notes];
     const own: SuiteCase[] = [];
     for (const family of FAMILIES) {
       const derived = family({ spec, values, facts, all, rules, credentials });

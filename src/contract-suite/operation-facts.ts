@@ -8,6 +8,8 @@ import { componentName, componentsIn, resolveSchema } from './values/schema-refs
 import type { SchemaValues } from './values/schema-values.js';
 import { requestMediaType, unwritableMediaTypes } from './wire/body.js';
 
+/** Methods whose request the suite sends without a body, whatever the spec says. */
+const BODILESS_METHODS = new Set(['GET', 'HEAD']);
 /** HTTP methods that only read (RFC 9110 §9.2.1). */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The spec extension that declares an operation with an unsafe method to be a read (the list POSTs). */
@@ -39,6 +41,8 @@ export interface OperationFacts {
    * type the suite cannot write): every case but the refused credentials is then skipped with it.
    */
   blocked?: string;
+  /** What the suite does not send of what the operation takes, and why (a body in a media type it cannot write). */
+  notes: string[];
   /** The lowest documented 2xx: what a positive case expects. */
   success?: number;
   /** Why positive cases may not be sent (they could write); undefined when they may. */
@@ -95,7 +99,9 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
         ...(parameter.example !== undefined && { example: parameter.example }),
       }),
     );
-  const mediaType = requestMediaType(operation);
+  // fetch (and most clients) cannot send a body with GET or HEAD, so such an operation is called without one.
+  const bodiless = BODILESS_METHODS.has(operation.method);
+  const mediaType = bodiless ? undefined : requestMediaType(operation);
   const media = mediaType === undefined ? undefined : operation.requestBody?.content[mediaType];
   let body: OperationFacts['body'];
   if (media && mediaType !== undefined) {
@@ -121,7 +127,8 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
   for (const schema of successSchemas(operation)) componentsIn(spec, schema, own);
   const continuations = new Map<string, LiveValue>();
   const live: LiveValue[] = [];
-  const baseline: RequestInput = { path: {}, query: {}, headers: {}, ...(body && { body: values.minimal(body.schema) ?? {} }) };
+  const minimalBody = body ? values.minimal(body.schema) : undefined;
+  const baseline: RequestInput = { path: {}, query: {}, headers: {}, ...(body && { body: minimalBody ?? {} }) };
   for (const field of fields) {
     const fallbacks = [...new Set([field.example, values.one(field.schema, field.example)])].filter((value): value is Json => value !== undefined);
     if (!field.required) {
@@ -142,25 +149,64 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
     else (field.location === 'header' ? baseline.headers : baseline[field.location])[field.name] = value;
   }
 
-  // A range (`2XX`) stands for its first status; any documented 2xx is accepted anyway.
-  const success = Object.keys(operation.responses)
+  // A range (`2XX`), or only a `default` answer, stands for 200; any 2xx is accepted anyway (`statusMatches`).
+  const documentedSuccess = Object.keys(operation.responses)
     .map((status) => (status === '2XX' ? 200 : Number(status)))
     .filter((status) => status >= 200 && status < 300)
     .sort((a, b) => a - b)[0];
-  const facts: OperationFacts = { operation, fields, ...(body && { body }), ...(success !== undefined && { success }), baseline, live, continuations };
+  const success = documentedSuccess ?? fallbackSuccess(operation);
+  const notes: string[] = [];
+  const unwritable = unwritableMediaTypes(operation);
+  if (operation.requestBody && bodiless) notes.push(`its request body is never sent: fetch cannot send a body with ${operation.method}`);
+  else if (operation.requestBody && !body)
+    notes.push(`its request body is never sent: the suite cannot write ${unwritable.join(', ')} (it writes JSON and forms)`);
+  else if (unwritable.length > 0) notes.push(`the body is sent as ${body?.mediaType}, never as ${unwritable.join(', ')}, which the suite cannot write`);
+  const facts: OperationFacts = {
+    operation,
+    fields,
+    ...(body && { body }),
+    ...(success !== undefined && { success }),
+    baseline,
+    live,
+    continuations,
+    notes,
+  };
   const unsafe = unsafeReason(spec, operation, options);
   if (unsafe) facts.unsafe = unsafe;
-  const blocked = blockedReason(operation, options);
+  const blocked =
+    blockedReason(operation, options) ??
+    (body && minimalBody === undefined && operation.requestBody?.required
+      ? 'skipped: no valid body could be generated from its schema (or its schema cannot be compiled), and the spec gives no example that validates'
+      : undefined);
   if (blocked) facts.blocked = blocked;
   const list = options.rules?.has('paged-lists') ? listShape(spec, facts) : undefined;
   if (list) facts.list = list;
   return facts;
 }
 
+/**
+ * What a valid request expects when no 2xx is documented: the lowest documented 3xx (the suite
+ * does not follow redirects), else 200 when only `default` or nothing at all is documented (any
+ * 2xx will do), else the one status the operation documents (an endpoint that always answers 404).
+ */
+function fallbackSuccess(operation: OperationContract): number | undefined {
+  const statuses = Object.keys(operation.responses);
+  const numbers = statuses
+    .map(Number)
+    .filter(Number.isInteger)
+    .sort((a, b) => a - b);
+  const redirect = numbers.find((status) => status >= 300 && status < 400);
+  if (redirect !== undefined) return redirect;
+  if (numbers.length === 0) return 200;
+  return numbers.length === 1 ? numbers[0] : undefined;
+}
+
 function blockedReason(operation: OperationContract, options: FactsOptions): string | undefined {
   const missing = options.credentials?.requirementOf(operation)?.missing ?? [];
   if (missing.length > 0) return `skipped: ${missing.join('; ')}`;
   const unwritable = unwritableMediaTypes(operation);
+  if (operation.requestBody?.required && BODILESS_METHODS.has(operation.method))
+    return `skipped: ${operation.method} with a required body, which fetch cannot send (RFC 9110 §9.3.1 gives such a body no meaning)`;
   if (operation.requestBody?.required && requestMediaType(operation) === undefined)
     return `skipped: the operation takes a body only as ${unwritable.join(', ')}, which the suite cannot write (it writes JSON and forms)`;
   return undefined;

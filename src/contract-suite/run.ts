@@ -69,7 +69,7 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
   const spec = options.spec ?? loadSpec();
   const foreign = options.foreign;
   const ajv: Options = foreign
-    ? { strict: false, validateSchema: false, formats: Object.fromEntries(foreign.unknownFormats.map((format) => [format, true])) }
+    ? { strict: false, validateSchema: false, unicodeRegExp: false, formats: Object.fromEntries(foreign.unknownFormats.map((format) => [format, true])) }
     : {};
   const checker = new ResponseChecker(spec, { ajv, read: { nameless: foreign ? 'method-path' : 'throw' } });
   const target = options.target ?? 'implementation';

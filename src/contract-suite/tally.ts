@@ -1,6 +1,6 @@
 import { isJsonMediaType } from '../contract/media-types.js';
 import type { RequestInput, SuiteCase } from './case.js';
-import { type Category, type Finding, parseJson } from './checks.js';
+import { type Category, type Finding, parseJson, resourceOf } from './checks.js';
 import { buildRequest, type Exchange, redactRequest, send, toCurl } from './http.js';
 import { excusesFor } from './known-differences.js';
 import type { CaseResult, ExcusedFinding } from './result.js';
@@ -38,6 +38,8 @@ export class Tally {
     const exchange = await send(this.#context.transport, request);
     this.#sent.set(key, exchange);
     if (exchange.response?.headers.has('sl-violations')) this.#context.sawPrism = true;
+    const status = exchange.response?.status ?? 0;
+    if (request.method === 'DELETE' && status >= 200 && status < 300) (this.#context.checks.deleted ??= new Set()).add(resourceOf(request.url));
     this.#harvest(exchange);
     return exchange;
   }

@@ -84,7 +84,8 @@ export function readOperations(spec: OpenApiDocument, options: ReadOptions = {})
           requestBody: { required: requestBody['required'] === true, content: readContent(spec, requestBody['content']) },
         }),
         parameters: readParameters(spec, [...asArray(pathItem['parameters']), ...asArray(operation['parameters'])]),
-        responses: readResponses(spec, deref(spec, operation['responses'])),
+        // OpenAPI 3.1 makes `responses` optional.
+        responses: operation['responses'] === undefined ? {} : readResponses(spec, deref(spec, operation['responses'])),
       });
     }
   }

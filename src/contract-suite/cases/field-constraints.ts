@@ -1,3 +1,4 @@
+import { isJsonMediaType } from '../../contract/media-types.js';
 import { type CaseDraft, type Derived, type Location, withField } from '../case.js';
 import { documents, type Field } from '../operation-facts.js';
 import { faultsOf } from '../values/faults.js';
@@ -48,7 +49,8 @@ export function fieldConstraints({ facts, rules }: FamilyContext): Derived {
 
   for (const field of facts.fields) {
     const where = field.location === 'path' ? `malformed ${field.name} in the path` : undefined;
-    for (const fault of faultsOf(field.resolved, field.location)) {
+    const textual = field.location !== 'body' || (facts.body !== undefined && !isJsonMediaType(facts.body.mediaType));
+    for (const fault of faultsOf(field.resolved, field.location, textual)) {
       add(field, {
         key: `${field.location}/${field.name}`,
         family: fault.family,

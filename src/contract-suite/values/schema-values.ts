@@ -131,7 +131,8 @@ export function generate(spec: OpenApiDocument, schema: Json, pick: Pick, depth 
     case 'null':
       return null;
     case 'array': {
-      const count = typeof resolved['minItems'] === 'number' ? resolved['minItems'] : 0;
+      // One item at least where the schema allows it: an empty array in a query string is no value at all.
+      const count = Math.max(typeof resolved['minItems'] === 'number' ? resolved['minItems'] : 0, resolved['maxItems'] === 0 ? 0 : 1);
       const items = Array.from({ length: count }, () => generate(spec, resolved['items'] ?? {}, pick, depth + 1));
       return items.every((item) => item !== undefined) ? (items as Json[]) : undefined;
     }
