@@ -109,6 +109,8 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
     const required = Array.isArray(schema['required']) ? schema['required'].map(String) : [];
     for (const [name, property] of Object.entries(isObject(schema['properties']) ? schema['properties'] : {})) {
       const resolved = resolveSchema(spec, property);
+      // A readOnly property is the server's to set: a request does not send it (OpenAPI 3 §4.8.24.1), so it is no field of one.
+      if (resolved['readOnly'] === true) continue;
       fields.push({
         location: 'body',
         name,
@@ -128,8 +130,10 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
   const continuations = new Map<string, LiveValue>();
   const live: LiveValue[] = [];
   const minimalBody = body ? values.minimal(body.schema) : undefined;
-  const baseline: RequestInput = { path: {}, query: {}, headers: {}, ...(body && { body: minimalBody ?? {} }) };
+  const baseline: RequestInput = { path: {}, query: {}, headers: {}, ...(minimalBody !== undefined && { body: minimalBody }) };
   for (const field of fields) {
+    // Without a valid body to start from, the body's fields are not set one by one: the result would be a body nobody validated.
+    if (field.location === 'body' && body && minimalBody === undefined) continue;
     const fallbacks = [...new Set([field.example, values.one(field.schema, field.example)])].filter((value): value is Json => value !== undefined);
     if (!field.required) {
       // An optional field of a component the operation itself answers with is a continuation token (a cursor): only its own answer can give one.
@@ -160,6 +164,8 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
   if (operation.requestBody && bodiless) notes.push(`its request body is never sent: fetch cannot send a body with ${operation.method}`);
   else if (operation.requestBody && !body)
     notes.push(`its request body is never sent: the suite cannot write ${unwritable.join(', ')} (it writes JSON and forms)`);
+  else if (body && minimalBody === undefined && !operation.requestBody?.required)
+    notes.push('its optional body is not sent: no valid body could be generated from its schema, and the spec gives no example that validates');
   else if (unwritable.length > 0) notes.push(`the body is sent as ${body?.mediaType}, never as ${unwritable.join(', ')}, which the suite cannot write`);
   const facts: OperationFacts = {
     operation,

@@ -195,8 +195,10 @@ function uncovered(coverage: OperationCoverage[], results: CaseResult[]): CaseRe
   return coverage
     .filter(({ operation }) => !results.some((result) => result.operationId === operation.operationId && result.outcome !== 'skip'))
     .map(({ operation, notes }) => {
-      const skippedCount = results.filter((result) => result.operationId === operation.operationId).length;
-      const why = [skippedCount > 0 ? `all ${skippedCount} of its cases were skipped` : 'no case could be derived', ...notes].join('; ');
+      const own = results.filter((result) => result.operationId === operation.operationId);
+      const reasons = [...new Set(own.map((result) => result.note).filter((note): note is string => note !== undefined))];
+      const skipped = own.length > 0 ? `all ${own.length} of its cases were skipped (${reasons.join('; ')})` : 'no case could be derived';
+      const why = [skipped, ...notes].join('; ');
       return {
         id: `${operation.operationId} coverage`,
         operationId: operation.operationId,

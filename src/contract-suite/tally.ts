@@ -39,7 +39,11 @@ export class Tally {
     this.#sent.set(key, exchange);
     if (exchange.response?.headers.has('sl-violations')) this.#context.sawPrism = true;
     const status = exchange.response?.status ?? 0;
-    if (request.method === 'DELETE' && status >= 200 && status < 300) (this.#context.checks.deleted ??= new Set()).add(resourceOf(request.url));
+    if (request.method === 'DELETE' && status >= 200 && status < 300) {
+      const deleted = this.#context.checks.deleted ?? new Set<string>();
+      deleted.add(resourceOf(request.url));
+      this.#context.checks.deleted = deleted;
+    }
     this.#harvest(exchange);
     return exchange;
   }

@@ -17,6 +17,8 @@ export function requestFields({ facts, values }: FamilyContext): Derived {
   const notes: string[] = [];
   for (const field of facts.fields) {
     if (field.location === 'path') continue;
+    // No valid body to vary a field of (its note says why).
+    if (field.location === 'body' && facts.baseline.body === undefined) continue;
     const base = {
       key: `${field.location}/${field.name}`,
       polarity: 'positive' as const,

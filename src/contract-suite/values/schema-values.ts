@@ -7,6 +7,8 @@ import { resolveSchema } from './schema-refs.js';
 
 /** Most values a field is tried with, so a field with a long enum does not flood a live service. */
 const MAX_VARIANTS = 4;
+/** Keywords that say nothing about which values are valid. */
+const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'default', '$comment']);
 /** Fixed dates, so generated values (and the requests that carry them) are the same on every run. */
 const DATE_TIME = '2026-01-01T00:00:00.000Z';
 
@@ -139,7 +141,9 @@ export function generate(spec: OpenApiDocument, schema: Json, pick: Pick, depth 
     case 'object':
       return generateObject(spec, resolved, pick, depth);
     default:
-      return undefined;
+      // A schema that says nothing of its type (`{}`) takes any value; one with properties is an object.
+      if (isObject(resolved['properties']) || Array.isArray(resolved['required'])) return generateObject(spec, resolved, pick, depth);
+      return Object.keys(resolved).every((keyword) => ANNOTATIONS.has(keyword)) ? 'contract-suite-value' : undefined;
   }
 }
 
