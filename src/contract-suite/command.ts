@@ -10,7 +10,6 @@ import type { Phase } from './phase.js';
 import { formatProgress, formatReport } from './report.js';
 import { rulesOf } from './rules.js';
 import { runContractSuite, type SuiteOptions } from './run.js';
-import { readSpecSource } from './spec/spec-source.js';
 
 /**
  * `npm run contract -- --base-url <url> --token <key>` (this project's contracts), or
@@ -43,6 +42,8 @@ async function run(options: CliOptions, io: CliIo, interactive: boolean, phases:
   let spec: OpenApiDocument;
   let foreign: SuiteOptions['foreign'];
   if (options.spec !== undefined) {
+    // Loaded only for --spec: Redocly's bundler is a devDependency, like the Prism and Redocly CLI the tooling drives.
+    const { readSpecSource } = await import('./spec/spec-source.js');
     const source = await readSpecSource(options.spec);
     spec = source.spec;
     foreign = { unknownFormats: source.unknownFormats, notes: source.notes, openapi: source.version };
