@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -248,6 +250,36 @@ describe('npm run contract --spec, in-process', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('contract: the suite itself failed (exit 3), not the API: the phase fell over');
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('runs a foreign spec end to end over HTTP: exit 0, --json on stdout and --junit in a file', async () => {
+    // The in-process implementation behind a real listener, since the command sends with the global fetch.
+    const handle = fakePets();
+    const server = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+      const body = chunks.length > 0 ? Buffer.concat(chunks).toString() : undefined;
+      const answer = await handle(`http://pets.test${request.url}`, { method: request.method ?? 'GET', headers, ...(body !== undefined && { body }) });
+      response.writeHead(answer.status, Object.fromEntries(answer.headers));
+      response.end(await answer.text());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const dir = mkdtempSync(join(tmpdir(), 'junit-'));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const junit = join(dir, 'report.xml');
+      const args = ['--spec', PETS, '--base-url', url, '--credential', 'basicAuth=user:pass', '--credential', 'keyInQuery=k123'];
+      const result = await run([...args, '--allow-writes', '--json', '--junit', junit]);
+      expect(result.code, result.stdout).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ spec: { title: 'Foreign pets', openapi: '3.0.3', rules: [] }, summary: { failed: 0 } });
+      expect(existsSync(junit)).toBe(true);
+      expect(readFileSync(junit, 'utf8')).toMatch(/<testsuite name="addPet \(POST \/pets\)" tests="\d+" failures="0"/);
+      expect(result.stdout + readFileSync(junit, 'utf8')).not.toContain('k123');
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('writes a JUnit report with --junit', async () => {
