@@ -32,12 +32,18 @@ export function writeBody(mediaType: string, value: Json): { body: string; conte
   return { body: JSON.stringify(value), contentType: mediaType === '*/*' ? 'application/json' : mediaType };
 }
 
-/** An object's properties as form fields: an array repeats its field, a nested object is JSON (OpenAPI's default `contentType` for one). */
+/**
+ * An object's properties as form fields, as OpenAPI's default encoding of a form (`style: form`,
+ * `explode: true`) writes them: an array repeats its field, a nested object's properties become
+ * fields of their own.
+ */
 function formPairs(value: Json): Array<[string, string]> {
   if (!isObject(value)) return [];
-  return Object.entries(value).flatMap(
-    ([name, item]): Array<[string, string]> => (Array.isArray(item) ? item.map((entry) => [name, primitive(entry)]) : [[name, primitive(item)]]),
-  );
+  return Object.entries(value).flatMap(([name, item]): Array<[string, string]> => {
+    if (Array.isArray(item)) return item.map((entry) => [name, primitive(entry)]);
+    if (isObject(item)) return Object.entries(item).map(([key, entry]) => [key, primitive(entry)]);
+    return [[name, primitive(item)]];
+  });
 }
 
 function multipart(value: Json): string {

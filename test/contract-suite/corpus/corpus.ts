@@ -9,7 +9,7 @@ import { schemesOf } from '../../../src/contract-suite/credentials.js';
 import { runContractSuite, type SuiteReport } from '../../../src/contract-suite/run.js';
 import { readSpecSource } from '../../../src/contract-suite/spec/spec-source.js';
 import { MOCK_DEFAULTS, prismCommand } from '../../../src/mock/prism.js';
-import { launch } from '../../../tools/process/launch.js';
+import { type LaunchedProcess, launch } from '../../../tools/process/launch.js';
 
 /** The folder of `@readme/oas-examples`: third-party OpenAPI documents, some valid, some on purpose not. */
 export const CORPUS_ROOT = dirname(createRequire(import.meta.url).resolve('@readme/oas-examples/package.json'));
@@ -29,7 +29,8 @@ export async function structuralErrors(document: string): Promise<string[]> {
 }
 
 /**
- * Serves the document with Prism (static mode, its examples; no edge in front) on a free port,
+ * Serves the document with Prism (static mode, its examples; no edge in front) on a free port
+ * (started again if a request makes it end),
  * runs the suite on it as `npm run contract -- --spec … --target prism --allow-writes` would, with
  * a made-up credential for every security scheme (Prism checks that one is there, not its value),
  * and stops Prism. Writes are allowed: Prism keeps no state.
@@ -42,15 +43,37 @@ export async function runOnPrism(document: string): Promise<SuiteReport> {
   if (readOperations(source.spec, { nameless: 'method-path' }).length === 0)
     return runContractSuite({ spec: source.spec, foreign, baseUrl: 'http://127.0.0.1:9', target: 'prism' });
   const port = await getPort({ host: '127.0.0.1' });
-  const prism = launch(prismCommand({ ...MOCK_DEFAULTS, port, spec: file, verbose: false }));
   const baseUrl = `http://127.0.0.1:${port}`;
-  try {
+  const start = async (): Promise<LaunchedProcess> => {
+    const launched = launch(prismCommand({ ...MOCK_DEFAULTS, port, spec: file, verbose: false }));
     // Prism answers a path no operation has with 404 once it serves the document.
-    await waitForHttp(prism, { url: `${baseUrl}/contract-suite-readiness/a/b/c/d`, status: 404 }, { timeoutMs: 60_000, intervalMs: 100 });
+    await waitForHttp(launched, { url: `${baseUrl}/contract-suite-readiness/a/b/c/d`, status: 404 }, { timeoutMs: 60_000, intervalMs: 100 });
+    return launched;
+  };
+  let prism = await start();
+  /**
+   * A request that makes Prism's process end (it has such bugs) fails, as it should; Prism is then
+   * started again on the same port, so the rest of the run checks the other operations rather than
+   * finding no server. `restarts` counts them, for the report.
+   */
+  const restarting: typeof globalThis.fetch = async (input, init) => {
+    try {
+      return await globalThis.fetch(input, init);
+    } catch (error) {
+      const ended = await Promise.race([prism.exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2_000))]);
+      if (ended) {
+        restarts++;
+        prism = await start();
+      }
+      throw error;
+    }
+  };
+  let restarts = 0;
+  try {
     const credentials = Object.fromEntries(
       [...schemesOf(source.spec).values()].map((scheme) => [scheme.name, scheme.kind === 'basic' ? 'contract:suite' : 'contract-suite']),
     );
-    return await runContractSuite({
+    const report = await runContractSuite({
       spec: source.spec,
       foreign,
       baseUrl,
@@ -58,7 +81,10 @@ export async function runOnPrism(document: string): Promise<SuiteReport> {
       target: 'prism',
       allowWrites: true,
       timeoutMs: 10_000,
+      fetch: restarting,
     });
+    if (restarts > 0) report.hints.push(`Prism's process ended ${restarts} time(s) on a request of this run and was started again`);
+    return report;
   } finally {
     await prism.stop({ graceMs: 2_000 });
   }
