@@ -1,11 +1,12 @@
 /**
  * Exit codes, the same for every CLI of the project (as Redocly's): 0 done and nothing wrong,
- * 1 a request failed or the run found something wrong, 2 bad usage. Commander's `--help` and
+ * 1 a request failed or the run found something wrong, 2 bad usage. The contract suite adds 3:
+ * the tool itself failed (a bug, or a spec it could not handle), told apart from a violation. Commander's `--help` and
  * `--version` exit 0; any other parse error of commander's is bad usage.
  */
 import { CommanderError } from 'commander';
 
-export const ExitCode = { ok: 0, failed: 1, usage: 2 } as const;
+export const ExitCode = { ok: 0, failed: 1, usage: 2, toolFailed: 3 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
 /** Bad usage: an argument, option or setting the command cannot work with. Exit code 2. */

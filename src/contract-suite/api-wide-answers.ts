@@ -1,4 +1,4 @@
-import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { Options, ValidateFunction } from 'ajv/dist/2020.js';
 import type { OperationContract } from '../contract/operations.js';
 import type { ObservedResponse } from '../contract/response-checker.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
@@ -15,8 +15,8 @@ export class ApiWideAnswers {
   readonly #ajv;
   readonly #validators = new Map<string, ValidateFunction>();
 
-  constructor(spec: OpenApiDocument) {
-    this.#ajv = createSpecAjv(spec);
+  constructor(spec: OpenApiDocument, ajv: Options = {}) {
+    this.#ajv = createSpecAjv(spec, ajv);
   }
 
   check(operation: OperationContract, response: ObservedResponse): string[] {

@@ -1,3 +1,4 @@
+import type { Options } from 'ajv/dist/2020.js';
 import type { OperationContract } from '../contract/operations.js';
 import type { OpenApiDocument } from '../contract/spec.js';
 import type { SuiteCase } from './case.js';
@@ -12,8 +13,10 @@ import { pathParameters } from './cases/path-parameters.js';
 import { requestExamples } from './cases/request-examples.js';
 import { requestFields } from './cases/request-fields.js';
 import { routing } from './cases/routing.js';
-import { notProvoked, type NotProvoked } from './not-provoked.js';
-import { readFacts, type FactsOptions, type OperationFacts } from './operation-facts.js';
+import { Credentials } from './credentials.js';
+import { type NotProvoked, notProvoked } from './not-provoked.js';
+import { type FactsOptions, type OperationFacts, readFacts } from './operation-facts.js';
+import { rulesOf } from './rules.js';
 import { SchemaValues } from './values/schema-values.js';
 
 export type * from './case.js';
@@ -60,16 +63,18 @@ export interface Derivation {
  * operation that may write are derived but marked skipped (see `operation-facts.ts`).
  * Operations that need ids from other answers run after the ones that give them.
  */
-export function deriveCases(spec: OpenApiDocument, operations: OperationContract[], options: FactsOptions = {}): Derivation {
-  const values = new SchemaValues(spec);
-  const all = readFacts(spec, operations, values, options);
+export function deriveCases(spec: OpenApiDocument, operations: OperationContract[], options: FactsOptions & { ajv?: Options } = {}): Derivation {
+  const values = new SchemaValues(spec, options.ajv);
+  const rules = options.rules ?? rulesOf(spec);
+  const credentials = options.credentials ?? new Credentials(spec, { token: '' });
+  const all = readFacts(spec, operations, values, { ...options, rules, credentials });
   const cases: SuiteCase[] = [];
   const coverage: OperationCoverage[] = [];
   for (const facts of runOrder(all)) {
-    const notes: string[] = [];
+    const notes: string[] = [...facts.notes];
     const own: SuiteCase[] = [];
     for (const family of FAMILIES) {
-      const derived = family({ spec, values, facts, all });
+      const derived = family({ spec, values, facts, all, rules, credentials });
       notes.push(...(derived.notes ?? []));
       for (const { key, overrides, live, ...draft } of derived.cases) {
         own.push({
@@ -78,7 +83,7 @@ export function deriveCases(spec: OpenApiDocument, operations: OperationContract
           operation: facts.operation,
           overrides: overrides ?? {},
           live: live ?? [],
-          ...(draft.polarity === 'positive' && facts.unsafe !== undefined && { skip: facts.unsafe }),
+          ...skipOf(facts, draft),
         });
       }
     }
@@ -88,6 +93,15 @@ export function deriveCases(spec: OpenApiDocument, operations: OperationContract
   coverage.sort((a, b) => operations.indexOf(a.operation) - operations.indexOf(b.operation));
   return { cases, coverage, facts: all };
 }
+
+/** Refused credentials need no valid request; anything else is skipped when none can be sent, and a write's positive cases unless writes are allowed. */
+function skipOf(facts: OperationFacts, draft: { family: string; polarity: string }): { skip?: string } {
+  if (facts.blocked !== undefined && !AUTHENTICATION_FAMILIES.has(draft.family)) return { skip: facts.blocked };
+  if (draft.polarity === 'positive' && facts.unsafe !== undefined) return { skip: facts.unsafe };
+  return {};
+}
+
+const AUTHENTICATION_FAMILIES = new Set(['no-authorization', 'other-scheme', 'empty-bearer', 'malformed-key', 'unknown-key', 'refused-credential']);
 
 /** The spec's order, except that operations needing a value from another answer (an id) come after the others. */
 function runOrder(all: OperationFacts[]): OperationFacts[] {

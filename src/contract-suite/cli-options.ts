@@ -3,22 +3,33 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { refuseOptionsAsValues } from '../cli/option-values.js';
 import { readContracts } from '../contract/project.js';
 import type { Target } from './known-differences.js';
-import type { RefusedCredential } from './phases/index.js';
+
+/** A credential given on the command line: the security scheme it is for, and its value. */
+export interface SchemeValue {
+  scheme: string;
+  value: string;
+}
 
 export interface CliOptions {
   api: string;
+  /** A foreign OpenAPI document, instead of one of this project's contracts. */
+  spec?: string;
   baseUrl: string;
-  token: string;
+  token?: string;
+  credential: SchemeValue[];
+  refusedCredential: SchemeValue[];
+  config?: string;
   target: Target;
   json?: boolean;
+  junit?: string;
   maxPages: number;
   timeout: number;
+  maxResponseTime?: number;
   allowWrites?: boolean;
   /** Requests per operation of the property phase (`phases/property.ts`); 0 leaves it out. */
   examples: number;
   seed?: number;
   stateful: boolean;
-  refusedToken: RefusedCredential[];
   otherToken?: string;
 }
 
@@ -45,19 +56,17 @@ function seed(value: string): number {
   return parsed;
 }
 
-/** `revoked key=tka_…`, repeatable: a credential every secured operation must refuse. */
-function refused(value: string, previous: RefusedCredential[] = []): RefusedCredential[] {
-  const at = value.indexOf('=');
-  const label = value.slice(0, at).trim();
-  const token = value.slice(at + 1);
-  if (at < 1 || label === '' || token === '' || /\s/.test(token)) throw new InvalidArgumentError('must be <label>=<credential>, e.g. "revoked key=tka_..."');
-  return [...previous, { label, token }];
-}
-
 function positiveInteger(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('must be a positive integer');
   return parsed;
+}
+
+/** `<scheme>=<value>`, collected: the option may be given once per scheme. The value is never repeated in a message. */
+function schemeValue(value: string, previous: SchemeValue[] = []): SchemeValue[] {
+  const at = value.indexOf('=');
+  if (at < 1 || at === value.length - 1) throw new InvalidArgumentError('must be <security scheme name>=<value>, e.g. bearerAuth=tka_…');
+  return [...previous, { scheme: value.slice(0, at), value: value.slice(at + 1) }];
 }
 
 /**
@@ -67,20 +76,33 @@ function positiveInteger(value: string): number {
 export function parseContractArgs(argv: readonly string[], writeErr: (text: string) => void = (text) => process.stderr.write(text)): CliOptions {
   const program = new Command('contract')
     .description(
-      'Check a running API against openapi/openapi.yaml with checks derived from the spec, for every operation. ' +
-        'Positive cases of operations that may write (an unsafe method not marked x-read-only) are skipped unless --allow-writes.',
+      "Check a running API against an OpenAPI document (this project's, or any 3.0/3.1 one with --spec), with checks derived from the spec for every operation. " +
+        'Positive cases of operations that may write (an unsafe method not marked x-read-only) are skipped unless --allow-writes. ' +
+        'Exit codes: 0 no violation, 1 violations, 2 bad usage or nothing answering, 3 the tool failed.',
     )
     .requiredOption('--base-url <url>', 'root of the API, e.g. http://127.0.0.1:3000 (the account API: http://127.0.0.1:3001/api)', absoluteUrl)
+    .option('--spec <file>', "an OpenAPI 3.0 or 3.1 document (YAML or JSON; external $refs are bundled) instead of one of this project's contracts")
     .addOption(
-      new Option('--token <key>', 'a valid credential for that API: an API key, or for the account API the value of a session cookie')
+      new Option(
+        '--token <key>',
+        'a valid credential for every security scheme without one of its own: an API key, or for the account API the value of a session cookie',
+      )
         .env('API_KEY')
-        .argParser(apiKey)
-        .makeOptionMandatory(),
+        .argParser(apiKey),
     )
+    .option(
+      '--credential <scheme=value>',
+      'a valid credential for one security scheme of the spec (repeatable): a bearer token, user:password for HTTP Basic, an API key (header, query or cookie)',
+      schemeValue,
+      [],
+    )
+    .option('--refused-credential <scheme=value>', 'a credential the API must refuse with 401, e.g. a revoked or expired key (repeatable)', schemeValue, [])
+    .option('--config <file>', 'a YAML or JSON file { rules: [...] } turning on conventions the spec does not declare (src/contract-suite/rules.ts)')
     .addOption(
       new Option('--api <name>', 'which contract of redocly.yaml to check: main (the public API) or account')
         .choices(readContracts().map((contract) => contract.name))
-        .default('main'),
+        .default('main')
+        .conflicts('spec'),
     )
     .addOption(
       new Option('--target <target>', 'what the URL serves; "prism" allows the differences listed in src/contract-suite/known-differences.ts')
@@ -88,18 +110,14 @@ export function parseContractArgs(argv: readonly string[], writeErr: (text: stri
         .default('implementation'),
     )
     .option('--json', 'print the report as JSON on stdout')
+    .option('--junit <file>', 'also write the report as JUnit XML to this file, for CI')
     .option('--max-pages <n>', 'most pages a pagination walk reads', positiveInteger, 10)
     .option('--timeout <ms>', 'time limit per request', positiveInteger, 10_000)
+    .option('--max-response-time <ms>', 'an answer slower than this is a violation', positiveInteger)
     .option('--allow-writes', 'also send positive cases that may write; only against a disposable deployment')
     .option('--examples <n>', 'valid and invalid requests the property phase generates per operation (0: no property phase)', count, 20)
     .option('--seed <n>', "the property phase's seed (default: a random one, printed in the report so the run can be repeated)", seed)
     .option('--no-stateful', 'leave out the stateful phase (OpenAPI links; create → read → update → delete → read with --allow-writes)')
-    .option(
-      '--refused-token <label=credential>',
-      'a credential every secured operation must refuse with 401, e.g. "revoked key=tka_..." (repeatable)',
-      refused,
-      [],
-    )
     .addOption(
       new Option('--other-token <key>', "a credential of another user who shares nothing with the caller: must see none of the caller's resources")
         .env('OTHER_API_KEY')
@@ -109,5 +127,8 @@ export function parseContractArgs(argv: readonly string[], writeErr: (text: stri
     .configureOutput({ writeErr })
     .showHelpAfterError('(run with --help for usage)');
 
-  return refuseOptionsAsValues(program).parse(argv, { from: 'user' }).opts<CliOptions>();
+  const options = refuseOptionsAsValues(program).parse(argv, { from: 'user' }).opts<CliOptions>();
+  if (options.spec === undefined && options.token === undefined && options.credential.length === 0)
+    program.error('error: give a credential: --token <key> (or API_KEY), or --credential <scheme>=<value>', { exitCode: 2, code: 'contract.noCredential' });
+  return options;
 }

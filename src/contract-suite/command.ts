@@ -1,18 +1,24 @@
-import { ExitCode, exitCodeFor } from '../cli/exit.js';
+import { writeFileSync } from 'node:fs';
+import { ExitCode, exitCodeFor, UsageError } from '../cli/exit.js';
 import { type CliIo, processIo } from '../cli/io.js';
 import { readContractPaths } from '../contract/project.js';
-import { loadSpec } from '../contract/spec.js';
+import { loadSpec, type OpenApiDocument } from '../contract/spec.js';
 import { type CliOptions, parseContractArgs } from './cli-options.js';
+import { schemesOf } from './credentials.js';
+import { formatJunit } from './junit.js';
 import { formatProgress, formatReport } from './report.js';
-import { runContractSuite } from './run.js';
+import { rulesOf } from './rules.js';
+import { runContractSuite, type SuiteOptions } from './run.js';
 
 /**
- * `npm run contract -- --base-url <url> --token <key>`: runs the contract suite
- * against any running API (the implementation, a deployment, the Prism mock) and
- * prints a report. One request at a time; positive cases of operations that may
- * write are skipped unless `--allow-writes`. `interactive` (a terminal on stderr)
- * redraws one progress line; otherwise a line per operation.
- * Exit codes: 0 no violation, 1 a violation, 2 bad usage or nothing reachable.
+ * `npm run contract -- --base-url <url> --token <key>` (this project's contracts), or
+ * `--spec <file> --base-url <url> --credential <scheme>=<value>` (any OpenAPI 3.0/3.1 document):
+ * runs the contract suite against any running API (the implementation, a deployment, a mock)
+ * and prints a report. One request at a time; positive cases of operations that may write are
+ * skipped unless `--allow-writes`. `interactive` (a terminal on stderr) redraws one progress
+ * line; otherwise a line per operation. The phases (`phases/`) run after the derived cases.
+ * Exit codes: 0 no violation, 1 a violation, 2 bad usage or nothing reachable, 3 the tool
+ * failed (with a message, never a stack trace).
  */
 export async function runContract(argv: readonly string[], io: CliIo = processIo, interactive = false): Promise<ExitCode> {
   let options: CliOptions;
@@ -21,20 +27,50 @@ export async function runContract(argv: readonly string[], io: CliIo = processIo
   } catch (error) {
     return exitCodeFor('contract', error, io.err);
   }
+  try {
+    return await run(options, io, interactive);
+  } catch (error) {
+    if (error instanceof UsageError) return exitCodeFor('contract', error, io.err);
+    // A bug of the suite, or a document it cannot handle: said plainly, apart from a violation of the API.
+    io.err(`\ncontract: the suite itself failed (exit 3), not the API: ${error instanceof Error ? error.message : String(error)}\n`);
+    return ExitCode.toolFailed;
+  }
+}
+
+async function run(options: CliOptions, io: CliIo, interactive: boolean): Promise<ExitCode> {
+  let spec: OpenApiDocument;
+  let foreign: SuiteOptions['foreign'];
+  if (options.spec !== undefined) {
+    // Loaded only for --spec: Redocly's bundler is a devDependency, like the Prism and Redocly CLI the tooling drives.
+    const { readSpecSource } = await import('./spec/spec-source.js');
+    const source = await readSpecSource(options.spec);
+    spec = source.spec;
+    foreign = { unknownFormats: source.unknownFormats, notes: source.notes, openapi: source.version };
+  } else spec = loadSpec(readContractPaths(undefined, options.api).spec);
+  const schemes = schemesOf(spec);
+  for (const { scheme } of [...options.credential, ...options.refusedCredential])
+    if (!schemes.has(scheme))
+      throw new UsageError(`the spec has no security scheme ${JSON.stringify(scheme)} (it has: ${[...schemes.keys()].join(', ') || 'none'})`);
+  const rules = rulesOf(spec, options.config);
+
   let lastOperation = '';
   const columns = process.stderr.columns || 80;
   const report = await runContractSuite({
-    spec: loadSpec(readContractPaths(undefined, options.api).spec),
+    spec,
+    ...(foreign && { foreign }),
+    rules,
     baseUrl: options.baseUrl,
-    token: options.token,
+    ...(options.token !== undefined && { token: options.token }),
+    credentials: Object.fromEntries(options.credential.map(({ scheme, value }) => [scheme, value])),
+    refusedCredentials: options.refusedCredential,
     target: options.target,
     maxPages: options.maxPages,
     timeoutMs: options.timeout,
+    ...(options.maxResponseTime !== undefined && { maxResponseTimeMs: options.maxResponseTime }),
     allowWrites: options.allowWrites ?? false,
     examples: options.examples,
     ...(options.seed !== undefined && { seed: options.seed }),
     stateful: options.stateful,
-    refused: options.refusedToken,
     ...(options.otherToken !== undefined && { otherToken: options.otherToken }),
     onProgress: ({ index, total, entry }) => {
       const line = formatProgress(index, total, entry.operation.operationId, entry.title);
@@ -47,5 +83,12 @@ export async function runContract(argv: readonly string[], io: CliIo = processIo
   if (interactive) io.err('\r\x1b[2K');
 
   io.out(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+  if (options.junit !== undefined) {
+    try {
+      writeFileSync(options.junit, formatJunit(report));
+    } catch (error) {
+      throw new UsageError(`cannot write the JUnit report to ${options.junit}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   return report.unreachable !== undefined ? ExitCode.usage : report.summary.failed > 0 ? ExitCode.failed : ExitCode.ok;
 }

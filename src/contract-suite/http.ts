@@ -1,8 +1,8 @@
 import type { ObservedResponse } from '../contract/response-checker.js';
-import type { Json } from '../contract/spec.js';
-import type { OperationContract } from '../contract/operations.js';
 import type { RequestInput, SuiteCase } from './case.js';
-import type { Placement } from './credentials.js';
+import type { Credentials, CredentialWire } from './credentials.js';
+import { acceptHeader, requestMediaType, writeBody } from './wire/body.js';
+import { serializeHeader, serializePairs, serializePath } from './wire/parameters.js';
 
 /** A request exactly as the suite sends it. */
 export interface SentRequest {
@@ -18,58 +18,70 @@ export interface Exchange {
   response?: ObservedResponse;
   /** Set when no response arrived (connection refused, timeout). */
   failure?: string;
+  /** From sending the request to the end of the answer's body. */
+  elapsedMs?: number;
 }
 
 export interface Transport {
   baseUrl: string;
-  /** The caller's credential: an API key, or a session token for a cookie-authenticated API. */
-  token: string;
+  /** The run's credentials, placed per security scheme. */
+  credentials: Credentials;
   fetch: typeof globalThis.fetch;
   timeoutMs: number;
-  /** Where each operation's credential goes (`placementOf`); without it, every operation takes a bearer token. */
-  placementOf?: (operation: OperationContract) => Placement | undefined;
 }
 
 /**
- * Puts a case's input on the wire: path parameters into the template, the query
- * string, header parameters, the caller's credential where the operation's
- * security scheme puts it (none for `security: []`), and the JSON body with its
- * content type. Overrides replace any part of that (a missing key or cookie, a
- * raw body, another method or path).
+ * Puts a case's input on the wire as the spec serializes it: path, query, header and cookie
+ * parameters by their `style` and `explode` (`wire/parameters.ts`), the operation's credentials
+ * where its security schemes put them, an `Accept` header naming its answers' media types, and
+ * the body in the media type it takes (JSON, a form; `wire/body.ts`). Overrides replace any part
+ * of that (no credential or another one, a raw body, another content type, method or path).
  */
 export function buildRequest(transport: Transport, entry: Pick<SuiteCase, 'operation' | 'overrides'>, input: RequestInput): SentRequest {
   const { operation, overrides } = entry;
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(input.headers)) headers[name] = wireText(value);
-  const placement = transport.placementOf ? transport.placementOf(operation) : { kind: 'bearer' as const };
-  const authorization = overrides.authorization === undefined ? (placement?.kind === 'bearer' ? `Bearer ${transport.token}` : null) : overrides.authorization;
-  if (authorization !== null) headers['Authorization'] = authorization;
-  if (placement?.kind === 'cookie') {
-    const cookie = overrides.cookie === undefined ? `${placement.name}=${transport.token}` : overrides.cookie;
-    if (cookie !== null) headers['Cookie'] = cookie;
-  }
-  if (placement?.kind === 'header' && overrides.authorization === undefined) headers[placement.name] = transport.token;
+  const parameter = (location: string, name: string) =>
+    operation.parameters.find((candidate) => candidate.in === location && candidate.name === name) ?? { name, in: location, required: false, schema: {} };
+  const wire: CredentialWire = { headers: {}, query: [], cookies: [] };
+  for (const [name, value] of Object.entries(input.headers)) wire.headers[name] = serializeHeader(parameter('header', name), value);
+  for (const [name, value] of Object.entries(input.query)) wire.query.push(...serializePairs(parameter('query', name), value));
+  for (const [name, value] of Object.entries(input.cookie ?? {})) wire.cookies.push(...serializePairs(parameter('cookie', name), value));
+  if (overrides.credentials !== 'none') transport.credentials.apply(operation, wire, overrides.credentials);
+  const headers = wire.headers;
+  if (overrides.authorization === null) delete headers['Authorization'];
+  else if (overrides.authorization !== undefined) headers['Authorization'] = overrides.authorization;
+  const cookie = overrides.cookie === undefined ? cookieHeader(wire.cookies) : overrides.cookie;
+  if (cookie !== null && cookie !== '') headers['Cookie'] = cookie;
+
   const path =
     overrides.path ??
     operation.path.replace(/\{([^}]+)\}/g, (template, name: string) =>
-      name in input.path ? encodeURIComponent(wireText(input.path[name] as Json)) : template,
+      name in input.path ? serializePath(parameter('path', name), input.path[name] ?? null) : template,
     );
   let url = joinUrl(transport.baseUrl, path);
-  const query = new URLSearchParams(Object.entries(input.query).map(([name, value]) => [name, wireText(value)])).toString();
+  const query = wire.query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
   if (query) url += `?${query}`;
-  const body = overrides.body ?? (input.body !== undefined && overrides.path === undefined ? JSON.stringify(input.body) : undefined);
-  const contentType = overrides.contentType === undefined ? (body !== undefined ? 'application/json' : null) : overrides.contentType;
-  if (contentType !== null) headers['Content-Type'] = contentType;
+
+  let body = overrides.body;
+  let contentType: string | null | undefined;
+  if (body === undefined && input.body !== undefined && overrides.path === undefined) {
+    const written = writeBody(requestMediaType(operation) ?? 'application/json', input.body);
+    body = written.body;
+    contentType = written.contentType;
+  } else if (body !== undefined) contentType = requestMediaType(operation) ?? 'application/json';
+  if (overrides.contentType !== undefined) contentType = overrides.contentType;
+  if (contentType !== null && contentType !== undefined) headers['Content-Type'] = contentType;
+  const accept = overrides.path === undefined ? acceptHeader(operation) : undefined;
+  if (accept !== undefined && !('Accept' in headers)) headers['Accept'] = accept;
   return { method: overrides.method ?? operation.method, url, headers, ...(body !== undefined && { body }) };
 }
 
-/** A value as text on the wire: strings as they are, anything else as JSON (`2`, `true`). */
-function wireText(value: Json): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+function cookieHeader(cookies: Array<[string, string]>): string {
+  return cookies.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('; ');
 }
 
 /** Sends a request; never throws (a transport failure is part of the answer). */
 export async function send(transport: Transport, request: SentRequest): Promise<Exchange> {
+  const started = performance.now();
   try {
     const response = await transport.fetch(request.url, {
       method: request.method,
@@ -79,7 +91,7 @@ export async function send(transport: Transport, request: SentRequest): Promise<
       ...(request.body !== undefined && { body: request.body }),
     });
     const body = request.method === 'HEAD' ? '' : await response.text();
-    return { request, response: { status: response.status, headers: response.headers, body } };
+    return { request, response: { status: response.status, headers: response.headers, body }, elapsedMs: Math.round(performance.now() - started) };
   } catch (error) {
     return { request, failure: describeFailure(error, transport.timeoutMs) };
   }
@@ -90,22 +102,32 @@ export function joinUrl(baseUrl: string, path: string): string {
   return baseUrl.replace(/\/+$/, '') + path;
 }
 
-/** The request as a curl command, with the caller's key replaced by `$API_KEY`. */
-export function toCurl(request: SentRequest, token: string): string {
+/** The request as a curl command, with every secret replaced by its label (`$API_KEY`, `$CREDENTIAL_<scheme>`). */
+export function toCurl(request: SentRequest, secrets: Array<[string, string]>): string {
   const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-  const parts = ['curl', '-i', '-X', request.method, quote(request.url)];
-  for (const [name, value] of Object.entries(request.headers)) parts.push('-H', quote(`${name}: ${redact(value, token)}`));
-  if (request.body !== undefined) parts.push('--data-raw', quote(request.body.length > 200 ? `${request.body.slice(0, 200)}…` : request.body));
+  const parts = ['curl', '-i', '-X', request.method, quote(redact(request.url, secrets))];
+  for (const [name, value] of Object.entries(request.headers)) parts.push('-H', quote(`${name}: ${redact(value, secrets)}`));
+  if (request.body !== undefined) {
+    const body = redact(request.body, secrets);
+    parts.push('--data-raw', quote(body.length > 200 ? `${body.slice(0, 200)}…` : body));
+  }
   return parts.join(' ');
 }
 
-/** The request with the caller's key replaced by `$API_KEY`, for reports. */
-export function redactRequest(request: SentRequest, token: string): SentRequest {
-  return { ...request, headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, redact(value, token)])) };
+/** The request with every secret replaced by its label, for reports. */
+export function redactRequest(request: SentRequest, secrets: Array<[string, string]>): SentRequest {
+  return {
+    ...request,
+    url: redact(request.url, secrets),
+    headers: Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, redact(value, secrets)])),
+    ...(request.body !== undefined && { body: redact(request.body, secrets) }),
+  };
 }
 
-function redact(value: string, token: string): string {
-  return token ? value.replaceAll(token, '$API_KEY') : value;
+function redact(value: string, secrets: Array<[string, string]>): string {
+  let text = value;
+  for (const [secret, label] of secrets) text = text.replaceAll(secret, label);
+  return text;
 }
 
 function describeFailure(error: unknown, timeoutMs: number): string {

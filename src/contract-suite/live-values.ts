@@ -1,12 +1,12 @@
 import type { Json } from '../contract/spec.js';
-import { withField, type LiveValue, type RequestInput, type SuiteCase } from './case.js';
+import { type LiveValue, type RequestInput, type SuiteCase, withField } from './case.js';
 import { smallPage } from './cases/family.js';
 import { checkExchange, parseJson } from './checks.js';
 import type { Exchange } from './http.js';
 import type { CaseResult } from './result.js';
 import type { RunContext } from './run-context.js';
 import type { Tally } from './tally.js';
-import { harvest, type Harvest } from './values/schema-refs.js';
+import { type Harvest, harvest } from './values/schema-refs.js';
 
 /** The input with its live values filled in, and which of them came from the spec rather than the API. */
 export type Resolved = { input: RequestInput; fromSpec: string[] } | { result: CaseResult };

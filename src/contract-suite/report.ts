@@ -11,6 +11,11 @@ const LABEL = { pass: 'ok  ', fail: 'FAIL', skip: 'skip' } as const;
 export function formatReport(report: SuiteReport): string {
   const lines: string[] = [];
   lines.push(`Contract suite: ${report.spec.title} ${report.spec.version} against ${report.baseUrl} (target: ${report.target})`);
+  if (report.spec.rules !== undefined)
+    lines.push(
+      `Rules: ${report.spec.rules.length > 0 ? report.spec.rules.join(', ') : 'none (OpenAPI only; a spec turns conventions on with x-contract-suite, see src/contract-suite/rules.ts)'}`,
+    );
+  for (const note of report.specNotes ?? []) lines.push(`Spec note: ${note}`);
   if (report.unreachable !== undefined) {
     lines.push('', `Could not reach ${report.baseUrl}: ${report.unreachable}`, 'Nothing was checked. Is the server running, and is --base-url right?');
     return `${lines.join('\n')}\n`;
@@ -20,7 +25,7 @@ export function formatReport(report: SuiteReport): string {
   for (const result of report.results) byOperation.set(result.operationId, [...(byOperation.get(result.operationId) ?? []), result]);
   for (const operation of report.operations) {
     const results = byOperation.get(operation.operationId) ?? [];
-    lines.push('', `${operation.operationId}  ${operation.method} ${operation.path}`);
+    lines.push('', heading(operation));
     const width = Math.min(64, Math.max(0, ...results.map((result) => result.title.length)));
     for (const result of results) {
       const marker = result.outcome === 'pass' && result.excused.length > 0 ? 'ok* ' : LABEL[result.outcome];
@@ -62,6 +67,12 @@ export function formatReport(report: SuiteReport): string {
     summary.failed > 0 ? `FAILED: ${summary.failed} check${summary.failed === 1 ? '' : 's'} found a contract violation.` : 'PASSED: no contract violations.',
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** `listOwnItems  POST /`; an operation without an operationId is named by its method and path alone. */
+function heading(operation: OperationSummary): string {
+  const route = `${operation.method} ${operation.path}`;
+  return operation.operationId === route ? route : `${operation.operationId}  ${route}`;
 }
 
 /** `12 cases: 11 passed, 1 skipped`, or what leaves an operation unchecked. */

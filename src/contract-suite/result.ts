@@ -34,6 +34,8 @@ export interface CaseResult {
   /** The request the result is about (the offending one when it failed), with the key redacted. */
   request?: SentRequest;
   curl?: string;
+  /** How long the answer the result is about took. */
+  elapsedMs?: number;
   /** The start of the offending answer's body, when the case failed. */
   responseExcerpt?: string;
   requests: number;
@@ -48,7 +50,7 @@ export interface OperationSummary {
   passed: number;
   failed: number;
   skipped: number;
-  /** What the derivation could not derive, and why. */
+  /** What the derivation could not derive, and why (a skipped case's reason is on its result). */
   notes: string[];
   /** Documented statuses no case provokes, and why. */
   notProvoked: NotProvoked[];
@@ -57,7 +59,10 @@ export interface OperationSummary {
 export interface SuiteReport {
   baseUrl: string;
   target: Target;
-  spec: { title: string; version: string };
+  /** The document checked: its title and version, its OpenAPI version, and the conventions it turns on. */
+  spec: { title: string; version: string; openapi?: string; rules?: string[] };
+  /** What reading the document noted (unknown formats, bundling problems). */
+  specNotes?: string[];
   startedAt: string;
   durationMs: number;
   summary: { checks: number; passed: number; failed: number; skipped: number; passedWithKnownDifferences: number; requests: number };

@@ -1,13 +1,15 @@
+import type { Options } from 'ajv/dist/2020.js';
 import { ResponseChecker } from '../contract/response-checker.js';
 import { isObject, loadSpec, type OpenApiDocument } from '../contract/spec.js';
 import { ApiWideAnswers } from './api-wide-answers.js';
 import type { SuiteCase } from './case.js';
 import { deriveCases, type OperationCoverage } from './cases.js';
-import { placementOf } from './credentials.js';
+import { Credentials, type GivenCredentials } from './credentials.js';
 import type { Target } from './known-differences.js';
 import type { ListShape } from './list-shape.js';
-import { type RefusedCredential, runPhases, writeRole } from './phases/index.js';
+import { runPhases, writeRole } from './phases/index.js';
 import type { CaseResult, OperationSummary, SuiteReport } from './result.js';
+import { type Rules, rulesOf } from './rules.js';
 import type { RunContext } from './run-context.js';
 import { runFieldValues } from './runners/field-values.js';
 import { runSingle } from './runners/single.js';
@@ -19,8 +21,22 @@ export type * from './result.js';
 export interface SuiteOptions {
   /** Root of the API, e.g. `http://127.0.0.1:3000`. */
   baseUrl: string;
-  /** A valid credential for that API: an API key, or a session token for a cookie-authenticated API (the account API). */
-  token: string;
+  /** A valid credential for every security scheme that has none of its own in `credentials`: an API key, or a session token for a cookie-authenticated API (the account API). */
+  token?: string;
+  /** Valid credentials by security scheme name (`--credential`): a bearer token, `user:password` for HTTP Basic, an API key's value. */
+  credentials?: Record<string, string>;
+  /** Credentials the API must refuse with 401 (`--refused-credential`: a revoked or expired key). */
+  refusedCredentials?: GivenCredentials['refused'];
+  /**
+   * A spec from elsewhere (`--spec`), read by `readSpecSource`: its schemas are compiled without
+   * Ajv's strict mode, its unknown formats accepted, its operations without operationId named
+   * `METHOD path`. Absent for this project's own specs, which are held to strict mode.
+   */
+  foreign?: { unknownFormats: string[]; notes: string[]; openapi: string };
+  /** The conventions to check; default: those the spec's `x-contract-suite` turns on. */
+  rules?: Rules;
+  /** An answer slower than this is a finding. */
+  maxResponseTimeMs?: number;
   /** Which known differences apply. Default `implementation`: none. */
   target?: Target;
   /** Default: the contract named by `redocly.yaml`. */
@@ -41,8 +57,6 @@ export interface SuiteOptions {
   seed?: number;
   /** Run the stateful phase (OpenAPI links; create → read → update → delete → read). Default false. */
   stateful?: boolean;
-  /** Credentials every secured operation must refuse with 401 (a revoked key, an expired key). */
-  refused?: RefusedCredential[];
   /** A credential of another user who shares nothing with the caller: sees none of the caller's resources. */
   otherToken?: string;
   /** Called before each case. */
@@ -58,32 +72,45 @@ export interface SuiteOptions {
 export async function runContractSuite(options: SuiteOptions): Promise<SuiteReport> {
   const started = Date.now();
   const spec = options.spec ?? loadSpec();
-  const checker = new ResponseChecker(spec);
+  const foreign = options.foreign;
+  const ajv: Options = foreign
+    ? { strict: false, validateSchema: false, unicodeRegExp: false, formats: Object.fromEntries(foreign.unknownFormats.map((format) => [format, true])) }
+    : {};
+  const checker = new ResponseChecker(spec, { ajv, read: { nameless: foreign ? 'method-path' : 'throw' } });
   const target = options.target ?? 'implementation';
-  const derived = deriveCases(spec, checker.operations, { allowWrites: options.allowWrites ?? false });
-  const { coverage, facts } = derived;
+  const rules = options.rules ?? rulesOf(spec);
+  const credentials = new Credentials(spec, {
+    ...(options.token !== undefined && { token: options.token }),
+    ...(options.credentials && { byScheme: options.credentials }),
+    ...(options.refusedCredentials && { refused: options.refusedCredentials }),
+  });
+  const derivation = deriveCases(spec, checker.operations, { allowWrites: options.allowWrites ?? false, rules, credentials, ajv });
+  const { coverage, facts } = derivation;
   // With the stateful phase, writes are sent there, once each and in an order that keeps the run's credential alive.
   const writesInPhase = (options.allowWrites ?? false) && (options.stateful ?? false);
   const cases = writesInPhase
-    ? derived.cases.map((entry) =>
+    ? derivation.cases.map((entry) =>
         entry.polarity === 'positive' && entry.skip === undefined && writeRole(spec, entry.operation) !== undefined
           ? { ...entry, skip: 'sent by the stateful phase instead, once, in the safe order of writes (src/contract-suite/phases/write-order.ts)' }
           : entry,
       )
-    : derived.cases;
+    : derivation.cases;
   const lists = new Map<string, ListShape>();
   for (const entry of facts) if (entry.list) lists.set(entry.operation.operationId, entry.list);
   const context: RunContext = {
     spec,
-    transport: {
-      baseUrl: options.baseUrl,
-      token: options.token,
-      fetch: options.fetch ?? globalThis.fetch,
-      timeoutMs: options.timeoutMs ?? 10_000,
-      placementOf: (operation) => placementOf(spec, operation),
+    transport: { baseUrl: options.baseUrl, credentials, fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.timeoutMs ?? 10_000 },
+    checks: {
+      checker,
+      apiWide: new ApiWideAnswers(spec, ajv),
+      lists,
+      credentials,
+      rules,
+      ...(options.maxResponseTimeMs !== undefined && { maxResponseTimeMs: options.maxResponseTimeMs }),
     },
-    checks: { checker, apiWide: new ApiWideAnswers(spec), lists, placementOf: (operation) => placementOf(spec, operation) },
     target,
+    rules,
+    secrets: credentials.secrets(),
     maxPages: options.maxPages ?? 10,
     facts: new Map(facts.map((entry) => [entry.operation.operationId, entry])),
     harvest: new Map(),
@@ -108,7 +135,6 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
       seed,
       allowWrites: options.allowWrites ?? false,
       stateful: options.stateful ?? false,
-      refused: options.refused ?? [],
       ...(options.otherToken !== undefined && { otherToken: options.otherToken }),
     };
     results.push(...(await runPhases({ run: context, facts, values: new SchemaValues(spec), options: phaseOptions })));
@@ -118,7 +144,13 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
   return {
     baseUrl: options.baseUrl,
     target,
-    spec: { title: String(info['title'] ?? ''), version: String(info['version'] ?? '') },
+    spec: {
+      title: String(info['title'] ?? ''),
+      version: String(info['version'] ?? ''),
+      openapi: String(spec['openapi'] ?? ''),
+      rules: [...rules].sort(),
+    },
+    ...(foreign && foreign.notes.length > 0 && { specNotes: foreign.notes }),
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     summary: {
@@ -178,8 +210,10 @@ function uncovered(coverage: OperationCoverage[], results: CaseResult[]): CaseRe
   return coverage
     .filter(({ operation }) => !results.some((result) => result.operationId === operation.operationId && result.outcome !== 'skip'))
     .map(({ operation, notes }) => {
-      const skippedCount = results.filter((result) => result.operationId === operation.operationId).length;
-      const why = [skippedCount > 0 ? `all ${skippedCount} of its cases were skipped` : 'no case could be derived', ...notes].join('; ');
+      const own = results.filter((result) => result.operationId === operation.operationId);
+      const reasons = [...new Set(own.map((result) => result.note).filter((note): note is string => note !== undefined))];
+      const skipped = own.length > 0 ? `all ${own.length} of its cases were skipped (${reasons.join('; ')})` : 'no case could be derived';
+      const why = [skipped, ...notes].join('; ');
       return {
         id: `${operation.operationId} coverage`,
         operationId: operation.operationId,

@@ -1,6 +1,7 @@
+import { isJsonMediaType } from '../contract/media-types.js';
 import type { OperationContract } from '../contract/operations.js';
 import type { RequestInput, RequestOverrides, SuiteCase } from './case.js';
-import { type Category, type Finding, parseJson } from './checks.js';
+import { type Category, type Finding, parseJson, resourceOf } from './checks.js';
 import { buildRequest, type Exchange, redactRequest, send, toCurl } from './http.js';
 import { excusesFor } from './known-differences.js';
 import type { CaseResult, ExcusedFinding } from './result.js';
@@ -20,6 +21,7 @@ export class Tally {
   #requests = 0;
   #findings: Finding[] = [];
   #excused: ExcusedFinding[] = [];
+  #notes = new Set<string>();
   #subject: Exchange | undefined;
   #offending: Exchange | undefined;
 
@@ -49,6 +51,12 @@ export class Tally {
     const exchange = await send(this.#context.transport, request);
     this.#sent.set(key, exchange);
     if (exchange.response?.headers.has('sl-violations')) this.#context.sawPrism = true;
+    const status = exchange.response?.status ?? 0;
+    if (request.method === 'DELETE' && status >= 200 && status < 300) {
+      const deleted = this.#context.checks.deleted ?? new Set<string>();
+      deleted.add(resourceOf(request.url));
+      this.#context.checks.deleted = deleted;
+    }
     this.#harvest(exchange, operation);
     return exchange;
   }
@@ -58,6 +66,10 @@ export class Tally {
     this.#subject = exchange;
     let failed = false;
     for (const finding of findings) {
+      if (finding.category === 'note') {
+        this.#notes.add(finding.message);
+        continue;
+      }
       const difference = excusesFor(this.#context.target, this.#entry, finding.category as Category);
       if (difference) this.#excused.push({ ...finding, difference: difference.id });
       else {
@@ -82,7 +94,8 @@ export class Tally {
   result(note?: string): CaseResult {
     const entry = this.#entry;
     const exchange = this.#offending ?? this.#subject;
-    const token = this.#context.transport.token;
+    const secrets = this.#context.secrets;
+    const notes = [note, ...this.#notes].filter((text): text is string => text !== undefined);
     return {
       id: entry.id,
       operationId: entry.operation.operationId,
@@ -97,8 +110,9 @@ export class Tally {
       ...(exchange?.response && { status: exchange.response.status }),
       findings: this.#findings,
       excused: this.#excused,
-      ...(note !== undefined && { note }),
-      ...(exchange && { request: redactRequest(exchange.request, token), curl: toCurl(exchange.request, token) }),
+      ...(notes.length > 0 && { note: notes.join('; ') }),
+      ...(exchange && { request: redactRequest(exchange.request, secrets), curl: toCurl(exchange.request, secrets) }),
+      ...(exchange?.elapsedMs !== undefined && { elapsedMs: exchange.elapsedMs }),
       ...(this.#findings.length > 0 && exchange?.response && { responseExcerpt: excerptOf(exchange.response.body) }),
       requests: this.#requests,
     };
@@ -108,7 +122,8 @@ export class Tally {
     const response = exchange.response;
     if (!response || response.status < 200 || response.status >= 300 || this.#entry.apiWide) return;
     const documented = operation.responses[String(response.status)];
-    const schema = documented?.content['application/json']?.schema;
+    const media = Object.entries(documented?.content ?? {}).find(([type]) => isJsonMediaType(type));
+    const schema = media?.[1].schema;
     const body = parseJson(response.body);
     if (schema !== undefined && body !== undefined) harvest(this.#context.spec, schema, body, this.#context.harvest);
   }

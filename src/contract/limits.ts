@@ -1,8 +1,8 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { FromSchema } from 'json-schema-to-ts';
-import { describeErrors } from './schemas.js';
 import type { Contract } from './project.js';
-import { loadSpec, specFile, type OpenApiDocument } from './spec.js';
+import { describeErrors } from './schemas.js';
+import { loadSpec, type OpenApiDocument, specFile } from './spec.js';
 
 /** A count or a length of time: a whole number, at least 1. */
 const count = (description: string) => ({ type: 'integer', minimum: 1, description }) as const;

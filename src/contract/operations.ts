@@ -22,8 +22,14 @@ export interface ParameterContract {
   name: string;
   in: string;
   required: boolean;
+  /** The parameter's schema; for a parameter described by `content` instead, the schema of its one media type. */
   schema: Json;
   example?: Json;
+  /** How the value is serialized (OpenAPI 3 §4.8.12.4), when the spec says. */
+  style?: string;
+  explode?: boolean;
+  /** The media type of a parameter described by `content` (its value is serialized as that type, e.g. JSON). */
+  mediaType?: string;
 }
 
 /** Everything the spec says about one operation, with `$ref`s followed. */
@@ -35,13 +41,27 @@ export interface OperationContract {
   path: string;
   /** Names of the security schemes that apply (global or per operation). */
   security: string[];
+  /**
+   * The security requirements as the spec writes them: alternatives (any one will do), each a set of
+   * schemes presented together. `[[]]` (an empty requirement) means the operation may be called without.
+   */
+  securityRequirements?: string[][];
   requestBody?: { required: boolean; content: Record<string, MediaContract> };
   parameters: ParameterContract[];
   responses: Record<string, ResponseContract>;
 }
 
+export interface ReadOptions {
+  /**
+   * What an operation without an `operationId` is called. This project's specs name every
+   * operation (the server binds handlers by name), so by default one without is an error; a
+   * foreign spec's is named `METHOD path`, as Schemathesis and the report name it.
+   */
+  nameless?: 'throw' | 'method-path';
+}
+
 /** Reads every operation of the spec into a plain, `$ref`-free description. */
-export function readOperations(spec: OpenApiDocument): OperationContract[] {
+export function readOperations(spec: OpenApiDocument, options: ReadOptions = {}): OperationContract[] {
   const operations: OperationContract[] = [];
   for (const [path, rawPathItem] of Object.entries(spec.paths)) {
     const pathItem = deref(spec, rawPathItem);
@@ -49,19 +69,23 @@ export function readOperations(spec: OpenApiDocument): OperationContract[] {
       const rawOperation = pathItem[method];
       if (rawOperation === undefined) continue;
       const operation = deref(spec, rawOperation);
-      const operationId = operation['operationId'];
-      if (typeof operationId !== 'string') throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+      const named = operation['operationId'];
+      if (typeof named !== 'string' && options.nameless !== 'method-path') throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+      const operationId = typeof named === 'string' ? named : `${method.toUpperCase()} ${path}`;
+      const requirements = operation['security'] ?? spec['security'];
       const requestBody = operation['requestBody'] === undefined ? undefined : deref(spec, operation['requestBody']);
       operations.push({
         operationId,
         method: method.toUpperCase(),
         path,
-        security: readSecurity(operation['security'] ?? spec['security']),
+        security: readSecurity(requirements),
+        securityRequirements: readRequirements(requirements),
         ...(requestBody && {
           requestBody: { required: requestBody['required'] === true, content: readContent(spec, requestBody['content']) },
         }),
         parameters: readParameters(spec, [...asArray(pathItem['parameters']), ...asArray(operation['parameters'])]),
-        responses: readResponses(spec, deref(spec, operation['responses'])),
+        // OpenAPI 3.1 makes `responses` optional.
+        responses: operation['responses'] === undefined ? {} : readResponses(spec, deref(spec, operation['responses'])),
       });
     }
   }
@@ -72,17 +96,37 @@ function readSecurity(requirements: Json | undefined): string[] {
   return asArray(requirements).flatMap((requirement) => (isObject(requirement) ? Object.keys(requirement) : []));
 }
 
+function readRequirements(requirements: Json | undefined): string[][] {
+  return asArray(requirements).map((requirement) => (isObject(requirement) ? Object.keys(requirement) : []));
+}
+
+/** The path item's parameters, then the operation's; one of the operation's replaces the path item's of the same name and place (OpenAPI 3 §4.8.10.1). */
 function readParameters(spec: OpenApiDocument, raw: Json[]): ParameterContract[] {
-  return raw.map((entry) => {
+  const byKey = new Map<string, ParameterContract>();
+  for (const entry of raw) {
     const parameter = deref(spec, entry);
-    return {
+    const content = isObject(parameter['content']) ? Object.entries(parameter['content']) : [];
+    const [mediaType, media] = content[0] ?? [];
+    const schema = parameter['schema'] ?? (isObject(media) ? media['schema'] : undefined) ?? {};
+    const example = parameter['example'] ?? firstExample(spec, parameter['examples']);
+    const read: ParameterContract = {
       name: String(parameter['name']),
       in: String(parameter['in']),
       required: parameter['required'] === true,
-      schema: parameter['schema'] ?? {},
-      ...(parameter['example'] !== undefined && { example: parameter['example'] }),
+      schema,
+      ...(example !== undefined && { example }),
+      ...(typeof parameter['style'] === 'string' && { style: parameter['style'] }),
+      ...(typeof parameter['explode'] === 'boolean' && { explode: parameter['explode'] }),
+      ...(mediaType !== undefined && { mediaType }),
     };
-  });
+    byKey.set(`${read.in} ${read.name}`, read);
+  }
+  return [...byKey.values()];
+}
+
+function firstExample(spec: OpenApiDocument, examples: Json | undefined): Json | undefined {
+  const first = isObject(examples) ? Object.values(examples)[0] : undefined;
+  return first === undefined ? undefined : deref(spec, first)['value'];
 }
 
 function readResponses(spec: OpenApiDocument, responses: JsonObject): Record<string, ResponseContract> {

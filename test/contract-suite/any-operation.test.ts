@@ -158,7 +158,7 @@ describe('an operation no case can check', () => {
     },
     {
       given: 'nothing derivable at all',
-      responses: { default: { description: 'Anything.' } },
+      responses: { '500': { description: 'Broken.' }, '503': { description: 'Down.' } },
       want: /deleteItem \(DELETE \/items\/\{id\}\) was not checked at all: no case could be derived/,
     },
   ])('fails the run by name: $given', async ({ responses, want }) => {

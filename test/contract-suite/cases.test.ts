@@ -4,6 +4,7 @@ import { readContractPaths } from '../../src/contract/project.js';
 import { deref, isObject, type Json, loadSpec } from '../../src/contract/spec.js';
 import { deriveCases, type Family } from '../../src/contract-suite/cases.js';
 import { orderBreak } from '../../src/contract-suite/checks.js';
+import { Credentials } from '../../src/contract-suite/credentials.js';
 import { judgeEffect } from '../../src/contract-suite/field-effect.js';
 import { buildRequest, toCurl } from '../../src/contract-suite/http.js';
 import { excusesFor, KNOWN_DIFFERENCES } from '../../src/contract-suite/known-differences.js';
@@ -13,7 +14,7 @@ import { specWith } from './fixtures/spec-with.js';
 const spec = loadSpec();
 const operations = readOperations(spec);
 const { cases, coverage, facts } = deriveCases(spec, operations);
-const transport = { baseUrl: 'http://api.test/', token: 'tka_secret', fetch: globalThis.fetch, timeoutMs: 1000 };
+const transport = { baseUrl: 'http://api.test/', credentials: new Credentials(spec, { token: 'tka_secret' }), fetch: globalThis.fetch, timeoutMs: 1000 };
 const ofOperation = (operationId: string) => cases.filter((entry) => entry.operation.operationId === operationId);
 
 describe('deriveCases on the spec', () => {
@@ -197,10 +198,9 @@ describe('orderBreak', () => {
 
 describe('toCurl', () => {
   it("quotes for the shell and replaces the caller's key", () => {
-    const curl = toCurl(
-      { method: 'POST', url: "http://api.test/?q='x'", headers: { Authorization: 'Bearer tka_secret' }, body: `{"title":"it's"}` },
-      'tka_secret',
-    );
+    const curl = toCurl({ method: 'POST', url: "http://api.test/?q='x'", headers: { Authorization: 'Bearer tka_secret' }, body: `{"title":"it's"}` }, [
+      ['tka_secret', '$API_KEY'],
+    ]);
     expect(curl).toBe(`curl -i -X POST 'http://api.test/?q='\\''x'\\''' -H 'Authorization: Bearer $API_KEY' --data-raw '{"title":"it'\\''s"}'`);
   });
 });

@@ -58,7 +58,7 @@ describe('npm run contract', { concurrent: true }, () => {
     expect(result.stdout).toMatch(/^ {2}FAIL {2}negative {2}unknown key \(well-formed\) +200$/m);
     expect(result.stdout).toContain('- [status] expected 401, got 200: the invalid request was accepted');
     expect(result.stdout).toMatch(
-      /request: {2}curl -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/' -H 'Authorization: Bearer tka_\w+' -H 'Content-Type: application\/json' --data-raw '\{\}'/,
+      /request: {2}curl -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/' -H 'Authorization: Bearer tka_\w+' -H 'Content-Type: application\/json' -H 'Accept: application\/json, application\/problem\+json' --data-raw '\{\}'/,
     );
     expect(result.stdout).toContain('Hint: The answers carry Prism');
     expect(result.stdout).toMatch(/FAILED: \d+ checks found a contract violation\.\n$/);
@@ -84,7 +84,7 @@ describe('npm run contract', { concurrent: true }, () => {
 describe('npm run contract, bad usage', () => {
   it.each([
     { given: ['--token', 'x'], want: "required option '--base-url <url>' not specified" },
-    { given: ['--base-url', 'http://127.0.0.1:1'], want: "required option '--token <key>' not specified" },
+    { given: ['--base-url', 'http://127.0.0.1:1'], want: 'give a credential: --token <key> (or API_KEY), or --credential <scheme>=<value>' },
     { given: ['--base-url', 'localhost:3000', '--token', 'x'], want: 'must be an absolute http(s) URL' },
     {
       given: ['--base-url', 'http://127.0.0.1:1', '--token', 'x', '--target', 'staging'],

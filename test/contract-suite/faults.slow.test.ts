@@ -24,9 +24,9 @@ async function suiteAgainst(fault?: Fault): Promise<{ report: SuiteReport; secre
       fetch: api.fetch,
       examples: EXAMPLES,
       seed: SEED,
-      refused: [
-        { label: 'revoked key', token: api.revokedKey },
-        { label: 'expired key', token: api.expiredKey },
+      refusedCredentials: [
+        { scheme: 'bearerAuth', value: api.revokedKey },
+        { scheme: 'bearerAuth', value: api.expiredKey },
       ],
       otherToken: api.strangerKey,
     });

@@ -74,7 +74,7 @@ describe('the options of the phases', () => {
 
   it('default to 20 examples, a random seed and the stateful phase on', () => {
     const options = parseContractArgs(base);
-    expect(options).toMatchObject({ examples: 20, stateful: true, refusedToken: [] });
+    expect(options).toMatchObject({ examples: 20, stateful: true, refusedCredential: [] });
     expect(options.seed).toBeUndefined();
   });
 
@@ -86,18 +86,18 @@ describe('the options of the phases', () => {
       '--seed',
       '23',
       '--no-stateful',
-      '--refused-token',
-      'revoked key=tka_a',
-      '--refused-token',
-      'expired key=tka_b',
+      '--refused-credential',
+      'bearerAuth=tka_a',
+      '--refused-credential',
+      'bearerAuth=tka_b',
     ]);
     expect(options).toMatchObject({
       examples: 0,
       seed: 23,
       stateful: false,
-      refusedToken: [
-        { label: 'revoked key', token: 'tka_a' },
-        { label: 'expired key', token: 'tka_b' },
+      refusedCredential: [
+        { scheme: 'bearerAuth', value: 'tka_a' },
+        { scheme: 'bearerAuth', value: 'tka_b' },
       ],
     });
   });
@@ -105,7 +105,7 @@ describe('the options of the phases', () => {
   it.each([
     { given: ['--examples', '-1'], want: 'must be a whole number from 0 to 10000' },
     { given: ['--seed', 'soon'], want: 'must be a whole number from 0 to 2147483647' },
-    { given: ['--refused-token', 'tka_without_label'], want: 'must be <label>=<credential>' },
+    { given: ['--refused-credential', 'tka_without_scheme'], want: 'must be <security scheme name>=<value>' },
   ])('refuse $given with a message', ({ given, want }) => {
     let written = '';
     expect(() => parseContractArgs([...base, ...given], (text) => (written += text))).toThrow();

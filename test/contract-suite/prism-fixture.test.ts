@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KNOWN_DIFFERENCES } from '../../src/contract-suite/known-differences.js';
 import { formatReport } from '../../src/contract-suite/report.js';
 import { runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
-import { startMock, type MockProcess } from '../../tools/process/mock.js';
+import { type MockProcess, startMock } from '../../tools/process/mock.js';
 import { specWith, writeSpec } from './fixtures/spec-with.js';
 
 /**

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
-import { loadSpec, type Json } from '../../src/contract/spec.js';
+import { type Json, loadSpec } from '../../src/contract/spec.js';
 import { deriveCases } from '../../src/contract-suite/cases.js';
+import { Credentials } from '../../src/contract-suite/credentials.js';
 import { buildRequest } from '../../src/contract-suite/http.js';
-import { harvest, type Harvest } from '../../src/contract-suite/values/schema-refs.js';
 import { seeded, stringMatching } from '../../src/contract-suite/values/pattern.js';
+import { type Harvest, harvest } from '../../src/contract-suite/values/schema-refs.js';
 import { SchemaValues } from '../../src/contract-suite/values/schema-values.js';
 import { specWith } from './fixtures/spec-with.js';
 
@@ -87,7 +88,7 @@ describe('a header parameter', () => {
     },
   });
   const cases = deriveCases(withHeader, readOperations(withHeader)).cases.filter((entry) => entry.operation.operationId === 'getItem');
-  const transport = { baseUrl: 'http://api.test', token: 'tka_secret', fetch: globalThis.fetch, timeoutMs: 1000 };
+  const transport = { baseUrl: 'http://api.test', credentials: new Credentials(spec, { token: 'tka_secret' }), fetch: globalThis.fetch, timeoutMs: 1000 };
 
   it('is tried with each of its values, sent as a header', () => {
     const values = cases.find((entry) => entry.id === 'getItem positive field-values header/X-Detail');

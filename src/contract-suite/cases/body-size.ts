@@ -6,11 +6,11 @@ import type { FamilyContext } from './family.js';
 const CONTENT_TOO_LARGE = 413;
 
 /**
- * A valid body padded with whitespace to one byte over `x-limits.maxBodyBytes`:
+ * Under the rule `body-limit` only: a valid body padded with whitespace to one byte over `x-limits.maxBodyBytes`:
  * valid in every way but its size, so the size is the only reason to refuse it.
  */
-export function bodySize({ spec, facts }: FamilyContext): Derived {
-  if (!facts.body || !documents(facts.operation, CONTENT_TOO_LARGE)) return { cases: [] };
+export function bodySize({ spec, facts, rules }: FamilyContext): Derived {
+  if (!rules.has('body-limit') || !facts.body || !documents(facts.operation, CONTENT_TOO_LARGE)) return { cases: [] };
   const limits = isObject(spec['x-limits']) ? spec['x-limits'] : {};
   const max = limits['maxBodyBytes'];
   if (typeof max !== 'number') return { cases: [], notes: ['no 413 case: the operation documents 413, but the spec gives no x-limits.maxBodyBytes'] };

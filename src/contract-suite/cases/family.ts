@@ -1,6 +1,8 @@
 import type { OpenApiDocument } from '../../contract/spec.js';
-import { withField, type Derived, type LiveValue, type Location, type RequestInput } from '../case.js';
+import { type Derived, type LiveValue, type Location, type RequestInput, withField } from '../case.js';
+import type { Credentials } from '../credentials.js';
 import type { OperationFacts } from '../operation-facts.js';
+import type { Rules } from '../rules.js';
 import type { SchemaValues } from '../values/schema-values.js';
 
 /** What a family of cases reads to derive its cases for one operation. */
@@ -10,6 +12,9 @@ export interface FamilyContext {
   facts: OperationFacts;
   /** Every operation's facts: routing cases need the other methods of a path. */
   all: OperationFacts[];
+  /** The conventions the spec turns on (`rules.ts`). */
+  rules: Rules;
+  credentials: Credentials;
 }
 
 /** Derives one family of cases (authentication, path parameters, ...) for one operation. */
@@ -32,5 +37,5 @@ export function smallPage(facts: OperationFacts, input: RequestInput): RequestIn
 
 /** The word for a field in titles: a body field, a query or header parameter, a path parameter. */
 export function describeLocation(location: Location): string {
-  return location === 'body' ? 'in the body' : `in the ${location}`;
+  return location === 'body' ? 'in the body' : location === 'cookie' ? 'in a cookie' : `in the ${location}`;
 }

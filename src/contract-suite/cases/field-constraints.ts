@@ -1,32 +1,38 @@
-import { withField, type CaseDraft, type Derived, type Location } from '../case.js';
+import { isJsonMediaType } from '../../contract/media-types.js';
+import { type CaseDraft, type Derived, type Location, withField } from '../case.js';
 import { documents, type Field } from '../operation-facts.js';
 import { faultsOf } from '../values/faults.js';
-import { describeLocation, liveExcept, type FamilyContext } from './family.js';
+import { describeLocation, type FamilyContext, liveExcept } from './family.js';
 
 const UNPROCESSABLE = 422;
 const NOT_FOUND = 404;
-
-/**
- * The spec says of every operation that unknown query parameters are rejected
- * with 422 ("Unknown query parameters are rejected the same way"); OpenAPI has
- * no keyword that closes a query string, so the suite takes it from there.
- */
-const QUERY_IS_CLOSED = true;
+const BAD_REQUEST = 400;
 
 /**
  * One bad value per constraint of every field (`enum`, `type`, bounds, `pattern`,
  * lengths), a missing required field, and an unknown field where the contract
- * closes the body or query. Each expects the documented 422 naming the field
- * with its `in` and pointer. A malformed path parameter expects the 422 too
- * (`in: path`); only when the operation documents 404 and no 422 is it a 404.
+ * closes the body (`additionalProperties` or `unevaluatedProperties` false) or, under
+ * the rule `closed-query`, the query string.
+ *
+ * Under the rule `validation-422` each expects the documented 422 naming the field
+ * with its `in` and pointer; a malformed path parameter too (`in: path`), and only
+ * when the operation documents 404 and no 422 is it a 404. Without the rule the spec
+ * does not say which status refuses invalid input, so any client error will do (the
+ * report shows 400 when documented, else the first documented 4xx), as long as the
+ * operation documents one.
  */
-export function fieldConstraints({ facts }: FamilyContext): Derived {
+export function fieldConstraints({ facts, rules }: FamilyContext): Derived {
   const cases: CaseDraft[] = [];
   const notes: string[] = [];
   const { operation } = facts;
-  const rejects = documents(operation, UNPROCESSABLE);
-  const statusFor = (location: Location): number | undefined =>
-    rejects ? UNPROCESSABLE : location === 'path' && documents(operation, NOT_FOUND) ? NOT_FOUND : undefined;
+  const strict = rules.has('validation-422');
+  const clientErrors = Object.keys(operation.responses).filter((status) => status.startsWith('4'));
+  const rejects = strict ? documents(operation, UNPROCESSABLE) : clientErrors.length > 0;
+  const shown = documents(operation, BAD_REQUEST) ? BAD_REQUEST : Number(clientErrors[0]?.replace('XX', '00'));
+  const statusFor = (location: Location): number | undefined => {
+    if (!strict) return rejects ? shown : undefined;
+    return rejects ? UNPROCESSABLE : location === 'path' && documents(operation, NOT_FOUND) ? NOT_FOUND : undefined;
+  };
   const add = (field: Pick<Field, 'location' | 'name'>, draft: Omit<CaseDraft, 'polarity' | 'location' | 'expectedStatus' | 'live' | 'violation'>) => {
     const status = statusFor(field.location);
     if (status === undefined) return;
@@ -36,13 +42,15 @@ export function fieldConstraints({ facts }: FamilyContext): Derived {
       location: field.location,
       expectedStatus: status,
       live: liveExcept(facts, field.location, field.name),
-      ...(status === UNPROCESSABLE && { violation: { in: field.location, pointer: `/${field.name}` } }),
+      ...(!strict && { anyClientError: true }),
+      ...(strict && status === UNPROCESSABLE && { violation: { in: field.location, pointer: `/${field.name}` } }),
     });
   };
 
   for (const field of facts.fields) {
     const where = field.location === 'path' ? `malformed ${field.name} in the path` : undefined;
-    for (const fault of faultsOf(field.resolved, field.location)) {
+    const textual = field.location !== 'body' || (facts.body !== undefined && !isJsonMediaType(facts.body.mediaType));
+    for (const fault of faultsOf(field.resolved, field.location, textual)) {
       add(field, {
         key: `${field.location}/${field.name}`,
         family: fault.family,
@@ -61,7 +69,7 @@ export function fieldConstraints({ facts }: FamilyContext): Derived {
     }
   }
 
-  const closed: Array<'body' | 'query'> = [...(facts.body?.closed ? (['body'] as const) : []), ...(QUERY_IS_CLOSED ? (['query'] as const) : [])];
+  const closed: Array<'body' | 'query'> = [...(facts.body?.closed ? (['body'] as const) : []), ...(rules.has('closed-query') ? (['query'] as const) : [])];
   for (const location of closed) {
     const names = facts.fields.filter((field) => field.location === location).map((field) => field.name);
     const unknown = typoOf(names.length > 0 ? names : facts.fields.map((field) => field.name));
@@ -76,7 +84,7 @@ export function fieldConstraints({ facts }: FamilyContext): Derived {
       },
     );
   }
-  if (!rejects && facts.fields.length > 0) notes.push('no case for invalid values: the operation documents no 422');
+  if (!rejects && facts.fields.length > 0) notes.push(`no case for invalid values: the operation documents no ${strict ? '422' : '4xx answer'}`);
   return { cases, notes };
 }
 

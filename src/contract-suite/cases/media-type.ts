@@ -1,3 +1,4 @@
+import { isJsonMediaType } from '../../contract/media-types.js';
 import type { CaseDraft, Derived } from '../case.js';
 import { documents } from '../operation-facts.js';
 import type { FamilyContext } from './family.js';
@@ -7,16 +8,17 @@ const UNSUPPORTED_MEDIA_TYPE = 415;
 
 /**
  * How the body is sent: malformed JSON (400) and a JSON body under another
- * content type (415), when the operation takes a body and documents them. An
- * operation without a body must accept a `Content-Type: application/json`
- * header with no body, as the source's example sends one.
+ * content type (415), when the operation takes a JSON body and documents them.
+ * Under the rule `content-type-without-body`, an operation without a body must
+ * accept a `Content-Type: application/json` header with no body, as the source's
+ * example sends one.
  */
-export function mediaType({ facts }: FamilyContext): Derived {
+export function mediaType({ facts, rules }: FamilyContext): Derived {
   const { operation } = facts;
   const cases: CaseDraft[] = [];
   const base = { key: '', input: facts.baseline, live: facts.live };
   if (!facts.body) {
-    if (facts.success !== undefined) {
+    if (facts.success !== undefined && rules.has('content-type-without-body')) {
       cases.push({
         ...base,
         polarity: 'positive',
@@ -29,6 +31,7 @@ export function mediaType({ facts }: FamilyContext): Derived {
     }
     return { cases };
   }
+  if (!isJsonMediaType(facts.body.mediaType)) return { cases };
   if (documents(operation, BAD_REQUEST)) {
     // Cut off after the first key, as a client that crashed mid-write would send it.
     const key = facts.fields.find((field) => field.location === 'body')?.name ?? 'field';

@@ -1,4 +1,4 @@
-import { withField, type Derived } from '../case.js';
+import { type Derived, withField } from '../case.js';
 import type { FamilyContext } from './family.js';
 
 /**

@@ -1,6 +1,6 @@
-import { withField, type CaseDraft, type Derived } from '../case.js';
+import { type CaseDraft, type Derived, withField } from '../case.js';
 import { documents } from '../operation-facts.js';
-import { liveExcept, type FamilyContext } from './family.js';
+import { type FamilyContext, liveExcept } from './family.js';
 
 const NOT_FOUND = 404;
 

@@ -1,5 +1,5 @@
 import { isObject, type Json } from '../../contract/spec.js';
-import { withField, type CaseDraft, type Derived, type Location, type RequestInput } from '../case.js';
+import { type CaseDraft, type Derived, type Location, type RequestInput, withField } from '../case.js';
 import type { FamilyContext } from './family.js';
 
 /** One field an example sets. */

@@ -1,5 +1,5 @@
 import type { Json } from '../../contract/spec.js';
-import type { CaseDraft, Derived } from '../case.js';
+import { type CaseDraft, type Derived, withField } from '../case.js';
 import { type FamilyContext, liveExcept, smallPage } from './family.js';
 
 /**
@@ -18,6 +18,8 @@ export function requestFields({ facts, values }: FamilyContext): Derived {
   const cases: CaseDraft[] = [];
   const notes: string[] = [];
   for (const field of facts.fields) {
+    // No valid body to vary a field of (its note says why).
+    if (field.location === 'body' && facts.baseline.body === undefined) continue;
     const base = {
       key: `${field.location}/${field.name}`,
       polarity: 'positive' as const,
@@ -52,7 +54,15 @@ export function requestFields({ facts, values }: FamilyContext): Derived {
       notes.push(`no positive case for ${field.location} field ${field.name}: no example, and no valid value could be generated from its schema`);
       continue;
     }
-    const tried: Array<Json | undefined> = field.required ? valid : [undefined, ...valid];
+    // A body field's value is tried only where the whole body stays valid (a `required` written in an `allOf`, a `oneOf`).
+    const body = facts.body;
+    const fits = (value: Json | undefined) =>
+      field.location !== 'body' || body === undefined || values.isValid(body.schema, withField(facts.baseline, 'body', field.name, value).body ?? null);
+    const tried = (field.required ? valid : [undefined, ...valid]).filter(fits);
+    if (tried.length === 0) {
+      notes.push(`no positive case for body field ${field.name}: none of its values keeps the body valid`);
+      continue;
+    }
     cases.push({
       ...base,
       title: `${field.name}: ${tried.map((value) => (value === undefined ? 'none' : JSON.stringify(value))).join(', ')}`,

@@ -9,14 +9,15 @@ const OTHER_METHODS = ['GET', 'PUT', 'PATCH', 'DELETE', 'POST'];
 const UNKNOWN_SEGMENT = 'contract-suite-unknown';
 
 /**
- * What the spec decides for every path rather than per operation (its
+ * Under the rule `routing` only: what the spec decides for every path rather than per operation (its
  * `info.description`: "404 for an unknown path, 405 (with an Allow header) for a
  * known path with another method"; RFC 9110 §15.5.5 and §15.5.6 require both).
  * Derived once per path, on its first operation; path parameters get values that
  * cannot exist, so a server that wrongly honours the method finds nothing to act on.
  */
-export function routing({ facts, all, values }: FamilyContext): Derived {
+export function routing({ facts, all, values, rules }: FamilyContext): Derived {
   const { operation } = facts;
+  if (!rules.has('routing')) return { cases: [] };
   const siblings = all.filter((other) => other.operation.path === operation.path);
   if (siblings[0] !== facts) return { cases: [] };
   const path = fillPath(facts, (name) => {

@@ -1,25 +1,22 @@
 import type { Json } from '../../contract/spec.js';
 import { withField } from '../case.js';
 import { checkExchange, parseJson } from '../checks.js';
-import { resolveLive } from '../live-values.js';
-import { documents, type OperationFacts } from '../operation-facts.js';
+import type { OperationFacts } from '../operation-facts.js';
 import type { CaseResult } from '../result.js';
 import type { RunContext } from '../run-context.js';
 import { Tally } from '../tally.js';
 import { type Harvest, harvest } from '../values/schema-refs.js';
-import { type Phase, type PhaseContext, phaseCase, variableName } from './phase.js';
+import { asCaller, type Phase, type PhaseContext, phaseCase } from './phase.js';
 import { writeRole } from './write-order.js';
 
-const UNAUTHORIZED = 401;
 const FORBIDDEN = 403;
 const NOT_FOUND = 404;
 /** Components that name a resource (`ItemId`, `keyId`'s `KeyId`): what one user must not see of another's. */
 const IDENTIFIER = /Id$/;
 
 /**
- * Credentials the run was given beside the caller's own:
- * - each credential that must be refused (a revoked key, an expired one) gets
- *   the documented 401 from every secured operation, the minimal request otherwise valid;
+ * Another user's credential, given beside the caller's own (credentials that must be refused are
+ * the derived cases' `refused-credential`, `cases/authentication.ts`):
  * - another user's credential sees none of the caller's resources: no id the
  *   caller's answers held comes back in an answer to the other user, and a
  *   request for one of the caller's resources by id is a 403 or 404.
@@ -29,35 +26,11 @@ const IDENTIFIER = /Id$/;
 export const credentialsPhase: Phase = async (context) => {
   const results: CaseResult[] = [];
   for (const facts of context.facts) {
-    if (context.run.checks.placementOf?.(facts.operation) === undefined && facts.operation.security.length === 0) continue;
-    for (const refused of context.options.refused) results.push(await refusedCredential(context, facts, refused.label, refused.token));
+    if (context.run.checks.credentials.requirementOf(facts.operation) === undefined) continue;
     if (context.options.otherToken) results.push(await otherUser(context, facts, context.options.otherToken));
   }
   return results;
 };
-
-async function refusedCredential(context: PhaseContext, facts: OperationFacts, label: string, token: string): Promise<CaseResult> {
-  const entry = phaseCase(facts, {
-    family: 'refused-credential',
-    polarity: 'negative',
-    key: label.replace(/\s+/g, '-'),
-    title: `refused: ${label}`,
-    expectedStatus: UNAUTHORIZED,
-  });
-  const run = as(context.run, token);
-  const tally = new Tally(run, entry);
-  if (!documents(facts.operation, UNAUTHORIZED)) return tally.skip(undefined, 'the operation documents no 401');
-  const resolved = await resolveLive(
-    context.run,
-    tally,
-    entry,
-    facts.baseline,
-    facts.live.filter((value) => value.source === 'seen'),
-  );
-  if ('result' in resolved) return resolved.result;
-  const exchange = await tally.send(resolved.input);
-  return renamed(tally.finish(exchange, checkExchange(run.checks, entry, exchange, resolved.input)), `$REFUSED_${variableName(label)}`);
-}
 
 async function otherUser(context: PhaseContext, facts: OperationFacts, token: string): Promise<CaseResult> {
   const entry = phaseCase(facts, { family: 'other-user', title: "another user sees none of the caller's resources" });
@@ -108,7 +81,7 @@ async function otherUser(context: PhaseContext, facts: OperationFacts, token: st
 
 /** The run's context with another credential on the wire; what its answers hold is kept apart from the caller's harvest. */
 function as(run: RunContext, token: string): RunContext {
-  return { ...run, transport: { ...run.transport, token }, harvest: new Map() };
+  return { ...asCaller(run, token, '$OTHER_API_KEY'), harvest: new Map() };
 }
 
 /** Tally shows the credential on the wire as `$API_KEY`; here that credential is another one, so it gets its own name. */

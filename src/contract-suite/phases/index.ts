@@ -4,7 +4,7 @@ import { type Phase, type PhaseContext, redactSecrets } from './phase.js';
 import { propertyPhase } from './property.js';
 import { statefulPhase } from './stateful.js';
 
-export { PHASE_FAMILIES, type PhaseOptions, type RefusedCredential } from './phase.js';
+export { PHASE_FAMILIES, type PhaseOptions } from './phase.js';
 export { writeRole } from './write-order.js';
 
 /**

@@ -69,7 +69,8 @@ export function applyMutation(input: RequestInput, mutation: Mutation): { input:
     next.body = setAt(isObject(next.body) ? next.body : {}, path, mutation.value);
     return { input: next, overrides: {} };
   }
-  const part = mutation.location === 'header' ? next.headers : next[mutation.location];
+  if (mutation.location === 'cookie') next.cookie ??= {};
+  const part = (mutation.location === 'header' ? next.headers : next[mutation.location]) ?? {};
   const name = path[0] ?? '';
   if (mutation.value === undefined) delete part[name];
   else part[name] = mutation.value;

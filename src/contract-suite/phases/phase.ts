@@ -8,13 +8,6 @@ import type { SchemaValues } from '../values/schema-values.js';
 /** The families the phases report their checks under (the cases' families are derived per operation; these are not). */
 export const PHASE_FAMILIES: readonly Family[] = ['property-valid', 'property-invalid', 'refused-credential', 'other-user', 'stateful', 'write-effect'];
 
-/** A credential the API must refuse (a revoked or expired key), named for the report. */
-export interface RefusedCredential {
-  /** What it is, e.g. `revoked key`: the report's name for it, and `$REFUSED_<LABEL>` in a curl. */
-  label: string;
-  token: string;
-}
-
 /** What the phases after the derived cases are asked to do. */
 export interface PhaseOptions {
   /** Valid and invalid requests the property phase sends per operation; 0 leaves the phase out. */
@@ -25,8 +18,6 @@ export interface PhaseOptions {
   allowWrites: boolean;
   /** Whether the stateful phase runs (links and create → read → update → delete → read). */
   stateful: boolean;
-  /** Credentials each secured operation must answer with 401. */
-  refused: RefusedCredential[];
   /** A credential of another user, who must see none of the caller's resources. */
   otherToken?: string;
 }
@@ -69,11 +60,11 @@ export function labelled(label: string, findings: Finding[]): Finding[] {
 
 /**
  * Replaces every secret of the run in a result (the request it shows and its curl) by a shell variable:
- * the caller's credential is already `$API_KEY`; another user's is `$OTHER_API_KEY`, a refused one
- * `$REFUSED_<LABEL>`. A report never holds a credential in clear.
+ * the caller's credential is already `$API_KEY`, a refused one `$REFUSED_<SCHEME>` (the derived
+ * cases'); another user's is `$OTHER_API_KEY`. A report never holds a credential in clear.
  */
-export function redactSecrets(result: CaseResult, options: Pick<PhaseOptions, 'refused' | 'otherToken'>): CaseResult {
-  const secrets: Array<[string, string]> = options.refused.map(({ label, token }) => [token, `$REFUSED_${variableName(label)}`]);
+export function redactSecrets(result: CaseResult, options: Pick<PhaseOptions, 'otherToken'>): CaseResult {
+  const secrets: Array<[string, string]> = [];
   if (options.otherToken) secrets.push([options.otherToken, '$OTHER_API_KEY']);
   const redact = (text: string) => secrets.reduce((out, [token, name]) => (token ? out.replaceAll(token, name) : out), text);
   return {
@@ -95,4 +86,12 @@ export function variableName(label: string): string {
       .replace(/[^A-Z0-9]+/g, '_')
       .replace(/^_|_$/g, '') || 'KEY'
   );
+}
+
+/**
+ * The run as another caller: every scheme presented with `token` (another user's key, a session the run made),
+ * which reports show as `label`, never in clear.
+ */
+export function asCaller(run: RunContext, token: string, label: string): RunContext {
+  return { ...run, transport: { ...run.transport, credentials: run.transport.credentials.withToken(token) }, secrets: [[token, label], ...run.secrets] };
 }

@@ -9,7 +9,7 @@ import type { CaseResult } from '../result.js';
 import type { RunContext } from '../run-context.js';
 import { Tally } from '../tally.js';
 import { type Harvest, harvest, resolveSchema } from '../values/schema-refs.js';
-import { type Phase, type PhaseContext, phaseCase } from './phase.js';
+import { asCaller, type Phase, type PhaseContext, phaseCase } from './phase.js';
 import { inWriteOrder, type WriteRole, writeRole } from './write-order.js';
 
 const INPUT_ERRORS = new Set([400, 401, 413, 415, 422, 429]);
@@ -203,10 +203,10 @@ async function throwawayAccount(context: PhaseContext, writes: Array<{ facts: Op
     const renewal = new Tally(own, entry, { remember: false });
     const again = await step(own, renewal, entry, signIn, { ...signIn.baseline, body: pick(withPassword(body, session.password), signIn, context) });
     const fresh = again.exchange.response ? credentialIn(own, signIn, again.exchange.response.headers) : undefined;
-    return fresh === undefined ? undefined : { ...own, transport: { ...own.transport, token: fresh } };
+    return fresh === undefined ? undefined : asCaller(own, fresh, '$SESSION');
   };
   session.renew = renew;
-  session.run = { ...own, transport: { ...own.transport, token } };
+  session.run = asCaller(own, token, '$SESSION');
   session.result = tally.result('signed up a throwaway account; the writes below run under its session');
   if (typeof password === 'string') session.password = password;
   return session;
@@ -242,10 +242,11 @@ function pick(body: JsonObject, facts: OperationFacts, context: PhaseContext): J
 
 /** The credential a `Set-Cookie` answer gives, under the cookie name the secured operations take (`__Host-` prefix optional over plain HTTP). */
 function credentialIn(run: RunContext, made: OperationFacts, headers: Headers): string | undefined {
-  const secured = [...run.facts.values()].find((facts) => facts !== made && run.checks.placementOf?.(facts.operation)?.kind === 'cookie');
-  const placement = secured ? run.checks.placementOf?.(secured.operation) : undefined;
-  if (placement?.kind !== 'cookie') return undefined;
-  const names = new Set([placement.name, placement.name.replace(/^__Host-/, '')]);
+  const cookieOf = (facts: OperationFacts) =>
+    run.checks.credentials.requirementOf(facts.operation)?.schemes.find((scheme) => scheme.kind === 'apiKey' && scheme.in === 'cookie');
+  const scheme = [...run.facts.values()].flatMap((facts) => (facts === made ? [] : [cookieOf(facts)])).find((found) => found !== undefined);
+  if (scheme?.kind !== 'apiKey') return undefined;
+  const names = new Set([scheme.key, scheme.key.replace(/^__Host-/, '')]);
   for (const cookie of headers.getSetCookie()) {
     const [pair] = cookie.split(';');
     const [name, ...value] = (pair ?? '').split('=');

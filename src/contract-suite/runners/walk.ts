@@ -1,5 +1,5 @@
 import { isObject, type Json } from '../../contract/spec.js';
-import { withField, type RequestInput, type SuiteCase } from '../case.js';
+import { type RequestInput, type SuiteCase, withField } from '../case.js';
 import { checkExchange, describeItem, effectiveSort, listOptions, orderBreak, parseJson } from '../checks.js';
 import type { Exchange } from '../http.js';
 import { resolveLive } from '../live-values.js';

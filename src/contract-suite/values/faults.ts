@@ -1,5 +1,6 @@
 import type { Json, JsonObject } from '../../contract/spec.js';
 import type { Family, Location } from '../case.js';
+import { patternRegExp } from './pattern.js';
 
 /** One bad value, breaking one constraint of a field's schema. */
 export interface Fault {
@@ -9,11 +10,11 @@ export interface Fault {
 }
 
 /**
- * One bad value per constraint of a field's schema. On the wire a query, header
- * or path value is text, so only a number can be mistyped there; and a path
+ * One bad value per constraint of a field's schema. On the wire a query, header,
+ * path or cookie value is text, and so is a field of a form body (`textual`), so only a number can be mistyped there; and a path
  * segment cannot be empty or a dot segment (the URL would mean another path).
  */
-export function faultsOf(schema: JsonObject, location: Location): Fault[] {
+export function faultsOf(schema: JsonObject, location: Location, textual = location !== 'body'): Fault[] {
   const faults: Fault[] = [];
   const type = schema['type'];
   const fitsLocation = (value: string) => location !== 'path' || !['', '.', '..'].includes(value);
@@ -22,7 +23,7 @@ export function faultsOf(schema: JsonObject, location: Location): Fault[] {
     const value = ['up', 'invalid', 'not-a-value'].find((candidate) => !allowed.includes(candidate)) ?? 'not-a-value';
     faults.push({ family: 'invalid-enum', value, title: (name) => `invalid ${name} "${value}" (not one of ${allowed.join(', ')})` });
   }
-  const wrong = wrongTypeValue(type, location);
+  const wrong = wrongTypeValue(type, textual);
   if (wrong !== undefined)
     faults.push({ family: 'wrong-type', value: wrong, title: (name) => `wrong type: ${name} ${JSON.stringify(wrong)} (not ${String(type)})` });
   if (typeof schema['maximum'] === 'number') {
@@ -33,8 +34,8 @@ export function faultsOf(schema: JsonObject, location: Location): Fault[] {
     const value = schema['minimum'] - 1;
     faults.push({ family: 'under-minimum', value, title: (name) => `${name} ${value} under the minimum ${String(schema['minimum'])}` });
   }
-  if (typeof schema['pattern'] === 'string') {
-    const pattern = new RegExp(schema['pattern'], 'u');
+  const pattern = typeof schema['pattern'] === 'string' ? patternRegExp(schema['pattern']) : undefined;
+  if (pattern !== undefined) {
     const value = ['not a valid value!', '!', '..'].find((candidate) => !pattern.test(candidate) && fitsLocation(candidate));
     if (value !== undefined) faults.push({ family: 'pattern-mismatch', value, title: (name) => `${name} ${JSON.stringify(value)} not matching its pattern` });
   }
@@ -50,16 +51,16 @@ export function faultsOf(schema: JsonObject, location: Location): Fault[] {
   return faults;
 }
 
-/** A value of another JSON type; in a query string, header or path only a number can be mistyped (as text). */
-function wrongTypeValue(type: Json | undefined, location: Location): Json | undefined {
+/** A value of another JSON type; in text (a query string, header, path, cookie or form body) only a number can be mistyped. */
+function wrongTypeValue(type: Json | undefined, textual: boolean): Json | undefined {
   switch (type) {
     case 'integer':
     case 'number':
       return 'ten';
     case 'string':
-      return location === 'body' ? 42 : undefined;
+      return textual ? undefined : 42;
     case 'boolean':
-      return location === 'body' ? 'yes' : undefined;
+      return textual ? undefined : 'yes';
     default:
       return undefined;
   }

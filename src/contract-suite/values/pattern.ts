@@ -28,7 +28,23 @@ export function stringMatching(pattern: string, pick: Pick): string | undefined 
     return undefined;
   }
   const value = emitBranches(tree, pick);
-  return new RegExp(pattern, 'u').test(value) ? value : undefined;
+  return patternRegExp(pattern)?.test(value) ? value : undefined;
+}
+
+/**
+ * The pattern as a regular expression: with the `u` flag as JSON Schema means it, else without it
+ * (a foreign spec's `{` outside a quantifier is an error only in unicode mode); undefined when
+ * JavaScript cannot read it at all (PCRE's possessive quantifiers, for one).
+ */
+export function patternRegExp(pattern: string): RegExp | undefined {
+  for (const flags of ['u', '']) {
+    try {
+      return new RegExp(pattern, flags);
+    } catch {
+      // try the next reading
+    }
+  }
+  return undefined;
 }
 
 /** A deterministic source of choices (mulberry32), so a seed always yields the same value. */

@@ -1,12 +1,14 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { compileSpecSchema, createSpecAjv } from '../../contract/schemas.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
-import { seeded, stringMatching, type Pick } from './pattern.js';
+import { type Pick, seeded, stringMatching } from './pattern.js';
 import { resolveSchema } from './schema-refs.js';
 
 /** Most values a field is tried with, so a field with a long enum does not flood a live service. */
 const MAX_VARIANTS = 4;
+/** Keywords that say nothing about which values are valid. */
+const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'default', '$comment']);
 /** Fixed dates, so generated values (and the requests that carry them) are the same on every run. */
 const DATE_TIME = '2026-01-01T00:00:00.000Z';
 
@@ -21,16 +23,22 @@ export class SchemaValues {
   readonly #ajv: Ajv2020;
   readonly #validators = new Map<string, ValidateFunction>();
 
-  constructor(spec: OpenApiDocument) {
+  /** `ajv`: more Ajv options (a foreign spec's schemas are read without strict mode). */
+  constructor(spec: OpenApiDocument, ajv: Options = {}) {
     this.#spec = spec;
-    this.#ajv = createSpecAjv(spec);
+    this.#ajv = createSpecAjv(spec, ajv);
   }
 
+  /** Whether the value is valid; false too when the schema cannot be compiled (a foreign spec's), so no value is handed out for it. */
   isValid(schema: Json, value: Json): boolean {
     const key = JSON.stringify(schema);
     let validate = this.#validators.get(key);
     if (!validate) {
-      validate = compileSpecSchema(this.#ajv, schema);
+      try {
+        validate = compileSpecSchema(this.#ajv, schema);
+      } catch {
+        validate = Object.assign(() => false, { errors: null }) as unknown as ValidateFunction;
+      }
       this.#validators.set(key, validate);
     }
     return validate(structuredClone(value));
@@ -125,14 +133,17 @@ export function generate(spec: OpenApiDocument, schema: Json, pick: Pick, depth 
     case 'null':
       return null;
     case 'array': {
-      const count = typeof resolved['minItems'] === 'number' ? resolved['minItems'] : 0;
+      // One item at least where the schema allows it: an empty array in a query string is no value at all.
+      const count = Math.max(typeof resolved['minItems'] === 'number' ? resolved['minItems'] : 0, resolved['maxItems'] === 0 ? 0 : 1);
       const items = Array.from({ length: count }, () => generate(spec, resolved['items'] ?? {}, pick, depth + 1));
       return items.every((item) => item !== undefined) ? (items as Json[]) : undefined;
     }
     case 'object':
       return generateObject(spec, resolved, pick, depth);
     default:
-      return undefined;
+      // A schema that says nothing of its type (`{}`) takes any value; one with properties is an object.
+      if (isObject(resolved['properties']) || Array.isArray(resolved['required'])) return generateObject(spec, resolved, pick, depth);
+      return Object.keys(resolved).every((keyword) => ANNOTATIONS.has(keyword)) ? 'contract-suite-value' : undefined;
   }
 }
 
