@@ -64,7 +64,8 @@ function roughValue(spec: OpenApiDocument, schema: Json, location: Location, dep
       return fc.constant(null);
     case 'array': {
       const items = roughValue(spec, resolved['items'] ?? {}, location, depth + 1);
-      const minLength = typeof resolved['minItems'] === 'number' ? resolved['minItems'] : 0;
+      // Outside the body an empty array has no wire form of its own (`tags=` reads as one empty value): at least one item there.
+      const minLength = Math.max(typeof resolved['minItems'] === 'number' ? resolved['minItems'] : 0, location === 'body' ? 0 : 1);
       const maxLength = Math.max(minLength, Math.min(typeof resolved['maxItems'] === 'number' ? resolved['maxItems'] : MAX_ITEMS, MAX_ITEMS));
       return resolved['uniqueItems'] === true
         ? fc.uniqueArray(items, { minLength, maxLength, selector: (value) => JSON.stringify(value) })

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
+import { isJsonMediaType } from '../../contract/media-types.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
 import type { Family, Location, RequestInput, RequestOverrides } from '../case.js';
 import type { OperationFacts } from '../operation-facts.js';
 import { resolveSchema } from '../values/schema-refs.js';
 import type { SchemaValues } from '../values/schema-values.js';
+import { requestMediaType } from '../wire/body.js';
 
 /** How deep into a body the mutations reach: nested fields are where hand-written validation forgets. */
 const MAX_DEPTH = 3;
@@ -80,8 +82,12 @@ export function applyMutation(input: RequestInput, mutation: Mutation): { input:
 function targetsOf(spec: OpenApiDocument, facts: OperationFacts): Target[] {
   const targets: Target[] = [];
   // Path parameters have their own families (malformed and unknown ids); a continuation token (a cursor) is opaque.
+  // A form body carries text only: a value of another JSON type is not representable there, so its fields are not mutated.
+  const mediaType = requestMediaType(facts.operation);
+  const textBody = mediaType !== undefined && !isJsonMediaType(mediaType);
   for (const field of facts.fields) {
     if (field.location === 'path' || facts.continuations.has(field.name)) continue;
+    if (field.location === 'body' && textBody) continue;
     targets.push({ location: field.location, path: [field.name], schema: field.resolved, required: field.required });
     if (field.location === 'body') nested(spec, field.resolved, [field.name], targets, 1);
   }
