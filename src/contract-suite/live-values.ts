@@ -75,3 +75,15 @@ export function tokenIn(context: RunContext, entry: SuiteCase, exchange: Exchang
   harvest(context.spec, schema, body, found);
   return found.get(component)?.[0];
 }
+
+const NOT_FOUND = 404;
+
+/**
+ * A positive case sent with the spec's example id (none seen in earlier answers) and answered 404: the example
+ * belongs to the mock's data, not to every deployment, so the answer proves nothing either way; the case is skipped.
+ */
+export function exampleIdMissing(tally: Tally, entry: SuiteCase, fromSpec: string[], exchange: Exchange): CaseResult | undefined {
+  if (entry.polarity !== 'positive' || fromSpec.length === 0 || exchange.response?.status !== NOT_FOUND) return undefined;
+  const names = fromSpec.join(', ');
+  return tally.skip(exchange, `no ${names} seen in earlier answers, and the spec's example ${names} does not exist here (404)`);
+}

@@ -87,6 +87,8 @@ describe('the client package', () => {
       'package/src/client/account.js',
       'package/src/client/index.d.ts',
       'package/src/client/index.js',
+      'package/src/client/mock-only-headers.d.ts',
+      'package/src/client/mock-only-headers.js',
     ]);
   });
 

@@ -22,7 +22,7 @@ let session = '';
 
 beforeAll(async () => {
   [server, accountMock] = await Promise.all([startServer({ databasePath: database.path, env: { LOG_LEVEL: 'warn' } }), startMock({ api: 'account' })]);
-  webUrl = /^Web application on (\S+)$/m.exec(server.stdout())?.[1] ?? '';
+  webUrl = server.webUrl;
   const signUp = await fetch(`${webUrl}/api/users`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

@@ -84,7 +84,7 @@ async function observe(url: string, probe: Probe): Promise<{ status: number; cor
 
 describe('the mocks and the server, on what the suite does not send', () => {
   it('differ only where PROBE_DIFFERENCES says why, and each listed difference still occurs', async () => {
-    const webUrl = /^Web application on (\S+)$/m.exec(server.stdout())?.[1];
+    const webUrl = server.webUrl;
     expect(webUrl).toBeDefined();
     const unlisted: string[] = [];
     const listedButEqual: string[] = [];

@@ -3,7 +3,7 @@ import { type SuiteCase, withField } from '../case.js';
 import { checkExchange } from '../checks.js';
 import { judgeEffect, type VariantAnswer } from '../field-effect.js';
 import type { Exchange } from '../http.js';
-import { resolveLive, tokenIn } from '../live-values.js';
+import { exampleIdMissing, resolveLive, tokenIn } from '../live-values.js';
 import type { CaseResult } from '../result.js';
 import type { RunContext } from '../run-context.js';
 import { Tally } from '../tally.js';
@@ -19,6 +19,11 @@ export async function runFieldValues(context: RunContext, entry: SuiteCase): Pro
   if (!variants) return tally.skip(undefined, 'no values to try');
   const resolved = await resolveLive(context, tally, entry, entry.input);
   if ('result' in resolved) return resolved.result;
+  if (resolved.fromSpec.length > 0) {
+    // The baseline first (sent once: the tally remembers it), so an example id that does not exist here skips the case.
+    const missing = exampleIdMissing(tally, entry, resolved.fromSpec, await tally.send(resolved.input));
+    if (missing) return missing;
+  }
   const { name, location } = variants;
   const answers: VariantAnswer[] = [];
   let last: Exchange | undefined;
