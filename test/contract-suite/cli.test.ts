@@ -24,6 +24,13 @@ async function contract(args: string[]) {
   return { code, stdout: io.stdout(), stderr: io.stderr() };
 }
 
+/**
+ * What the runs against the mock are about (the report, known differences, exit codes) is the derived cases'; the
+ * phases against the mock are proven in phases-on-processes.slow.test.ts. The run against the implementation keeps
+ * `npm run contract`'s defaults, phases included.
+ */
+const NO_PHASES = ['--examples', '0', '--no-stateful'];
+
 // Started once for the run by test/global-setup.ts.
 const mock = await sharedService('mock');
 const server = await sharedService('server');
@@ -46,14 +53,14 @@ describe('npm run contract', { concurrent: true }, () => {
   });
 
   it('exits 0 against the mock with --target prism and names the differences it allowed', async () => {
-    const result = await contract(['--base-url', mock.url, '--token', 'anything', '--target', 'prism']);
+    const result = await contract(['--base-url', mock.url, '--token', 'anything', '--target', 'prism', ...NO_PHASES]);
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toMatch(/^ {2}ok\* {3}negative {2}unknown key \(well-formed\) +200 {2}known difference: prism-accepts-any-token$/m);
     expect(result.stdout).toContain('Known differences for prism (src/contract-suite/known-differences.ts):');
   });
 
   it('exits 1 on a violation, with the reason, the offending request and a hint when the target looks like the mock', async () => {
-    const result = await contract(['--base-url', mock.url, '--token', 'anything']);
+    const result = await contract(['--base-url', mock.url, '--token', 'anything', ...NO_PHASES]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^ {2}FAIL {2}negative {2}unknown key \(well-formed\) +200$/m);
     expect(result.stdout).toContain('- [status] expected 401, got 200: the invalid request was accepted');
@@ -65,7 +72,7 @@ describe('npm run contract', { concurrent: true }, () => {
   });
 
   it('prints the report as JSON with --json, taking the key from API_KEY, as a process', async () => {
-    const result = await contractProcess(['--base-url', mock.url, '--target', 'prism', '--json'], { API_KEY: 'anything' });
+    const result = await contractProcess(['--base-url', mock.url, '--target', 'prism', '--json', ...NO_PHASES], { API_KEY: 'anything' });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/^\[ *1\/\d+\] listOwnItems: /m);
     const report = JSON.parse(result.stdout) as SuiteReport;

@@ -48,7 +48,7 @@ describe('the contract suite', () => {
   });
 
   it('needs every listed difference: each one is observed against the mock', () => {
-    // A difference about cases this spec has none of (an unknown id needs a path parameter) is observed in prism-fixture.test.ts.
+    // A difference about cases this spec has none of (an unknown id needs a path parameter) is observed in prism-fixture.slow.test.ts.
     const derived = new Set(mockReport.results.map((result) => result.family));
     const unused = KNOWN_DIFFERENCES.filter(
       (difference) =>

@@ -80,11 +80,11 @@ describe('adding GET /items/{id} to a copy of the project', () => {
       'test/contract-suite/any-operation.test.ts',
       'test/contract/',
       'test/account/spec.test.ts',
-      'test/robustness/fuzz.test.ts',
+      'test/robustness/fuzz.slow.test.ts',
       'test/http/cors-headers.test.ts',
       'test/tools/check/stale-names.test.ts',
     ];
-    const run = await runCommand([join(projectRoot, 'node_modules', '.bin', 'vitest'), 'run', '--project', 'default', ...files], {
+    const run = await runCommand([join(projectRoot, 'node_modules', '.bin', 'vitest'), 'run', '--project', 'default', '--project', 'slow', ...files], {
       cwd: copy,
       env: { FUZZ_RUNS: '2000', NO_COLOR: '1' },
       timeoutMs: 600_000,

@@ -7,7 +7,7 @@
  * contract's order of checks gives. A failure shrinks to a minimal request,
  * printed as an HTTP message with the seed and path to replay it.
  *
- * FUZZ_RUNS=100000 npx vitest run test/robustness/fuzz.test.ts   (default 10,000)
+ * FUZZ_RUNS=100000 npx vitest run test/robustness/fuzz.slow.test.ts   (default 10,000)
  * FUZZ_SEED=<seed> FUZZ_PATH=<path> replays a reported failure.
  */
 import fc from 'fast-check';
@@ -594,7 +594,7 @@ describe('fuzzing from the spec', () => {
       throw new Error(
         [
           `fuzzing found a request the server answers against the contract (after ${details.numRuns} runs, ${details.numShrinks} shrinks).`,
-          `Replay: FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} npx vitest run test/robustness/fuzz.test.ts`,
+          `Replay: FUZZ_SEED=${details.seed} FUZZ_PATH=${details.counterexamplePath} npx vitest run test/robustness/fuzz.slow.test.ts`,
           '',
           'Minimal request:',
           describeRequest(request!),
