@@ -3,8 +3,8 @@
  * `configuration error: …` on stderr and exit code 2: never a stack trace, never exit 1 (that is for the
  * database being away). Slow: each case starts a real process.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,21 +42,32 @@ describe('a configuration the server cannot serve with', () => {
     const runuser = process.getuid?.() === 0 ? whichRunuser() : undefined;
     if (!runuser) return;
     const folder = mkdtempSync(join(tmpdir(), 'root-only-'));
+    const tree = treeNobodyCanRead(runuser);
     try {
-      const result = await serve({ DATABASE_PATH: join(folder, 'data', 'api.sqlite'), HOME: folder }, [
-        runuser,
-        '-u',
-        'nobody',
-        '--',
-        'env',
-        `PATH=${process.env['PATH']}`,
-      ]);
+      const result = await runCommand(
+        [runuser, '-u', 'nobody', '--', 'env', `PATH=${process.env['PATH']}`, process.execPath, '--import', 'tsx', join(tree.root, 'src/server/main.ts')],
+        { cwd: tree.root, env: { PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(folder, 'data', 'api.sqlite'), HOME: folder }, timeoutMs: 30_000 },
+      );
       expectConfigurationError(result, /cannot create or open the database at .* \(permission denied\): uid 65534 cannot write there\. Set DATABASE_PATH/);
     } finally {
+      tree.remove();
       rmSync(folder, { recursive: true, force: true });
     }
   });
 });
+
+/**
+ * The project as nobody can read it: the checkout itself, or, when it sits in a folder only root may enter (a fresh
+ * clone in a 0700 temporary folder, as CI makes), a hard-linked copy in a folder anyone may enter.
+ */
+function treeNobodyCanRead(runuser: string): { root: string; remove(): void } {
+  const readable = spawnSync(runuser, ['-u', 'nobody', '--', 'test', '-r', join(projectRoot, 'src/server/main.ts')]).status === 0;
+  if (readable) return { root: projectRoot, remove: () => {} };
+  const root = mkdtempSync(join(tmpdir(), 'readable-project-'));
+  chmodSync(root, 0o755);
+  execFileSync('cp', ['-al', `${projectRoot}/.`, root]);
+  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+}
 
 function whichRunuser(): string | undefined {
   try {
