@@ -26,7 +26,7 @@ import { resultsPath } from './lib/results.js';
 import { SERVERS, type ServerId } from './lib/servers.js';
 
 // Prism ends on SIGTERM without writing a profile, so it is left out.
-const PROFILABLE: ServerId[] = ['project', 'raw', 'hono', 'fastify', 'express'];
+const PROFILABLE: ServerId[] = ['project', 'project-metrics', 'project-tracing', 'raw', 'hono', 'fastify', 'express'];
 
 const number = (value: string) => {
   const parsed = Number(value);
