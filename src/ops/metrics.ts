@@ -1,7 +1,8 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { AnsweredRequest, RequestObserver } from '../http/telemetry.js';
 import type { StoreStats } from '../store/store.js';
 import type { MetricsSource } from './ops-app.js';
+import { TalliedHistogram } from './tallied-histogram.js';
 
 /** OpenTelemetry's advice for `http.server.request.duration`, in seconds. */
 export const REQUEST_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -34,7 +35,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
-  const duration = new Histogram({
+  const duration = new TalliedHistogram({
     name: 'http_server_request_duration_seconds',
     help: 'Duration of HTTP server requests answered by the public API (api="main") and the web application (api="account"), by operationId and status.',
     labelNames: ['api', 'operation', 'http_response_status_code'] as const,
@@ -68,17 +69,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
   });
   if (options.pool) poolGauges(registry, options.storeStats);
 
-  // One labelled child per (api, operation, status): few, and found again without prom-client hashing the labels.
-  const children = new Map<string, Histogram.Internal<'api' | 'operation' | 'http_response_status_code'>>();
   const observer: RequestObserver = {
     answered(request: AnsweredRequest) {
-      const name = `${request.api} ${request.operation} ${request.status}`;
-      let child = children.get(name);
-      if (!child) {
-        child = duration.labels(request.api, request.operation, String(request.status));
-        children.set(name, child);
-      }
-      child.observe(request.seconds);
+      duration.record([request.api, request.operation, statusLabel(request.status)], request.seconds);
       const reason = request.problem?.reason;
       if (reason === undefined) return;
       (request.problem?.type === 'urn:problem-type:unauthorized' ? authenticationFailures : refusals).labels(request.api, reason).inc();
@@ -87,6 +80,10 @@ export function createMetrics(options: MetricsOptions): Metrics {
 
   return { registry, observer, contentType: registry.contentType, metrics: () => registry.metrics() };
 }
+
+/** HTTP statuses as label values, made once each rather than on every request. */
+const STATUS_LABELS = Array.from({ length: 600 }, (_, status) => String(status));
+const statusLabel = (status: number): string => STATUS_LABELS[status] ?? String(status);
 
 /** The PostgreSQL pool's gauges, after `db.client.connection.*`, read from the store at each scrape. */
 function poolGauges(registry: Registry, storeStats: () => StoreStats | undefined): void {
