@@ -71,6 +71,11 @@ export interface ServerConfig extends StoreConfig {
   shutdownDelaySeconds: number;
   /** The ops listener (`/livez`, `/readyz`, `/metrics`): off unless `OPS_PORT` is set; on `OPS_HOST`, 127.0.0.1 by default. */
   ops: { host: string; port: number } | undefined;
+  /**
+   * `LISTEN_ON_SIGNAL=1`: get ready (code loaded, contracts compiled), say so on stderr, and open the database and
+   * listen only on SIGUSR2. `npm run dev` starts the next server this way while it still checks a save.
+   */
+  listenOnSignal: boolean;
   /** Where spans are exported over OTLP/HTTP (`OTEL_EXPORTER_OTLP_ENDPOINT`); tracing is off, and not even loaded, when unset. */
   otlpEndpoint: string | undefined;
   /** The spans' `service.name` (`OTEL_SERVICE_NAME`, default `bearer-list-api`). */
@@ -241,6 +246,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     shutdownDelaySeconds: integer(env, 'SHUTDOWN_DELAY_SECONDS', production ? DEFAULT_PRODUCTION_SHUTDOWN_DELAY_SECONDS : 0, 0, 300),
     ops: opsListener(env),
+    listenOnSignal: flag(env, 'LISTEN_ON_SIGNAL'),
     otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
     serviceName: env['OTEL_SERVICE_NAME'] || 'bearer-list-api',
     responseValidation: responseValidation as ResponseValidationMode,
@@ -347,4 +353,12 @@ function optionalInteger(env: NodeJS.ProcessEnv, name: string, min: number, max:
   if (!Number.isInteger(value) || value < min || value > max)
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
   return value;
+}
+
+/** A switch: unset, empty or `0` is off, `1` is on; anything else is refused. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  throw new ConfigError(`${name} must be 1 (on) or 0 (off), not ${JSON.stringify(raw)}`);
 }

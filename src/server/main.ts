@@ -35,10 +35,15 @@ import { SchemaTooNew } from '../store/schema-policy.js';
 import { loadSecrets, publishSecrets, type SecretSource, secretsAgreement } from '../store/secrets.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
+import { waitForListenSignal } from './listen-on-signal.js';
 
 let config: ServerConfig;
 let resolved: ReturnType<typeof resolveLimits>;
 const contract = compileRequestContract(loadSpec(), 'main');
+// The web application's contract and limits: the account API, with its own bounds.
+const accountSpec = loadSpec(readContractPaths(undefined, 'account').spec);
+const accountContract = compileRequestContract(accountSpec, 'account');
+const accountLimits = readLimits(accountSpec, 'account');
 try {
   config = readServerConfig();
   resolved = resolveLimits(contract, config);
@@ -147,6 +152,9 @@ process.on('SIGHUP', () => {
   logger.info({ signal: 'SIGHUP' }, 'SIGHUP: logs flushed; still serving (SIGTERM or SIGINT stops the server)');
   flushLogs();
 });
+
+// Held here by `npm run dev` (LISTEN_ON_SIGNAL=1) while it checks a save: ready, without a port or the database yet.
+if (config.listenOnSignal) await waitForListenSignal();
 
 // The ops listener first: /livez answers while the database is opened and migrated, and /readyz says that it is.
 const readiness = addServerChecks(new Readiness(), { store: () => store, draining: () => draining });
@@ -287,10 +295,7 @@ try {
   publicListener = await listen('api', app.fetch, config.port, { headersTimeoutMs, requestTimeoutMs }, contract.problemBounds);
   servers = [publicListener.server];
   const url = `${publicListener.url}${config.basePath}`;
-  // The web application: the account API's own contract and limits, and pages that show the public API's URL in their curl.
-  const accountSpec = loadSpec(readContractPaths(undefined, 'account').spec);
-  const accountContract = compileRequestContract(accountSpec, 'account');
-  const accountLimits = readLimits(accountSpec, 'account');
+  // The web application: pages that show the public API's URL in their curl.
   const webApp = createWebApp({
     store,
     contract: accountContract,

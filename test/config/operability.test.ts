@@ -21,6 +21,14 @@ describe('the ops listener and draining settings', () => {
     expect(readServerConfig(given).shutdownDelaySeconds).toBe(want);
   });
 
+  it.each([
+    { given: {}, want: false },
+    { given: { LISTEN_ON_SIGNAL: '0' }, want: false },
+    { given: { LISTEN_ON_SIGNAL: '1' }, want: true },
+  ])('holds the server until SIGUSR2 with $given: $want', ({ given, want }) => {
+    expect(readServerConfig(given).listenOnSignal).toBe(want);
+  });
+
   it('takes OTEL_EXPORTER_OTLP_ENDPOINT as an http(s) URL, and tracing is off without it', () => {
     expect(readServerConfig({}).otlpEndpoint).toBeUndefined();
     expect(readServerConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).otlpEndpoint).toBe('http://collector:4318');
@@ -35,6 +43,7 @@ describe('refused early and clearly', () => {
     { given: { CACHE_TTL_MS: '50' }, want: /CACHE_TTL_MS must be a whole number from 100/ },
     { given: { OPS_PORT: '70000' }, want: /OPS_PORT must be a whole number from 0 to 65535/ },
     { given: { SHUTDOWN_DELAY_SECONDS: '-1' }, want: /SHUTDOWN_DELAY_SECONDS must be a whole number from 0 to 300/ },
+    { given: { LISTEN_ON_SIGNAL: 'yes' }, want: /LISTEN_ON_SIGNAL must be 1 \(on\) or 0 \(off\), not "yes"/ },
   ])('refuses $given, even where the setting would be ignored', ({ given, want }) => {
     expect(() => readServerConfig(given)).toThrow(ConfigError);
     expect(() => readServerConfig(given)).toThrow(want);

@@ -5,7 +5,7 @@ import { checkValueExamples } from '../check/examples-check.js';
 import { type FileWatch, watchFolders } from '../generate/watch-files.js';
 import { writeTypes } from '../generate/write-types.js';
 import { describeExit } from '../process/launch.js';
-import { type ServerProcess, ServerStartError, startServer } from '../process/server.js';
+import { type ServerProcess, ServerStartError, type StagedServer, stageServer, startServer } from '../process/server.js';
 import { type Breakage, explainExamples, explainLint, explainServerStart, explainTypecheck, explainTypeGeneration, formatTypecheckError } from './explain.js';
 import { type LintResult, lintSpec } from './lint-spec.js';
 import { describeBreakage, seconds } from './report.js';
@@ -57,6 +57,8 @@ export class DevLoop {
   #watch: FileWatch | undefined;
   #server: { process: ServerProcess; startedAt: Date } | undefined;
   #running: Promise<void> | undefined;
+  /** The next server, started held while a save is checked (`#stageServer`); stopped if the loop stops first. */
+  #staged: StagedServer | undefined;
   #types: Promise<TypesOutcome> = Promise.resolve({ ok: true, summary: 'types unchanged' });
   /** Whether a type generation since the last run wrote a different file. */
   #typesChanged = false;
@@ -92,6 +94,7 @@ export class DevLoop {
     await this.#watch?.close();
     this.#stopped.abort();
     await this.#typecheck.close();
+    if (this.#staged) this.#discard(this.#staged);
     const server = this.#server;
     this.#server = undefined;
     await server?.process.stop({ graceMs: 5_000 });
@@ -103,6 +106,8 @@ export class DevLoop {
     if (spec.length + source.length === 0) return;
     // Any check in flight (a run's, or the tests' and tools' after a restart) is stale now: it stops at its next file.
     this.#typecheck.cancel();
+    // So is the last run's security lint, if it is still going: its seconds of CPU would slow this save's checks.
+    if (!this.#running) this.#currentRun?.abort();
     // Types are written at once, not behind a typecheck in progress: the editor should see them within the second.
     if (spec.length > 0) this.#regenerateTypes(savedAt);
     void this.#enqueue({ cause: spec.length > 0 ? 'spec' : 'source', changed: [...spec, ...source], savedAt });
@@ -178,6 +183,12 @@ export class DevLoop {
       }
     }
 
+    // The next server starts now, held before it listens, while the checks run: it is released once they pass.
+    const staged = !initial && !typesFailed ? this.#stageServer() : undefined;
+    const discardStaged = () => {
+      if (staged) this.#discard(staged);
+    };
+
     if (!typesFailed) {
       const typecheckStarted = performance.now();
       const typecheck = warming ?? this.#typecheck.check();
@@ -188,7 +199,10 @@ export class DevLoop {
       }
       // The server's files (src/, generated/) are checked first; the rest (tests, tools) is said when done, without holding it back.
       const errors = await typecheck.first;
-      if (errors === undefined || stale()) return this.#superseded(lint);
+      if (errors === undefined || stale()) {
+        discardStaged();
+        return this.#superseded(lint);
+      }
       const ms = performance.now() - typecheckStarted;
       const blocking = errors.filter((error) => this.#blocks(error));
       if (blocking.length > 0) broken.push(explainTypecheck(blocking, run.cause));
@@ -198,7 +212,10 @@ export class DevLoop {
 
     if (lint) {
       const { result, ms } = await lint;
-      if (stale()) return this.#superseded();
+      if (stale()) {
+        discardStaged();
+        return this.#superseded();
+      }
       if (result.ok) passed.lint = `lint ok in ${seconds(ms)}`;
       // A spec that does not parse fails lint and type generation alike; one report is enough.
       else if (!typesFailed) broken.unshift(explainLint(result.problems));
@@ -209,6 +226,7 @@ export class DevLoop {
     const summary = Object.values(passed).filter((entry) => entry !== undefined);
     if (summary.length > 0) say(summary.join(' · '));
     if (broken.length > 0) {
+      discardStaged();
       for (const breakage of broken) for (const line of describeBreakage(breakage)) say(line);
       const server = this.#server;
       say(
@@ -221,7 +239,8 @@ export class DevLoop {
     }
     // The first check restarts only when it found the committed types stale.
     const restart = !initial || typesChanged;
-    if (restart && !(await this.#startServer('restarted'))) return;
+    if (!restart) discardStaged();
+    if (restart && !(await this.#startServer('restarted', staged))) return;
     say(`all checks pass${restart ? ', server restarted' : ''} (${seconds(performance.now() - started)} in all)`);
     if (securityLintAfter) this.#securityLint(lintSignal);
   }
@@ -294,32 +313,64 @@ export class DevLoop {
     });
   }
 
-  /** Stops the running server, if any, and starts a new one; false when it did not come up. */
-  async #startServer(verb: string): Promise<boolean> {
+  /** The next server, started held with the loop's environment and output; see `#startServer`. */
+  #stageServer(): StagedServer {
+    const { serverEnv, forward } = this.#options;
+    this.#staged = stageServer({ env: serverEnv, onOutput: forward, maxOutputChars: 1 << 16 });
+    return this.#staged;
+  }
+
+  /** Stops a staged server that will not be released. */
+  #discard(staged: StagedServer): void {
+    if (this.#staged === staged) this.#staged = undefined;
+    void staged.discard();
+  }
+
+  /**
+   * Replaces the running server, if any, with a new one; false when it did not come up. A staged server (started
+   * held while the save was checked) is released the moment the last one has stopped; one that ended before it
+   * was ready leaves the last server running. Without one, the new server is started here.
+   */
+  async #startServer(verb: string, staged?: StagedServer): Promise<boolean> {
     const { say, serverEnv, forward } = this.#options;
     const started = performance.now();
     const previous = this.#server;
+    if (staged && !(await staged.ready) && previous) {
+      this.#staged = undefined;
+      // The new code does not start: say why, and keep the last good server.
+      await this.#reportStartFailure(staged.release(), `not restarted: the last good server is still running at ${previous.process.url}`);
+      return false;
+    }
     // Forget it before stopping it, so its exit is not taken for a crash.
     this.#server = undefined;
     await previous?.process.stop({ graceMs: 5_000 });
     if (this.#stopping) return false;
+    // Output is passed on as it comes; the last 64 KiB are kept for the report when it does not start.
+    if (this.#staged === staged) this.#staged = undefined;
+    const starting = staged ? staged.release() : startServer({ env: serverEnv, onOutput: forward, maxOutputChars: 1 << 16 });
+    const server = await this.#reportStartFailure(starting, 'no server is running; it starts on the next save that passes');
+    if (!server) return false;
+    this.#server = { process: server, startedAt: new Date() };
+    say(`server ${verb} in ${seconds(performance.now() - started)} (pid ${server.pid}): ${server.url}`);
+    void server.exited.then((exit) => {
+      if (this.#server?.process === server && !this.#stopping) {
+        this.#server = undefined;
+        say(`the server stopped by itself (${describeExit(exit)}); it starts again on the next save that passes`);
+      }
+    });
+    return true;
+  }
+
+  /** The server once it listens; or undefined, having said why it did not start and `then`. */
+  async #reportStartFailure(starting: Promise<ServerProcess>, then: string): Promise<ServerProcess | undefined> {
+    const { say } = this.#options;
     try {
-      // Output is passed on as it comes; the last 64 KiB are kept for the report when it does not start.
-      const server = await startServer({ env: serverEnv, onOutput: forward, maxOutputChars: 1 << 16 });
-      this.#server = { process: server, startedAt: new Date() };
-      say(`server ${verb} in ${seconds(performance.now() - started)} (pid ${server.pid}): ${server.url}`);
-      void server.exited.then((exit) => {
-        if (this.#server?.process === server && !this.#stopping) {
-          this.#server = undefined;
-          say(`the server stopped by itself (${describeExit(exit)}); it starts again on the next save that passes`);
-        }
-      });
-      return true;
+      return await starting;
     } catch (error) {
       const [reason, output] = error instanceof ServerStartError ? [error.reason, error.output] : [error instanceof Error ? error.message : String(error), ''];
       for (const line of describeBreakage(explainServerStart(reason, output))) say(line);
-      say('no server is running; it starts on the next save that passes');
-      return false;
+      say(then);
+      return undefined;
     }
   }
 }

@@ -65,8 +65,20 @@ export function explainTypecheck(errors: TypecheckError[], cause: 'spec' | 'sour
 }
 
 export function explainServerStart(reason: string, output: string): Breakage {
-  const tail = output.trim().split('\n').filter(Boolean).slice(-SHOWN);
-  return { step: 'server', errors: [reason, ...tail], total: 1 + tail.length, fixes: ['the server stops at startup: read its output above, fix, and save'] };
+  const lines = output.trim().split('\n').filter(Boolean);
+  const shown = uncaughtError(lines) ?? lines.slice(-SHOWN);
+  return { step: 'server', errors: [reason, ...shown], total: 1 + shown.length, fixes: ['the server stops at startup: read its output above, fix, and save'] };
+}
+
+/**
+ * From Node's report of an uncaught error (the source line, the error, its stack, the Node version), the error
+ * and the first frame in the project's own code: what the tail of that report (frames of Node's loader) hides.
+ */
+function uncaughtError(lines: string[]): string[] | undefined {
+  const at = lines.findIndex((line) => /^\w*(?:Error|Exception)(?: \[\w+\])?: /.test(line));
+  if (at === -1) return undefined;
+  const frame = lines.slice(at + 1).find((line) => /^\s+at .*\/(src|generated)\/[^)]*:\d+:\d+\)?$/.test(line) && !line.includes('/node_modules/'));
+  return [lines[at] as string, ...(frame ? [frame.trim().replace(/\(?(?:file:\/\/)?\/\S*?\/((?:src|generated)\/[^)]*)\)?$/, '$1')] : [])];
 }
 
 export function formatTypecheckError(error: TypecheckError): string {

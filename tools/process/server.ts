@@ -1,5 +1,7 @@
+import { setPriority } from 'node:os';
+import { READY_TO_LISTEN_LINE } from '../../src/server/listen-on-signal.js';
 import { tsxCommand } from './commands.js';
-import { describeExit, launch, type LaunchedProcess, type LaunchOptions, type OutputMode } from './launch.js';
+import { describeExit, type LaunchedProcess, type LaunchOptions, launch, type OutputMode } from './launch.js';
 import { waitForOutput } from './ready.js';
 
 /** The API server running as its own process, as `npm start` runs it. */
@@ -64,8 +66,80 @@ const LISTENING = /^Listening on (\S+)\nWeb application on (\S+)$/m;
  * its output.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<ServerProcess> {
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const server = launch(tsxCommand('src/server/main.ts'), {
+  return untilListening(launchServer(options), options.timeoutMs ?? 30_000);
+}
+
+/** A server started held (`LISTEN_ON_SIGNAL=1`): its code loaded and its contracts compiled, without a port or its database until released. */
+export interface StagedServer {
+  readonly pid: number;
+  /** True once it is ready to listen; false when it ended first (`release()` then says why, with its output). */
+  readonly ready: Promise<boolean>;
+  /** Lets it open its database and listen (the ports must be free by then); resolves once it listens, as `startServer` does. */
+  release(): Promise<ServerProcess>;
+  /** Stops it: the checks it waited for failed, or a newer save came in. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Starts the server held (`npm run dev`'s next server, started while the save is still checked). Its output
+ * goes to `onOutput` only once it is released, so a server that is discarded says nothing; before then it is
+ * kept, for a `ServerStartError` when it ends early.
+ */
+export function stageServer(options: StartServerOptions = {}): StagedServer {
+  let released = false;
+  const held: string[] = [];
+  const forward = options.onOutput;
+  const server = launchServer({
+    ...options,
+    env: { ...options.env, LISTEN_ON_SIGNAL: '1' },
+    onOutput: (text, stream) => {
+      if (released) forward?.(text, stream);
+      else held.push(text);
+    },
+  });
+  // Below the checks it waits for (the typecheck, the lint) in the CPU's queue: they decide when it is released.
+  setNiceness(server.pid, STAGED_NICENESS);
+  const ready = waitForOutput(server, READY_TO_LISTEN, { timeoutMs: options.timeoutMs ?? 30_000 }).then(
+    () => true,
+    () => false,
+  );
+  return {
+    pid: server.pid,
+    ready,
+    async release() {
+      if (!(await ready)) {
+        if (server.exitStatus()) return untilListening(server, 0);
+        await server.stop({ signal: 'SIGKILL' });
+        throw new ServerStartError(`the server was not ready to listen within ${(options.timeoutMs ?? 30_000) / 1000} s`, server.outputTail());
+      }
+      released = true;
+      setNiceness(server.pid, 0);
+      const before = held.join('').replace(READY_TO_LISTEN_AND_NEWLINE, '');
+      if (before.trim() !== '') forward?.(before, 'stderr');
+      server.signal('SIGUSR2');
+      return untilListening(server, options.timeoutMs ?? 30_000);
+    },
+    async discard() {
+      await server.stop({ graceMs: 2_000 });
+    },
+  };
+}
+
+/** How far down a staged server starts: it has the whole typecheck to get ready in, and must not slow it. */
+const STAGED_NICENESS = 10;
+
+/** Best effort: an unprivileged user may lower a priority but not raise it back, and the server then runs at 10, which only matters to it when the CPU is contended. */
+function setNiceness(pid: number, niceness: number): void {
+  try {
+    setPriority(pid, niceness);
+  } catch {}
+}
+
+const READY_TO_LISTEN = new RegExp(`^${READY_TO_LISTEN_LINE}$`, 'm');
+const READY_TO_LISTEN_AND_NEWLINE = new RegExp(`^${READY_TO_LISTEN_LINE}\\n`, 'm');
+
+function launchServer(options: StartServerOptions): LaunchedProcess {
+  return launch(tsxCommand('src/server/main.ts'), {
     env: {
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
@@ -79,6 +153,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Ser
     ...(options.maxOutputChars !== undefined && { maxOutputChars: options.maxOutputChars }),
     ...(options.onOutput !== undefined && { onOutput: options.onOutput }),
   });
+}
+
+/** Resolves once the server prints both listeners' URLs; otherwise stops it and throws a `ServerStartError`. */
+async function untilListening(server: LaunchedProcess, timeoutMs: number): Promise<ServerProcess> {
   try {
     const [, url = '', webUrl = ''] = await waitForOutput(server, LISTENING, { timeoutMs });
     return { ...server, url, port: Number(new URL(url).port), webUrl };

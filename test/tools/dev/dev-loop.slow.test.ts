@@ -158,6 +158,23 @@ describe('npm run dev', () => {
     url = (await waitForOutput(/server restarted in [\d.]+ s \(pid \d+\): (\S+)/, back, 60_000))[1]!;
   });
 
+  it('keeps the last good server when the saved code typechecks but does not start, and says why', async () => {
+    const source = join(project.root, 'src', 'server', 'operations.ts');
+    const original = readFileSync(source, 'utf8');
+    const mark = output.length;
+    writeFileSync(source, `${original}\nif (process.pid > 0) throw new Error('a start-up failure made on purpose');\n`);
+    await waitForOutput(/not restarted: the last good server is still running/, mark, 60_000);
+    const report = output.slice(mark);
+    expect(report).toMatch(/the server ended \(exit code 1\) before listening/);
+    expect(report).toContain('a start-up failure made on purpose');
+    expect(report).toContain(`the last good server is still running at ${url}`);
+    expect(await answers(url)).toBe(401);
+    const back = output.length;
+    writeFileSync(source, original);
+    url = (await waitForOutput(/server restarted in [\d.]+ s \(pid \d+\): (\S+)/, back, 60_000))[1]!;
+    expect(await answers(url)).toBe(401);
+  });
+
   it('stops the server with it on Ctrl-C', async () => {
     dev.signal('SIGINT');
     expect(await dev.exited).toEqual({ code: 0, signal: null });

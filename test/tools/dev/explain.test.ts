@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/contract/project.js';
-import { explainLint, explainTypecheck } from '../../../tools/dev/explain.js';
+import { explainLint, explainServerStart, explainTypecheck } from '../../../tools/dev/explain.js';
 import type { TypecheckError } from '../../../tools/dev/typecheck.js';
 
 const handlers = join(projectRoot, 'src', 'server', 'operations.ts');
@@ -74,5 +74,36 @@ describe('explainLint', () => {
     ]);
     expect(breakage.errors).toEqual(['openapi/openapi.yaml:70:7 Operation object should contain `summary` field. (operation-summary)']);
     expect(breakage.fixes).toEqual(['fix the spec at openapi/openapi.yaml:70:7: Operation object should contain `summary` field.']);
+  });
+});
+
+describe('explainServerStart', () => {
+  it("shows an uncaught error and its first frame in the project's code, not the loader's frames at the end", () => {
+    const output = [
+      '/tmp/copy/src/server/operations.ts:52',
+      "if (process.pid > 0) throw new Error('made on purpose');",
+      '                           ^',
+      '',
+      'Error: made on purpose',
+      '    at <anonymous> (/tmp/copy/src/server/operations.ts:52:28)',
+      '    at ModuleJob.run (node:internal/modules/esm/module_job:234:25)',
+      '    at async ModuleLoader.import (node:internal/modules/esm/loader:606:24)',
+      '',
+      'Node.js v20.20.2',
+    ].join('\n');
+    expect(explainServerStart('the server ended (exit code 1) before listening', output).errors).toEqual([
+      'the server ended (exit code 1) before listening',
+      'Error: made on purpose',
+      'at <anonymous> src/server/operations.ts:52:28',
+    ]);
+  });
+
+  it('shows the last lines of any other output', () => {
+    const output = '{"level":40,"msg":"configuration: running as root"}\nconfiguration error: PORT must be a whole number from 0 to 65535, not "x"';
+    expect(explainServerStart('the server ended (exit code 2) before listening', output).errors).toEqual([
+      'the server ended (exit code 2) before listening',
+      '{"level":40,"msg":"configuration: running as root"}',
+      'configuration error: PORT must be a whole number from 0 to 65535, not "x"',
+    ]);
   });
 });
