@@ -8,7 +8,7 @@ import { bufferedIo } from '../../src/cli/io.js';
 const scratch = mkdtempSync(join(tmpdir(), 'keys-cli-test-'));
 const databasePath = join(scratch, 'api.sqlite');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-/** The keys CLI in-process (`test/server/process.test.ts` runs it as a real process beside a server). */
+/** The keys CLI in-process (`test/server/process.slow.test.ts` runs it as a real process beside a server). */
 async function keys(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const io = bufferedIo({ DATABASE_PATH: databasePath });
   const code = await runKeys(args, io);

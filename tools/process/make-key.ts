@@ -15,7 +15,7 @@ export interface CreatedKey {
  * `DATABASE_URL`, which takes precedence as it does for the server) with the keys CLI's own code
  * (`keys create --json`), run in this process rather than as one of its own: the harnesses make many
  * keys, and a process each cost a second of CPU. A running server on that database accepts the key
- * at once. `test/server/process.test.ts` runs the CLI as a real process.
+ * at once. `test/server/process.slow.test.ts` runs the CLI as a real process.
  */
 export async function makeKey(databasePath: string, user: string, env: Record<string, string> = {}): Promise<CreatedKey> {
   const io = bufferedIo({ ...env, DATABASE_PATH: databasePath });
