@@ -8,12 +8,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import getPort from 'get-port';
+import { accepting } from '../../tools/cluster/haproxy.js';
 import { type LaunchedProcess, launch } from '../../tools/process/launch.js';
 import { makeKey } from '../../tools/process/make-key.js';
 import { type ScratchDatabase, scratchDatabase } from '../../tools/process/scratch-database.js';
@@ -66,30 +66,13 @@ beforeAll(async () => {
   );
   const haproxy = launch(['haproxy', '-db', '-f', config]);
   processes.push(haproxy);
-  for (const port of Object.values(front)) await listening(port, haproxy);
+  for (const port of Object.values(front)) await accepting(`127.0.0.1:${port}`, haproxy);
 });
 
 afterAll(async () => {
   for (const started of processes.reverse()) await started.stop();
   for (const database of databases) database.remove();
 });
-
-/** Resolves once something accepts connections on the port. */
-async function listening(port: number, haproxy: LaunchedProcess): Promise<void> {
-  for (let tries = 0; tries < 100; tries++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (haproxy.exitStatus()) throw new Error(`haproxy ended: ${haproxy.outputTail()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`haproxy does not listen on ${port}: ${haproxy.outputTail()}`);
-}
 
 /** A request through the proxy from the loopback address `from`. */
 function send(port: number, from: string, init: { method?: string; path: string; headers?: Record<string, string>; body?: unknown }): Promise<number> {

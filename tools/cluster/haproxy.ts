@@ -74,7 +74,8 @@ export async function startHaproxy(options: HaproxyOptions): Promise<LaunchedPro
   return haproxy;
 }
 
-async function accepting(bind: string, haproxy: LaunchedProcess): Promise<void> {
+/** Resolves once HAProxy accepts connections on `bind` (`host:port`); throws with its output if it ends or never does. */
+export async function accepting(bind: string, haproxy: LaunchedProcess): Promise<void> {
   const at = bind.lastIndexOf(':');
   const [host, port] = [bind.slice(0, at) || '127.0.0.1', Number(bind.slice(at + 1))];
   for (let tries = 0; tries < 100; tries++) {
