@@ -137,27 +137,33 @@ function dataVersionSignal(db: Database.Database, checkMs: number, now: () => nu
 }
 
 /**
- * Applies pending migrations, each in its own transaction, and records the oldest code that runs on the result;
- * a database newer than this code is served as is when it says this code still runs on it (schema-policy.ts).
+ * Applies pending migrations, each in its own write transaction that also records the oldest code that runs on
+ * its result, so a migration that fails later leaves a database whose record is true of its schema (a rollback
+ * to older code is then refused if a contraction was applied). Each transaction re-reads the version under the
+ * write lock, so two processes starting on one file apply each migration once. A database newer than this code
+ * is served as is when it says this code still runs on it (schema-policy.ts).
  */
 function migrate(db: Database.Database): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ${COMPATIBILITY_TABLE} (oldest_code INTEGER NOT NULL) STRICT`);
-  const applied = db.pragma('user_version', { simple: true }) as number;
-  const recorded = db.prepare<[], number>(`SELECT oldest_code FROM ${COMPATIBILITY_TABLE}`).pluck().get();
-  if (planFor(applied, recorded) === 'run') return;
-  for (let version = applied; version < MIGRATIONS.length; version++) {
+  const readVersion = () => db.pragma('user_version', { simple: true }) as number;
+  const readOldest = db.prepare<[], number>(`SELECT oldest_code FROM ${COMPATIBILITY_TABLE}`).pluck();
+  const record = (oldest: number) => {
+    db.exec(`DELETE FROM ${COMPATIBILITY_TABLE}`);
+    db.prepare(`INSERT INTO ${COMPATIBILITY_TABLE} (oldest_code) VALUES (?)`).run(oldest);
+  };
+  if (planFor(readVersion(), readOldest.get()) === 'run') return;
+  for (let version = readVersion(); version < MIGRATIONS.length; version++) {
     db.transaction(() => {
+      // Another process may have applied it since the version was read outside this transaction.
+      if (readVersion() !== version) return;
       db.exec(MIGRATIONS[version] ?? '');
       db.pragma(`user_version = ${version + 1}`);
-    })();
+      record(oldestCodeFor(version + 1));
+    }).immediate();
   }
+  // A database already at this version may predate the record (migration 8 added it).
   const oldest = oldestCodeFor(MIGRATIONS.length);
-  if (recorded !== oldest) {
-    db.transaction(() => {
-      db.exec(`DELETE FROM ${COMPATIBILITY_TABLE}`);
-      db.prepare(`INSERT INTO ${COMPATIBILITY_TABLE} (oldest_code) VALUES (?)`).run(oldest);
-    })();
-  }
+  if (readVersion() === MIGRATIONS.length && readOldest.get() !== oldest) db.transaction(() => record(oldest)).immediate();
 }
 
 /** Rows of key history deleted per statement (`deleteKeyHistoryBefore`). */

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoreConfig } from '../../src/config/env.js';
@@ -8,7 +8,7 @@ import { generateApiKey } from '../../src/keys/api-key.js';
 import { MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-migrations.js';
-import { CODE_SCHEMA_VERSION, COMPATIBILITY_TABLE, SchemaTooNew } from '../../src/store/schema-policy.js';
+import { CODE_SCHEMA_VERSION, COMPATIBILITY_TABLE, oldestCodeFor, SchemaTooNew } from '../../src/store/schema-policy.js';
 import { SQLITE_CHANGE_CHECK_MS } from '../../src/store/sqlite-store.js';
 import { ActiveKeyLimitReached, type KeyPosition, type KeySummary, nextAttemptMs, type Store } from '../../src/store/store.js';
 import { freshDatabase, withClient } from '../helpers/postgres.js';
@@ -584,5 +584,26 @@ describe('the PostgreSQL store only', () => {
     });
     await eventually(async () => expect((await store.findKeyByDigest(digest))?.revokedAt).not.toBeNull(), 2_000);
     await store.close();
+  });
+});
+
+describe('the SQLite store only', () => {
+  it('records, with each migration it applies, the oldest code that runs on its result: a later migration that fails leaves a true record', async () => {
+    const config = await sqlite.fresh();
+    const path = config.databasePath ?? '';
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // A database two migrations behind, whose last migration will fail: a table holds the name its first statement creates.
+    const raw = new Database(path);
+    for (const migration of MIGRATIONS.slice(0, -2)) raw.exec(migration);
+    raw.pragma(`user_version = ${MIGRATIONS.length - 2}`);
+    const taken = /CREATE (?:TABLE|INDEX) (\w+)/.exec(MIGRATIONS.at(-1) ?? '')?.[1] ?? '';
+    raw.exec(`CREATE TABLE ${taken} (x)`);
+    raw.close();
+
+    await expect(openStore(config)).rejects.toThrow(/already/);
+    const after = new Database(path);
+    expect(after.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length - 1);
+    expect(after.prepare(`SELECT oldest_code FROM ${COMPATIBILITY_TABLE}`).pluck().all()).toEqual([oldestCodeFor(MIGRATIONS.length - 1)]);
+    after.close();
   });
 });
