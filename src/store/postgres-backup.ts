@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import pg from 'pg';
-import { DataCommandRefused, type TableCounts } from './data-commands.js';
+import { DataCommandRefused, replaceAtomically, type TableCounts } from './data-commands.js';
 import { runPostgresTool } from './postgres-binaries.js';
 import { translateError } from './postgres-store.js';
 import { prepareDatabaseFile } from './private-files.js';
@@ -49,8 +49,11 @@ export async function backupPostgres(url: string, out: string, options: { force?
   if (existsSync(out) && !options.force) throw new DataCommandRefused(`${out} exists already: give another --out, or --force to replace it`);
   // Counted in a snapshot of its own, not pg_dump's: a server writing meanwhile may make the dump hold more.
   const counts = await withPostgres(url, postgresCounts);
-  prepareDatabaseFile(out);
-  await runPostgresTool('pg_dump', url, ['--format=custom', '--no-owner', '--no-privileges', `--file=${out}`]);
+  // Written beside `out` and renamed over it once pg_dump has succeeded: a failed dump leaves the last good one in place.
+  await replaceAtomically(out, async (partial) => {
+    prepareDatabaseFile(partial);
+    await runPostgresTool('pg_dump', url, ['--format=custom', '--no-owner', '--no-privileges', `--file=${partial}`]);
+  });
   return counts;
 }
 

@@ -3,9 +3,9 @@
  * (better-sqlite3's `db.backup()`): the copy is one consistent moment of the database even while a server
  * writes to it, the write-ahead log included (a `cp` of the file alone misses what is still in the log).
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { DataCommandRefused, type TableCounts } from './data-commands.js';
+import { DataCommandRefused, replaceAtomically, type TableCounts } from './data-commands.js';
 import { prepareDatabaseFile } from './private-files.js';
 import { isDataTable } from './schema-policy.js';
 
@@ -44,16 +44,19 @@ function openServiceDatabase(file: string, what: string): Database.Database {
 /** Copies the database at `source` into a new file `out` (0600), and checks the copy; refuses an existing `out` unless `force`. */
 export async function backupSqlite(source: string, out: string, options: { force?: boolean } = {}): Promise<TableCounts> {
   if (existsSync(out) && !options.force) throw new DataCommandRefused(`${out} exists already: give another --out, or --force to replace it`);
+  if (existsSync(out) && existsSync(source) && realpathSync(out) === realpathSync(source))
+    throw new DataCommandRefused(`${out} is the database itself (DATABASE_PATH): give --out another file`);
   const db = openServiceDatabase(source, 'the database');
   try {
-    // Replaced, not written over: what was there may not be an SQLite database at all.
-    rmSync(out, { force: true });
-    prepareDatabaseFile(out);
-    await db.backup(out, { progress: () => ALL_REMAINING_PAGES });
+    // Written beside `out` and renamed over it once checked: a failed backup leaves the last good one in place.
+    return await replaceAtomically(out, async (partial) => {
+      prepareDatabaseFile(partial);
+      await db.backup(partial, { progress: () => ALL_REMAINING_PAGES });
+      return checkCopy(partial);
+    });
   } finally {
     db.close();
   }
-  return checkCopy(out);
 }
 
 /**
@@ -91,6 +94,9 @@ export async function restoreSqlite(from: string, target: string, options: { for
 function checkCopy(file: string): TableCounts {
   const copy = new Database(file, { fileMustExist: true });
   try {
+    // The copy has the live database's WAL mode, which needs a writable folder to open; a backup is read from
+    // anywhere (a read-only mount), so it is made a plain rollback-journal file.
+    copy.pragma('journal_mode = DELETE');
     const integrity = copy.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') throw new DataCommandRefused(`the copy at ${file} fails SQLite's integrity check: ${String(integrity)}`);
     return sqliteCounts(copy);

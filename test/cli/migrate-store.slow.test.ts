@@ -81,10 +81,20 @@ describe('migrate:store from SQLite to PostgreSQL', () => {
     const again = await migrateStore(['--from', file, '--to', target]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^migrate:store: the PostgreSQL database holds data already \(.*\): give --force to replace it/);
-    const forced = await migrateStore(['--from', file, '--to', target, '--force']);
+    // The target from DATABASE_URL, as the docs give it: a password never goes on a command line.
+    const forced = await runCommand(tsxCommand('src/cli/migrate-store.ts', ['--from', file, '--force']), { env: { DATABASE_URL: target } });
     expect(forced.code, forced.stderr).toBe(0);
     const bad = await migrateStore(['--from', file, '--to', 'mysql://x']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--to must start with postgres://');
+    for (const secret of ['postgres://api:s3cret-word@127.0.0.1:5432/api', 'postgres://api@127.0.0.1:5432/api?password=s3cret-word']) {
+      const visible = await migrateStore(['--from', file, '--to', secret]);
+      expect(visible.code).toBe(2);
+      expect(visible.stderr).toMatch(/--to holds a password, which every user of this machine can read on the command line: set DATABASE_URL instead/);
+      expect(visible.stderr + visible.stdout).not.toContain('s3cret-word');
+    }
+    const none = await runCommand(tsxCommand('src/cli/migrate-store.ts', ['--from', file]), { env: { DATABASE_URL: undefined } });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('give the PostgreSQL database in DATABASE_URL');
   });
 });

@@ -130,7 +130,7 @@ describe('docs/data.md, followed as written', () => {
   });
 
   it('"Moving to PostgreSQL": the copy, then servers on DATABASE_URL accept every key and password', async () => {
-    expect(blocks('Moving to PostgreSQL', 'sh')).toEqual(['npm run migrate:store -- --from "$DATABASE_PATH" --to "$DATABASE_URL"']);
+    expect(blocks('Moving to PostgreSQL', 'sh')).toEqual(['npm run migrate:store -- --from "$DATABASE_PATH"']);
     const from = sqlite();
     const made = await withData(from);
     const to: StoreConfig = { databasePath: ':unused:', databaseUrl: await freshDatabase('guide_move') };
