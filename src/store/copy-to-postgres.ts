@@ -4,14 +4,12 @@
  * counted on both sides before it commits. Tables and columns are read from the two schemas, not listed here:
  * both engines end at the same ones (`test/store/schema.test.ts`), and a difference is refused.
  */
-import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { DataCommandRefused, type TableCounts } from './data-commands.js';
 import { postgresCounts, withPostgres } from './postgres-backup.js';
 import { createPool, DEFAULT_POSTGRES_SETTINGS, migrate } from './postgres-store.js';
 import { BOOKKEEPING_TABLES, CODE_SCHEMA_VERSION } from './schema-policy.js';
-import { sqliteCounts } from './sqlite-backup.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { openServiceDatabase, sqliteCounts } from './sqlite-backup.js';
 
 /** Rows sent in one INSERT: a few hundred kilobytes of JSON. */
 const BATCH_ROWS = 500;
@@ -85,23 +83,33 @@ function asJson(row: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(row).map(([column, value]) => [column, Buffer.isBuffer(value) ? `\\x${value.toString('hex')}` : value]));
 }
 
+/** Refuses a target that holds data, unless `force`. */
+async function refuseHeldData(counts: TableCounts, force: boolean): Promise<void> {
+  const held = Object.entries(counts).filter(([, rows]) => rows > 0);
+  if (held.length > 0 && !force)
+    throw new DataCommandRefused(
+      `the PostgreSQL database holds data already (${held.map(([table, rows]) => `${rows} ${table}`).join(', ')}): give --force to replace it, or point DATABASE_URL at an empty database`,
+    );
+}
+
 /**
  * Copies every table of the SQLite database at `sqlitePath` into the PostgreSQL database at `url` (creating its
  * schema). Refuses a target that holds data unless `force`, which replaces it. Stop the servers on the SQLite
  * file first: what they write after the copy's snapshot is not copied. Returns the rows copied per table.
  */
 export async function copySqliteToPostgres(sqlitePath: string, url: string, options: { force?: boolean } = {}): Promise<TableCounts> {
-  if (!existsSync(sqlitePath)) throw new DataCommandRefused(`the SQLite database ${sqlitePath} does not exist`);
-  // Opened once as the server opens it: pending migrations are applied, a database too new is refused.
-  const { store } = openSqliteStore(sqlitePath);
-  await store.close();
-  const source = new Database(sqlitePath, { fileMustExist: true });
+  // Read only: the source stays as it was, for the release that made it, whatever happens here.
+  const source = openServiceDatabase(sqlitePath, 'the SQLite database', { readonly: true });
   try {
     const version = source.pragma('user_version', { simple: true }) as number;
     if (version !== CODE_SCHEMA_VERSION)
       throw new DataCommandRefused(
-        `the SQLite database is at schema version ${version}, this code at ${CODE_SCHEMA_VERSION}: run migrate:store with the release that made the database`,
+        version < CODE_SCHEMA_VERSION
+          ? `the SQLite database is at schema version ${version}, this code at ${CODE_SCHEMA_VERSION}: run migrate:store with the release the servers ran, or start this release's server on the file once (it migrates it) and stop it first`
+          : `the SQLite database is at schema version ${version}, this code at ${CODE_SCHEMA_VERSION}: run migrate:store with the release that made the database`,
       );
+    // Refused before anything is created in the target; checked again inside the copy's transaction.
+    await refuseHeldData(await withPostgres(url, postgresCounts), options.force ?? false);
     const pool = createPool(url, DEFAULT_POSTGRES_SETTINGS, 'bearer-list-api migrate:store');
     try {
       await migrate(pool);
@@ -116,11 +124,7 @@ export async function copySqliteToPostgres(sqlitePath: string, url: string, opti
       return await withPostgres(url, async (client) => {
         await client.query('BEGIN');
         try {
-          const held = Object.entries(await postgresCounts(client)).filter(([, rows]) => rows > 0);
-          if (held.length > 0 && !options.force)
-            throw new DataCommandRefused(
-              `the PostgreSQL database holds data already (${held.map(([table, rows]) => `${rows} ${table}`).join(', ')}): give --force to replace it, or point --to at an empty database`,
-            );
+          await refuseHeldData(await postgresCounts(client), options.force ?? false);
           const targetColumns = new Map<string, string[]>();
           for (const { name } of tables) {
             const { rows } = await client.query<{ column: string }>(

@@ -22,12 +22,12 @@ export function sqliteCounts(db: Database.Database): TableCounts {
   return Object.fromEntries(tables.map((table) => [table, db.prepare<[], number>(`SELECT count(*) FROM "${table}"`).pluck().get() ?? 0]));
 }
 
-/** Opens a file that must be an SQLite database of this service (it has a `users` table), for reading. */
-function openServiceDatabase(file: string, what: string): Database.Database {
+/** Opens a file that must be an SQLite database of this service (it has a `users` table), for reading; `readonly`, SQLite refuses any write. */
+export function openServiceDatabase(file: string, what: string, options: { readonly?: boolean } = {}): Database.Database {
   if (!existsSync(file)) throw new DataCommandRefused(`${what} ${file} does not exist`);
   let db: Database.Database;
   try {
-    db = new Database(file, { fileMustExist: true });
+    db = new Database(file, { fileMustExist: true, readonly: options.readonly ?? false });
     db.pragma('busy_timeout = 5000');
     const found = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'users'").get();
     if (!found) {

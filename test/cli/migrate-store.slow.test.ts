@@ -4,12 +4,14 @@
  * copied; a server on PostgreSQL accepts the old keys and passwords. A copy that fails midway leaves the target
  * empty, so running it again works; a target that holds data is refused unless `--force`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { openStore } from '../../src/store/open-store.js';
+import { CODE_SCHEMA_VERSION } from '../../src/store/schema-policy.js';
 import { tsxCommand } from '../../tools/process/commands.js';
 import { runCommand } from '../../tools/process/run-command.js';
 import { startServer } from '../../tools/process/server.js';
@@ -78,12 +80,15 @@ describe('migrate:store from SQLite to PostgreSQL', () => {
       await server.stop();
     }
 
+    const before = readFileSync(file);
     const again = await migrateStore(['--from', file, '--to', target]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/^migrate:store: the PostgreSQL database holds data already \(.*\): give --force to replace it/);
     // The target from DATABASE_URL, as the docs give it: a password never goes on a command line.
     const forced = await runCommand(tsxCommand('src/cli/migrate-store.ts', ['--from', file, '--force']), { env: { DATABASE_URL: target } });
     expect(forced.code, forced.stderr).toBe(0);
+    // The source is only read: the release that made it can still go back to it.
+    expect(readFileSync(file).equals(before)).toBe(true);
     const bad = await migrateStore(['--from', file, '--to', 'mysql://x']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--to must start with postgres://');
@@ -96,5 +101,25 @@ describe('migrate:store from SQLite to PostgreSQL', () => {
     const none = await runCommand(tsxCommand('src/cli/migrate-store.ts', ['--from', file]), { env: { DATABASE_URL: undefined } });
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('give the PostgreSQL database in DATABASE_URL');
+  });
+
+  it('refuses a source of another schema version before it touches either database', async () => {
+    const file = join(scratch, 'older.sqlite');
+    await (await openStore({ databasePath: file })).close();
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${CODE_SCHEMA_VERSION - 1}`);
+    raw.close();
+    const target = await freshDatabase('migrate_store_older');
+    const refused = await runCommand(tsxCommand('src/cli/migrate-store.ts', ['--from', file]), { env: { DATABASE_URL: target } });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`the SQLite database is at schema version ${CODE_SCHEMA_VERSION - 1}, this code at ${CODE_SCHEMA_VERSION}`);
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(CODE_SCHEMA_VERSION - 1);
+    check.close();
+    const tables = await withClient(
+      target,
+      async (client) => (await client.query("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'")).rows[0].n,
+    );
+    expect(tables).toBe(0);
   });
 });
