@@ -41,6 +41,8 @@ export async function runDataCommand(name: string, program: Command): Promise<vo
       await program.parseAsync();
     } catch (error) {
       if (error instanceof DataCommandRefused || error instanceof PostgresToolFailed) throw new CommandFailed(error.message);
+      // better-sqlite3's errors (a file that is not a database, a full disk) are one line, not a stack.
+      if (error instanceof Error && error.name === 'SqliteError') throw new CommandFailed(`SQLite: ${error.message}`);
       throw asCliError(error);
     }
   });

@@ -153,7 +153,7 @@ export async function copySqliteToPostgres(sqlitePath: string, url: string, opti
           }
           const copied = await postgresCounts(client);
           if (JSON.stringify(copied) !== JSON.stringify(expected))
-            throw new Error(`the copy's rows ${JSON.stringify(copied)} differ from the source's ${JSON.stringify(expected)}; nothing was written`);
+            throw new DataCommandRefused(`the copy's rows ${JSON.stringify(copied)} differ from the source's ${JSON.stringify(expected)}; nothing was written`);
           await client.query('COMMIT');
           return copied;
         } catch (error) {

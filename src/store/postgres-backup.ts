@@ -5,9 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import pg from 'pg';
+import { ConfigError } from '../config/config-error.js';
 import { DataCommandRefused, replaceAtomically, type TableCounts } from './data-commands.js';
 import { runPostgresTool } from './postgres-binaries.js';
-import { translateError } from './postgres-store.js';
+import { connectionRefusedByConfiguration, translateError } from './postgres-store.js';
 import { prepareDatabaseFile } from './private-files.js';
 import { isDataTable } from './schema-policy.js';
 
@@ -33,7 +34,9 @@ export async function withPostgres<T>(url: string, work: (client: pg.Client) => 
   try {
     await client.connect();
   } catch (error) {
-    throw translateError(error);
+    // A database that does not exist, or a user the server refuses, is the configuration's fault: exit 2, one line.
+    const refusal = connectionRefusedByConfiguration(error, url);
+    throw refusal === undefined ? translateError(error) : new ConfigError(refusal);
   }
   try {
     return await work(client);

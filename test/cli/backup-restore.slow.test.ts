@@ -4,7 +4,7 @@
  * restored copy, a server on the copy accepts the keys and passwords (and still refuses the revoked keys), and
  * a restore into a database that holds data is refused unless `--force`.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -88,5 +88,29 @@ describe.each(engines)('backup and restore on $name', (engine) => {
       await server.stop();
       await store.close();
     }
+  });
+});
+
+describe('backup and restore refusing what they cannot use, in one line', () => {
+  it('restore into a DATABASE_PATH that is not an SQLite database: exit 1, the reason, no stack', async () => {
+    const from = await engines[0]!.fresh();
+    await (await openStore(from)).close();
+    const backupFile = join(scratch, 'one-line.backup');
+    expect((await run('backup', ['--out', backupFile], engines[0]!.env(from))).code).toBe(0);
+    const notADatabase = join(scratch, 'notes.txt');
+    writeFileSync(notADatabase, 'not a database, but notes that are long enough to fill an SQLite header and more of it\n'.repeat(20), { mode: 0o600 });
+    const refused = await run('restore', ['--from', backupFile, '--force'], { DATABASE_PATH: notADatabase });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toMatch(/^restore: .*not a database/);
+    expect(refused.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('a backup of a PostgreSQL database that does not exist: exit 2, naming it and what to do', async () => {
+    const missing = `${(await freshDatabase('backup_missing')).replace(/\/[^/]+$/, '')}/no_such_database`;
+    const refused = await run('backup', ['--out', join(scratch, 'never.backup')], { DATABASE_URL: missing });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('DATABASE_URL names the database "no_such_database", which does not exist on that server');
+    expect(refused.stderr).not.toMatch(/^\s+at /m);
+    expect(existsSync(join(scratch, 'never.backup'))).toBe(false);
   });
 });
