@@ -5,6 +5,7 @@
  * pages and the account API) on WEB_PORT, each with its own contract, headers
  * and CORS (where the session cookie travels: docs/web-application.md).
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import pino from 'pino';
@@ -32,7 +33,7 @@ import { connectionRefusedByConfiguration } from '../store/postgres-store.js';
 import { UnsafeLocationError, UnwritableLocationError } from '../store/private-files.js';
 import { startRetention } from '../store/retention.js';
 import { SchemaTooNew } from '../store/schema-policy.js';
-import { loadSecrets, publishSecrets, type SecretSource, secretsAgreement } from '../store/secrets.js';
+import { checkSecrets, loadSecrets, SECRETS_REFRESH_MS, type SecretSource } from '../store/secrets.js';
 import { type Store, StoreUnavailable } from '../store/store.js';
 import { createApp } from './app.js';
 import { waitForListenSignal } from './listen-on-signal.js';
@@ -232,16 +233,19 @@ try {
   console.error(`cannot reach the database (${database}) after ${STARTUP_WAIT_MS / 1000} s: ${error.message}`);
   process.exit(1);
 }
-// The secrets: the environment's lists where given, else the database's. Instances given different lists are
-// told here, and by every readiness check (`secretsAgreement`), before what one signs is refused by another.
+// The secrets: the environment's lists where given, else the database's. An instance given a list that the
+// instances already running disagree with is told here, and is not ready while they run (`checkSecrets`).
 const secretRings = await loadSecrets(store, config.secrets);
-const agreement = await secretsAgreement(store, secretRings);
-if (!agreement.ok) logger.warn({ reason: agreement.reason }, 'secrets disagree with another instance on this database');
-await publishSecrets(store, secretRings);
-const secrets: SecretSource = async (name) => secretRings[name];
+const secretsInstance = { id: randomUUID(), since: Date.now() };
 const secretsStore = store;
+const checkOurSecrets = () => checkSecrets(secretsStore, secretRings, secretsInstance);
+const agreement = await checkOurSecrets();
+if (!agreement.ok) logger.warn({ reason: agreement.reason }, 'secrets disagree with another instance on this database');
+// Refreshed without probes too: an entry not refreshed for a minute is an instance that is gone.
+setInterval(() => void checkOurSecrets().catch(() => undefined), SECRETS_REFRESH_MS).unref();
+const secrets: SecretSource = async (name) => secretRings[name];
 readiness.add('secrets', async () => {
-  const checked = await secretsAgreement(secretsStore, secretRings);
+  const checked = await checkOurSecrets();
   return checked.ok ? undefined : checked.reason;
 });
 const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolved;

@@ -1,8 +1,8 @@
 /**
  * Secrets from files, rotated across instances on one database (docs/data.md, "Secrets"): an instance given
  * `new, old` accepts the cursors an instance given `old` signed, and says at start that the `old` instance
- * will refuse what it signs, which the `old` instance's `/readyz` reports; an instance with the database's own
- * secret accepts neither.
+ * will refuse what it signs; its own `/readyz` reports it, while the `old` instance, running before it, stays
+ * ready; an instance with the database's own secret accepts neither.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,20 +55,22 @@ describe('cursor secrets from files, rotated across instances', () => {
       const fromOld = (await page(old, key)).nextCursor;
       expect(fromOld).toBeDefined();
 
-      const rotated = await startServer({ env: { DATABASE_URL: url, CURSOR_SECRETS_FILE: secretFile('rotated', `${NEW}\n${OLD}\n`) } });
+      const rotated = await startServer({ env: { DATABASE_URL: url, OPS_PORT: '0', CURSOR_SECRETS_FILE: secretFile('rotated', `${NEW}\n${OLD}\n`) } });
       servers.push(rotated);
       expect(await page(rotated, key, fromOld)).toMatchObject({ status: 200 });
       const fromRotated = (await page(rotated, key)).nextCursor;
       expect((await page(old, key, fromRotated)).status, 'the old instance does not know the new secret').toBe(422);
       await expect.poll(() => rotated.stdout(), { timeout: 5_000 }).toMatch(/secrets disagree with another instance/);
-      expect(rotated.stdout()).toContain('another instance does not accept the CURSOR_SECRETS secret this one signs with');
+      expect(rotated.stdout()).toContain('an instance running before this one does not accept the CURSOR_SECRETS secret this one signs with');
       expect(rotated.stdout()).toContain('"cursor":"CURSOR_SECRETS (2)"');
       expect(rotated.stdout() + rotated.stderr()).not.toContain(NEW);
-      // The old instance learns it on its next readiness probe: the rotated one signs with what it does not accept.
-      const readyz = await fetch(`${ops}/readyz`);
+      // The newcomer is the one taken out of the balancer (a rolling deployment stops at it); the old one stays ready.
+      const rotatedOps = /^Probes and metrics on (\S+) /m.exec(rotated.stderr())?.[1];
+      const readyz = await fetch(`${rotatedOps}/readyz`);
       expect(readyz.status).toBe(503);
       const report = (await readyz.json()) as { checks: Record<string, { ready: boolean; reason?: string }> };
-      expect(report.checks['secrets']?.reason).toContain('another instance signs with a CURSOR_SECRETS secret this one does not accept');
+      expect(report.checks['secrets']?.reason).toContain('an instance running before this one does not accept the CURSOR_SECRETS secret this one signs with');
+      expect((await fetch(`${ops}/readyz`)).status, 'the instance running first stays ready').toBe(200);
 
       const plain = await startServer({ env: { DATABASE_URL: url } });
       servers.push(plain);

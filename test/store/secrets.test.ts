@@ -1,22 +1,29 @@
 /**
- * Secret rings and the check that instances agree (docs/data.md, "Secrets"): each instance publishes what it
- * signs with and accepts; one that does not accept what another signs, or signs what another does not accept,
- * is told. The rotation the guide gives (add last, move first, remove) never disagrees.
+ * Secret rings and the check that instances agree (docs/data.md, "Secrets"): each instance registers what it
+ * signs with and accepts; one that does not accept what a running older one signs, or signs what it does not
+ * accept, is told and stays out of the register, while the older ones stay in agreement. The rotation the guide
+ * gives (add last, move first, remove) never disagrees.
  */
 import { describe, expect, it } from 'vitest';
 import { CursorCodec } from '../../src/server/cursor.js';
 import { openStore } from '../../src/store/open-store.js';
-import { fingerprint, loadSecrets, publishSecrets, secretsAgreement } from '../../src/store/secrets.js';
+import { checkSecrets, fingerprint, loadSecrets, SECRETS_STALE_MS } from '../../src/store/secrets.js';
+import type { Store } from '../../src/store/store.js';
 
 const OLD = Buffer.from('o'.repeat(32));
 const NEW = Buffer.from('n'.repeat(32));
 const state = { scope: 'own', userId: 'usr_aaaaaaaaaaaaaaaa', sort: 'asc' } as const;
 
+const NOW = Date.parse('2026-11-26T00:00:00.000Z');
+const older = { id: 'older', since: NOW - 10_000 };
+const newer = { id: 'newer', since: NOW - 1_000 };
+const rings = (store: Store, list: Buffer[] | undefined) => loadSecrets(store, list ? { cursor: list } : {});
+
 async function agreement(first: Buffer[] | undefined, second: Buffer[] | undefined) {
   const store = await openStore({ databasePath: ':memory:' });
   try {
-    await publishSecrets(store, await loadSecrets(store, first ? { cursor: first } : {}));
-    return await secretsAgreement(store, await loadSecrets(store, second ? { cursor: second } : {}));
+    expect((await checkSecrets(store, await rings(store, first), older, NOW)).ok).toBe(true);
+    return await checkSecrets(store, await rings(store, second), newer, NOW);
   } finally {
     await store.close();
   }
@@ -63,6 +70,24 @@ describe('secret rings', () => {
       expect(result.reason).toMatch(/CURSOR_SECRETS .*docs\/data\.md, "Secrets"/);
       expect(result.reason).not.toContain(OLD.toString());
       expect(result.reason).not.toContain(NEW.toString());
+    }
+  });
+
+  it('leave the instances already running ready, and the newcomer that disagrees out of the register', async () => {
+    const store = await openStore({ databasePath: ':memory:' });
+    try {
+      expect((await checkSecrets(store, await rings(store, [OLD]), older, NOW)).ok).toBe(true);
+      expect((await checkSecrets(store, await rings(store, [NEW]), newer, NOW)).ok).toBe(false);
+      // The older instance's next check (a probe, or its refresh) still agrees: the newcomer is not in the register.
+      expect((await checkSecrets(store, await rings(store, [OLD]), older, NOW + 1_000)).ok).toBe(true);
+      // A third instance, given the running list, agrees with the older one.
+      expect((await checkSecrets(store, await rings(store, [OLD]), { id: 'third', since: NOW }, NOW + 2_000)).ok).toBe(true);
+      // Once the old list's instances stop refreshing, their entries go stale, and the new list is taken.
+      const later = NOW + 2_000 + SECRETS_STALE_MS + 1;
+      expect((await checkSecrets(store, await rings(store, [NEW]), newer, later)).ok).toBe(true);
+      expect((await checkSecrets(store, await rings(store, [NEW]), { id: 'fourth', since: later }, later)).ok).toBe(true);
+    } finally {
+      await store.close();
     }
   });
 
