@@ -185,6 +185,8 @@ export function describeDatabase(config: StoreConfig): string {
   if (!config.databaseUrl) return config.databasePath;
   const url = new URL(config.databaseUrl);
   if (url.password) url.password = '***';
+  // libpq also takes the password as a parameter (`?password=`), which pg reads too.
+  if (url.searchParams.has('password')) url.searchParams.set('password', '***');
   return url.toString();
 }
 

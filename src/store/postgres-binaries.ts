@@ -48,8 +48,10 @@ export async function runPostgresTool(
   if (bin && !existsSync(program))
     throw new PostgresToolFailed(`${tool} is not in ${bin}: install PostgreSQL's client programs (Debian: apt-get install -y postgresql-client) or set PG_BIN`);
   const parsed = new URL(url);
-  const password = decodeURIComponent(parsed.password);
+  // From the user part or a `?password=` parameter: either way to PGPASSWORD, never onto the command line.
+  const password = safeDecode(parsed.password) || (parsed.searchParams.get('password') ?? '');
   parsed.password = '';
+  parsed.searchParams.delete('password');
   const childEnv = { ...env, ...(password !== '' && { PGPASSWORD: password }) };
   await new Promise<void>((resolve, reject) => {
     const child = spawn(program, [...args, `--dbname=${parsed.toString()}`], { env: childEnv, stdio: ['ignore', 'inherit', 'pipe'] });
@@ -71,4 +73,13 @@ export async function runPostgresTool(
       else reject(new PostgresToolFailed(`${tool} failed (${code === null ? `signal ${signal}` : `exit code ${code}`}): ${stderr.trim()}`));
     });
   });
+}
+
+/** A URL's percent-encoded part, decoded; as it is when it is not valid percent-encoding (a bare `%`). */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -119,6 +119,9 @@ describe('configuration from the environment', () => {
 
   it('describes the database for the log without its password', () => {
     expect(describeDatabase(readStoreConfig({ DATABASE_URL: 'postgres://api:s3cret@db:5432/api' }))).toBe('postgres://api:***@db:5432/api');
+    expect(describeDatabase(readStoreConfig({ DATABASE_URL: 'postgres://api@db:5432/api?password=s3cret&sslmode=require' }))).toBe(
+      'postgres://api@db:5432/api?password=***&sslmode=require',
+    );
     expect(describeDatabase(readStoreConfig({ DATABASE_PATH: ':memory:' }))).toBe(':memory:');
   });
 
