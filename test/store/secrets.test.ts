@@ -4,10 +4,10 @@
  * accept, is told and stays out of the register, while the older ones stay in agreement. The rotation the guide
  * gives (add last, move first, remove) never disagrees.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CursorCodec } from '../../src/server/cursor.js';
 import { openStore } from '../../src/store/open-store.js';
-import { checkSecrets, fingerprint, loadSecrets, SECRETS_STALE_MS } from '../../src/store/secrets.js';
+import { checkSecrets, fingerprint, loadSecrets, SECRETS_REFRESH_MS, SECRETS_STALE_MS } from '../../src/store/secrets.js';
 import type { Store } from '../../src/store/store.js';
 
 const OLD = Buffer.from('o'.repeat(32));
@@ -86,6 +86,21 @@ describe('secret rings', () => {
       const later = NOW + 2_000 + SECRETS_STALE_MS + 1;
       expect((await checkSecrets(store, await rings(store, [NEW]), newer, later)).ok).toBe(true);
       expect((await checkSecrets(store, await rings(store, [NEW]), { id: 'fourth', since: later }, later)).ok).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refresh an entry at most every half refresh period, however often they are probed', async () => {
+    const store = await openStore({ databasePath: ':memory:' });
+    try {
+      const ring = await rings(store, [OLD]);
+      const writes = vi.spyOn(store, 'writeMeta');
+      for (let probe = 0; probe < 10; probe++) expect((await checkSecrets(store, ring, older, NOW + probe * 1_000)).ok).toBe(true);
+      // At 0 s only: the next write is due once half of SECRETS_REFRESH_MS (10 s) has passed.
+      expect(writes).toHaveBeenCalledTimes(1);
+      expect((await checkSecrets(store, ring, older, NOW + SECRETS_REFRESH_MS / 2)).ok).toBe(true);
+      expect(writes).toHaveBeenCalledTimes(2);
     } finally {
       await store.close();
     }
