@@ -4,6 +4,7 @@
  * and events, items and shares, sessions, counters, generated secrets), so keys and passwords keep working.
  * docs/data.md, "Moving to PostgreSQL".
  */
+import { passwordOf } from '../config/database-url.js';
 import { ConfigError, describeDatabase, readStoreConfig } from '../config/env.js';
 import { copySqliteToPostgres } from '../store/copy-to-postgres.js';
 import { dataProgram, describeCounts, runDataCommand } from './data-command.js';
@@ -42,8 +43,7 @@ const program = dataProgram(
 /** Whether a connection URL carries a password, in its user part or as a `password` parameter. */
 function hasPassword(url: string): boolean {
   try {
-    const parsed = new URL(url);
-    return parsed.password !== '' || parsed.searchParams.has('password');
+    return passwordOf(new URL(url)) !== '';
   } catch {
     // Not a URL: the DATABASE_URL check says what is wrong with it.
     return false;

@@ -4,6 +4,7 @@ import { projectRoot } from '../contract/project.js';
 import { FORWARDED_HEADERS, type ForwardedHeader, type TrustedProxies, trustedProxy } from '../http/client-address.js';
 import { DEFAULT_KEY_EVENTS_RETENTION_DAYS } from '../store/retention.js';
 import { ConfigError } from './config-error.js';
+import { withoutPassword } from './database-url.js';
 import { type ConfiguredSecrets, readSecrets } from './secrets.js';
 
 /**
@@ -183,11 +184,7 @@ function checkDatabaseUrl(value: string): void {
 /** The database as it may be logged: the SQLite path, or the PostgreSQL URL without its password. */
 export function describeDatabase(config: StoreConfig): string {
   if (!config.databaseUrl) return config.databasePath;
-  const url = new URL(config.databaseUrl);
-  if (url.password) url.password = '***';
-  // libpq also takes the password as a parameter (`?password=`), which pg reads too.
-  if (url.searchParams.has('password')) url.searchParams.set('password', '***');
-  return url.toString();
+  return withoutPassword(new URL(config.databaseUrl), '***').toString();
 }
 
 /** The values `NODE_ENV` may take; unset is `development`. Anything else (`prodution`) is refused, not silently taken for development. */

@@ -5,6 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { passwordOf, withoutPassword } from '../config/database-url.js';
 
 /**
  * The folder holding PostgreSQL's programs: `PG_BIN` if set, else the newest `/usr/lib/postgresql/<version>/bin`
@@ -48,13 +49,11 @@ export async function runPostgresTool(
   if (bin && !existsSync(program))
     throw new PostgresToolFailed(`${tool} is not in ${bin}: install PostgreSQL's client programs (Debian: apt-get install -y postgresql-client) or set PG_BIN`);
   const parsed = new URL(url);
-  // From the user part or a `?password=` parameter: either way to PGPASSWORD, never onto the command line.
-  const password = safeDecode(parsed.password) || (parsed.searchParams.get('password') ?? '');
-  parsed.password = '';
-  parsed.searchParams.delete('password');
+  // Wherever the URL carries it: to PGPASSWORD, never onto the command line.
+  const password = passwordOf(parsed);
   const childEnv = { ...env, ...(password !== '' && { PGPASSWORD: password }) };
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(program, [...args, `--dbname=${parsed.toString()}`], { env: childEnv, stdio: ['ignore', 'inherit', 'pipe'] });
+    const child = spawn(program, [...args, `--dbname=${withoutPassword(parsed).toString()}`], { env: childEnv, stdio: ['ignore', 'inherit', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (text: string) => {
       stderr = (stderr + text).slice(-4_000);
@@ -73,13 +72,4 @@ export async function runPostgresTool(
       else reject(new PostgresToolFailed(`${tool} failed (${code === null ? `signal ${signal}` : `exit code ${code}`}): ${stderr.trim()}`));
     });
   });
-}
-
-/** A URL's percent-encoded part, decoded; as it is when it is not valid percent-encoding (a bare `%`). */
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

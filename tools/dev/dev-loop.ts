@@ -315,9 +315,14 @@ export class DevLoop {
 
   /** The next server, started held with the loop's environment and output; see `#startServer`. */
   #stageServer(): StagedServer {
-    const { serverEnv, forward } = this.#options;
-    this.#staged = stageServer({ env: serverEnv, onOutput: forward, maxOutputChars: 1 << 16 });
+    this.#staged = stageServer(this.#serverOptions());
     return this.#staged;
+  }
+
+  /** The loop's servers: its environment, their output passed on as it comes, the last 64 KiB kept for the report when one does not start. */
+  #serverOptions() {
+    const { serverEnv, forward } = this.#options;
+    return { env: serverEnv, onOutput: forward, maxOutputChars: 1 << 16 };
   }
 
   /** Stops a staged server that will not be released. */
@@ -332,7 +337,7 @@ export class DevLoop {
    * was ready leaves the last server running. Without one, the new server is started here.
    */
   async #startServer(verb: string, staged?: StagedServer): Promise<boolean> {
-    const { say, serverEnv, forward } = this.#options;
+    const { say } = this.#options;
     const started = performance.now();
     const previous = this.#server;
     if (staged && !(await staged.ready) && previous) {
@@ -345,9 +350,8 @@ export class DevLoop {
     this.#server = undefined;
     await previous?.process.stop({ graceMs: 5_000 });
     if (this.#stopping) return false;
-    // Output is passed on as it comes; the last 64 KiB are kept for the report when it does not start.
     if (this.#staged === staged) this.#staged = undefined;
-    const starting = staged ? staged.release() : startServer({ env: serverEnv, onOutput: forward, maxOutputChars: 1 << 16 });
+    const starting = staged ? staged.release() : startServer(this.#serverOptions());
     const server = await this.#reportStartFailure(starting, 'no server is running; it starts on the next save that passes');
     if (!server) return false;
     this.#server = { process: server, startedAt: new Date() };

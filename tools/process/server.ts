@@ -66,8 +66,11 @@ const LISTENING = /^Listening on (\S+)\nWeb application on (\S+)$/m;
  * its output.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<ServerProcess> {
-  return untilListening(launchServer(options), options.timeoutMs ?? 30_000);
+  return untilListening(launchServer(options), options.timeoutMs ?? START_TIMEOUT_MS);
 }
+
+/** How long a server may take to print that it listens (or, staged, that it is ready to), unless told otherwise. */
+const START_TIMEOUT_MS = 30_000;
 
 /** A server started held (`LISTEN_ON_SIGNAL=1`): its code loaded and its contracts compiled, without a port or its database until released. */
 export interface StagedServer {
@@ -89,6 +92,7 @@ export function stageServer(options: StartServerOptions = {}): StagedServer {
   let released = false;
   const held: string[] = [];
   const forward = options.onOutput;
+  const timeoutMs = options.timeoutMs ?? START_TIMEOUT_MS;
   const server = launchServer({
     ...options,
     env: { ...options.env, LISTEN_ON_SIGNAL: '1' },
@@ -99,7 +103,7 @@ export function stageServer(options: StartServerOptions = {}): StagedServer {
   });
   // Below the checks it waits for (the typecheck, the lint) in the CPU's queue: they decide when it is released.
   setNiceness(server.pid, STAGED_NICENESS);
-  const ready = waitForOutput(server, READY_TO_LISTEN, { timeoutMs: options.timeoutMs ?? 30_000 }).then(
+  const ready = waitForOutput(server, READY_TO_LISTEN, { timeoutMs }).then(
     () => true,
     () => false,
   );
@@ -110,14 +114,14 @@ export function stageServer(options: StartServerOptions = {}): StagedServer {
       if (!(await ready)) {
         if (server.exitStatus()) return untilListening(server, 0);
         await server.stop({ signal: 'SIGKILL' });
-        throw new ServerStartError(`the server was not ready to listen within ${(options.timeoutMs ?? 30_000) / 1000} s`, server.outputTail());
+        throw new ServerStartError(`the server was not ready to listen within ${timeoutMs / 1000} s`, server.outputTail());
       }
       released = true;
       setNiceness(server.pid, 0);
       const before = held.join('').replace(READY_TO_LISTEN_AND_NEWLINE, '');
       if (before.trim() !== '') forward?.(before, 'stderr');
       server.signal('SIGUSR2');
-      return untilListening(server, options.timeoutMs ?? 30_000);
+      return untilListening(server, timeoutMs);
     },
     async discard() {
       await server.stop({ graceMs: 2_000 });
