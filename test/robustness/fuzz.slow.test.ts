@@ -367,7 +367,12 @@ function concretePaths(operation: OperationContract): fc.Arbitrary<string> {
       )
       .map((value) => [parameter.name, encodeURIComponent(asText(value))] as const),
   );
-  return fc.tuple(...values).map((pairs) => pairs.reduce((path, [name, value]) => path.replace(`{${name}}`, value || '%20'), operation.path));
+  // A value of '.' or '..' is a dot segment, which every URL parser removes (RFC 3986 5.2.4) before the server sees it:
+  // the request is the path as sent, so the oracle judges that path, not the template's.
+  return fc
+    .tuple(...values)
+    .map((pairs) => pairs.reduce((path, [name, value]) => path.replace(`{${name}}`, value || '%20'), operation.path))
+    .map((path) => new URL(`http://localhost${path}`).pathname);
 }
 
 const specRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
@@ -605,8 +610,9 @@ describe('fuzzing from the spec', () => {
       );
     }
     const seconds = (performance.now() - started) / 1000;
-    console.info(`fuzz: ${RUNS} runs in ${seconds.toFixed(1)} s (seed ${seed})`);
-    expect(sentCount).toBeGreaterThanOrEqual(RUNS);
+    console.info(`fuzz: ${path ? `case ${path} replayed` : `${RUNS} runs`} in ${seconds.toFixed(1)} s (seed ${seed})`);
+    // A replay runs the one case its path names.
+    expect(sentCount).toBeGreaterThanOrEqual(path ? 1 : RUNS);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });
