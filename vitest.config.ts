@@ -23,6 +23,8 @@ export default defineConfig({
           // One Prism, one server and one real PostgreSQL (Debian's binaries, no Docker) for the whole run, each
           // started when the first file asks for it (`sharedService`, see the file), so a run that needs none starts none.
           globalSetup: ['test/global-setup.ts'],
+          // Password hashes at a test's cost, not OWASP's (see the file): the slow project keeps the real one.
+          setupFiles: ['test/setup/cheap-password-hashes.ts'],
           // Most test files wait on processes and sockets rather than compute, so three run at a time
           // even on two cores (vitest's default in `run` mode is cores - 1). Measured on this 2-core
           // machine, quiet: 2 workers 65.8 s, 3 workers 59.9 s, 4 workers 61.2 s.

@@ -19,6 +19,23 @@ export const ARGON2_OPTIONS: Readonly<Options> = {
 };
 
 /**
+ * The parameters new hashes (and the decoy) are made with: `ARGON2_OPTIONS`, unless a test run lowered them with
+ * `useHashParametersForTests`.
+ */
+let hashParameters: Readonly<Options> = ARGON2_OPTIONS;
+
+/**
+ * For test runs only, as Rails' `SecurePassword.min_cost` and Django's test password hashers: makes new hashes with
+ * `parameters` (Argon2id still, and still verified from their PHC string), and `ARGON2_OPTIONS` again with no argument.
+ * At 40 ms a hash, hashing was most of what the in-process account tests spent. Nothing the server reads (its
+ * configuration, its environment) reaches this: `npm test`'s setup file calls it (`test/setup/`), while every server
+ * process a test starts, and the tests of the hash queue and of the stored parameters, hash at OWASP's cost.
+ */
+export function useHashParametersForTests(parameters: Readonly<Options> = ARGON2_OPTIONS): void {
+  hashParameters = parameters;
+}
+
+/**
  * Password hashes computed at once, on their own low-priority thread (never on the event loop): one core's
  * worth at most, and only what the public API leaves, so a flood of sign-ins cannot starve it; 19 MiB each.
  */
@@ -186,7 +203,7 @@ const thread = new HashingThread();
  * @param lane the line it waits in: `sign-up` (the default), or `sign-in` for a hash made again at sign-in.
  */
 export function hashPassword(password: string, lane: HashLane = 'sign-up'): Promise<string> {
-  return hashes.run(lane, () => thread.run({ kind: 'hash', password, options: { ...ARGON2_OPTIONS } }));
+  return hashes.run(lane, () => thread.run({ kind: 'hash', password, options: { ...hashParameters } }));
 }
 
 /**
@@ -199,7 +216,8 @@ export function passwordStrength(password: string, userInputs: string[]): Promis
   return hashes.run('sign-up', () => thread.run({ kind: 'strength', password, userInputs }));
 }
 
-let decoy: Promise<string> | undefined;
+/** The decoy hash, made once per process (and again only if a test changed the parameters). */
+let decoy: { parameters: Readonly<Options>; hash: Promise<string> } | undefined;
 
 /** What a password check found: a match of the normalized password, of the password as typed (an older hash), or none. */
 export type PasswordCheck = 'match' | 'match-as-typed' | 'no-match';
@@ -216,8 +234,10 @@ export async function verifyPassword(storedHash: string | null | undefined, pass
   const forms = normalized === password ? [normalized] : [normalized, password];
   if (!storedHash) {
     // Made once per process, outside the queue, so a full queue never leaves a failed decoy behind.
-    decoy ??= thread.run({ kind: 'hash', password: 'decoy password, never matched', options: { ...ARGON2_OPTIONS } });
-    const decoyHash = await decoy;
+    if (decoy?.parameters !== hashParameters) {
+      decoy = { parameters: hashParameters, hash: thread.run({ kind: 'hash', password: 'decoy password, never matched', options: { ...hashParameters } }) };
+    }
+    const decoyHash = await decoy.hash;
     await hashes.run('sign-in', async () => {
       for (const form of forms) await thread.run({ kind: 'verify', hash: decoyHash, password: form });
     });

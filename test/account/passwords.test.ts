@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { CONCURRENT_HASHES, HashQueue, QUEUED_HASHES } from '../../src/account/passwords.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ARGON2_OPTIONS, CONCURRENT_HASHES, HashQueue, QUEUED_HASHES, useHashParametersForTests } from '../../src/account/passwords.js';
 import { ApiError } from '../../src/http/problems.js';
 import { readLimits } from '../../src/contract/limits.js';
 import { accountChecker, accountSpec, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
@@ -22,6 +22,21 @@ function held<T>(value: T): { work: () => Promise<T>; started: () => boolean; fi
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+// This file is about the real hash (test/setup/ lowers its cost for the others): its stored parameters, and the queue's
+// bounds and order while each hash holds the thread its 40 ms, as in production.
+beforeAll(() => useHashParametersForTests(ARGON2_OPTIONS));
+
+describe('the password hash', () => {
+  it("is Argon2id with OWASP's minimum parameters, which the stored PHC string carries", async () => {
+    expect(ARGON2_OPTIONS).toEqual({ algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+    const t = await createTestWebApp();
+    await t.signUp('ada');
+    const credential = await t.store.findUserCredential('ada');
+    expect(credential?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(credential?.passwordHash).not.toContain(PASSWORD);
+  });
+});
 
 describe('the password hash queue', () => {
   it('runs `concurrent` at once, keeps `queued` waiting in order, and refuses the next at once with a 503 and Retry-After', async () => {

@@ -102,6 +102,10 @@ describe('the web application in Chromium', () => {
     await expectNoSidewaysScroll(ada);
     adaKey = await generateKey(ada, 'CI pipeline');
     expect(adaKey.key).toMatch(/^tka_[0-9A-Za-z]{38}$/);
+    // The server process hashed the password at OWASP's cost (npm test's in-process hashes are cheaper: test/setup/).
+    const raw = new Database(database.path, { readonly: true });
+    expect(raw.prepare('SELECT password_hash FROM users WHERE name = ?').pluck().get('ada')).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    raw.close();
     await expectNoSidewaysScroll(ada);
     await ada.screenshot('settings-new-key-390px');
 
