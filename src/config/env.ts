@@ -224,7 +224,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   return {
     ...readStoreConfig(env),
     port,
-    host: env['HOST'] ?? '127.0.0.1',
+    // Empty is unset, as for every other variable: `HOST=` in an env file must not mean "every interface" (Node's reading of '').
+    host: env['HOST'] || '127.0.0.1',
     // `npm start` as is: 3001. A process given its own PORT (tests, the bench, several instances) gets a free web port
     // unless WEB_PORT says otherwise, so two of them never collide on 3001; both addresses are printed.
     webPort: integer(env, 'WEB_PORT', env['PORT'] === undefined || env['PORT'] === '' ? 3001 : 0, 0, 65535),
@@ -348,7 +349,8 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 function optionalInteger(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
+  // Decimal digits only: Number() would also take '1e3', '0x50' and ' 42', which no operator means as a port or a count.
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(value) || value < min || value > max)
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
   return value;

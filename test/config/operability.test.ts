@@ -49,6 +49,17 @@ describe('refused early and clearly', () => {
     expect(() => readServerConfig(given)).toThrow(want);
   });
 
+  it.each([{ PORT: '1e3' }, { PORT: '0x50' }, { OPS_PORT: ' 9464' }, { MAX_CONNECTIONS: '1e4' }])(
+    'refuses %o: a number is written in decimal digits, not as JavaScript would read it',
+    (given) => {
+      expect(() => readServerConfig(given)).toThrow(/must be a whole number from/);
+    },
+  );
+
+  it('takes an empty HOST as unset (127.0.0.1), as every other variable, not as every interface', () => {
+    expect(readServerConfig({ HOST: '' }).host).toBe('127.0.0.1');
+  });
+
   it('refuses a HOST that resolves to no address, and takes one that does', async () => {
     await expect(checkHostResolves('999.1.1.1')).rejects.toThrow(/HOST "999.1.1.1" does not resolve to an address/);
     await expect(checkHostResolves('127.0.0.1')).resolves.toBeUndefined();
