@@ -142,6 +142,10 @@ export function configurationWarnings(env: NodeJS.ProcessEnv = process.env, uid:
     for (const [name] of POSTGRES_ONLY)
       if (set(name)) warnings.push(`${name} has no effect without DATABASE_URL: it sets the PostgreSQL store, and this server uses SQLite (DATABASE_PATH)`);
   }
+  if (set('FAILED_AUTH_TOTAL'))
+    warnings.push(
+      'FAILED_AUTH_TOTAL has no effect: there is no failed-authentication budget for all addresses together any more (ADR 0025); FAILED_AUTH_PER_ADDRESS is read',
+    );
   if (set('OPS_HOST') && !set('OPS_PORT')) warnings.push('OPS_HOST has no effect without OPS_PORT: the ops listener (/livez, /readyz, /metrics) is off');
   if (uid === 0)
     warnings.push(
@@ -202,7 +206,7 @@ export const DEFAULT_LOG_LEVEL = 'info';
 
 /** The server's configuration, from environment variables (documented in docs/server.md, "Environment variables"). */
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const logLevel = env['LOG_LEVEL'] ?? DEFAULT_LOG_LEVEL;
+  const logLevel = env['LOG_LEVEL'] || DEFAULT_LOG_LEVEL;
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
   if (!levels.includes(logLevel as ServerConfig['logLevel']))
     throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}, not ${JSON.stringify(logLevel)}`);

@@ -56,6 +56,10 @@ describe('refused early and clearly', () => {
     },
   );
 
+  it('takes an empty LOG_LEVEL as unset (info), as every other variable', () => {
+    expect(readServerConfig({ LOG_LEVEL: '' }).logLevel).toBe('info');
+  });
+
   it('takes an empty HOST as unset (127.0.0.1), as every other variable, not as every interface', () => {
     expect(readServerConfig({ HOST: '' }).host).toBe('127.0.0.1');
   });
@@ -77,6 +81,10 @@ describe('warnings', () => {
     ]);
     expect(configurationWarnings({ OPS_HOST: '0.0.0.0' }, 1000)).toEqual([expect.stringMatching(/^OPS_HOST has no effect without OPS_PORT/)]);
     expect(configurationWarnings({}, 1000)).toEqual([]);
+  });
+
+  it('warns about a variable no longer read, which an old deployment may still set', () => {
+    expect(configurationWarnings({ FAILED_AUTH_TOTAL: '1000' }, 1000)).toEqual([expect.stringMatching(/^FAILED_AUTH_TOTAL has no effect: .*ADR 0025/)]);
   });
 
   it('warns when the server runs as root', () => {
