@@ -225,14 +225,22 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const maxConnectionsPerAddress = integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', Math.min(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, maxConnections), 1, 1_000_000);
   if (maxConnectionsPerAddress > maxConnections)
     throw new ConfigError(`MAX_CONNECTIONS_PER_ADDRESS (${maxConnectionsPerAddress}) cannot be more than MAX_CONNECTIONS (${maxConnections})`);
+  const host = env['HOST'] || '127.0.0.1';
+  const webPort = integer(env, 'WEB_PORT', env['PORT'] === undefined || env['PORT'] === '' ? 3001 : 0, 0, 65535);
+  const ops = opsListener(env);
+  refuseSharedPorts([
+    { name: 'PORT', host, port },
+    { name: 'WEB_PORT', host, port: webPort },
+    ...(ops ? [{ name: 'OPS_PORT', host: ops.host, port: ops.port }] : []),
+  ]);
   return {
     ...readStoreConfig(env),
     port,
     // Empty is unset, as for every other variable: `HOST=` in an env file must not mean "every interface" (Node's reading of '').
-    host: env['HOST'] || '127.0.0.1',
+    host,
     // `npm start` as is: 3001. A process given its own PORT (tests, the bench, several instances) gets a free web port
     // unless WEB_PORT says otherwise, so two of them never collide on 3001; both addresses are printed.
-    webPort: integer(env, 'WEB_PORT', env['PORT'] === undefined || env['PORT'] === '' ? 3001 : 0, 0, 65535),
+    webPort,
     webOrigin: origin(env, 'WEB_ORIGIN'),
     publicApiUrl: url(env, 'PUBLIC_API_URL'),
     logLevel: logLevel as ServerConfig['logLevel'],
@@ -249,7 +257,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     maxConnectionsPerAddress,
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     shutdownDelaySeconds: integer(env, 'SHUTDOWN_DELAY_SECONDS', production ? DEFAULT_PRODUCTION_SHUTDOWN_DELAY_SECONDS : 0, 0, 300),
-    ops: opsListener(env),
+    ops,
     listenOnSignal: flag(env, 'LISTEN_ON_SIGNAL'),
     otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
     serviceName: env['OTEL_SERVICE_NAME'] || 'bearer-list-api',
@@ -258,6 +266,23 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     keyEventsRetentionDays: integer(env, 'KEY_EVENTS_RETENTION_DAYS', DEFAULT_KEY_EVENTS_RETENTION_DAYS, 1, 36_500),
     secrets: readSecrets(env),
   };
+}
+
+/** Addresses every interface: a listener there takes the port on each address, 127.0.0.1 among them. */
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * Two listeners given one port (not 0, which picks a free one) on the same address, or where one is every address:
+ * the second would fail with EADDRINUSE and advice about PORT and WEB_PORT, whichever was the mistake.
+ */
+function refuseSharedPorts(listeners: { name: string; host: string; port: number }[]): void {
+  for (const [index, later] of listeners.entries()) {
+    for (const earlier of listeners.slice(0, index)) {
+      const overlap = earlier.host === later.host || WILDCARD_HOSTS.has(earlier.host) || WILDCARD_HOSTS.has(later.host);
+      if (later.port !== 0 && later.port === earlier.port && overlap)
+        throw new ConfigError(`${later.name} (${later.port}) is also ${earlier.name}: each listener needs a port of its own (or 0 for a free one)`);
+    }
+  }
 }
 
 /** `OPS_PORT` (and `OPS_HOST`): the ops listener's address; none when `OPS_PORT` is unset. */

@@ -56,6 +56,18 @@ describe('refused early and clearly', () => {
     },
   );
 
+  it.each([
+    { given: { OPS_PORT: '3000' }, want: /OPS_PORT \(3000\) is also PORT/ },
+    { given: { PORT: '8080', WEB_PORT: '8080' }, want: /WEB_PORT \(8080\) is also PORT/ },
+    { given: { OPS_PORT: '3001' }, want: /OPS_PORT \(3001\) is also WEB_PORT/ },
+  ])('refuses two listeners on one port, $given, rather than failing to listen with advice about the wrong variable', ({ given, want }) => {
+    expect(() => readServerConfig(given)).toThrow(want);
+  });
+
+  it('lets every listener pick a free port (0) at once', () => {
+    expect(readServerConfig({ PORT: '0', WEB_PORT: '0', OPS_PORT: '0' }).ops).toEqual({ host: '127.0.0.1', port: 0 });
+  });
+
   it('takes an empty LOG_LEVEL as unset (info), as every other variable', () => {
     expect(readServerConfig({ LOG_LEVEL: '' }).logLevel).toBe('info');
   });
