@@ -142,6 +142,10 @@ export function configurationWarnings(env: NodeJS.ProcessEnv = process.env, uid:
     for (const [name] of POSTGRES_ONLY)
       if (set(name)) warnings.push(`${name} has no effect without DATABASE_URL: it sets the PostgreSQL store, and this server uses SQLite (DATABASE_PATH)`);
   }
+  if (set('FORWARDED_HEADER') && !set('TRUSTED_PROXIES'))
+    warnings.push('FORWARDED_HEADER has no effect without TRUSTED_PROXIES: no forwarded header is read, the client is the TCP peer');
+  if (set('OTEL_SERVICE_NAME') && !set('OTEL_EXPORTER_OTLP_ENDPOINT'))
+    warnings.push('OTEL_SERVICE_NAME has no effect without OTEL_EXPORTER_OTLP_ENDPOINT: tracing is off');
   if (set('FAILED_AUTH_TOTAL'))
     warnings.push(
       'FAILED_AUTH_TOTAL has no effect: there is no failed-authentication budget for all addresses together any more (ADR 0025); FAILED_AUTH_PER_ADDRESS is read',

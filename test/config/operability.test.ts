@@ -95,6 +95,18 @@ describe('warnings', () => {
     expect(configurationWarnings({}, 1000)).toEqual([]);
   });
 
+  it.each([
+    { given: { FORWARDED_HEADER: 'forwarded' }, want: /^FORWARDED_HEADER has no effect without TRUSTED_PROXIES/ },
+    { given: { OTEL_SERVICE_NAME: 'lists' }, want: /^OTEL_SERVICE_NAME has no effect without OTEL_EXPORTER_OTLP_ENDPOINT/ },
+  ])('warns about $given, which only matters with another setting', ({ given, want }) => {
+    expect(configurationWarnings(given, 1000)).toEqual([expect.stringMatching(want)]);
+  });
+
+  it('does not warn when those settings go with what they need', () => {
+    expect(configurationWarnings({ FORWARDED_HEADER: 'forwarded', TRUSTED_PROXIES: '10.0.0.1' }, 1000)).toEqual([]);
+    expect(configurationWarnings({ OTEL_SERVICE_NAME: 'lists', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, 1000)).toEqual([]);
+  });
+
   it('warns about a variable no longer read, which an old deployment may still set', () => {
     expect(configurationWarnings({ FAILED_AUTH_TOTAL: '1000' }, 1000)).toEqual([expect.stringMatching(/^FAILED_AUTH_TOTAL has no effect: .*ADR 0025/)]);
   });
