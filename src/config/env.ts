@@ -142,6 +142,14 @@ export function configurationWarnings(env: NodeJS.ProcessEnv = process.env, uid:
     for (const [name] of POSTGRES_ONLY)
       if (set(name)) warnings.push(`${name} has no effect without DATABASE_URL: it sets the PostgreSQL store, and this server uses SQLite (DATABASE_PATH)`);
   }
+  if (set('FORWARDED_HEADER') && !set('TRUSTED_PROXIES'))
+    warnings.push('FORWARDED_HEADER has no effect without TRUSTED_PROXIES: no forwarded header is read, the client is the TCP peer');
+  if (set('OTEL_SERVICE_NAME') && !set('OTEL_EXPORTER_OTLP_ENDPOINT'))
+    warnings.push('OTEL_SERVICE_NAME has no effect without OTEL_EXPORTER_OTLP_ENDPOINT: tracing is off');
+  if (set('FAILED_AUTH_TOTAL'))
+    warnings.push(
+      'FAILED_AUTH_TOTAL has no effect: there is no failed-authentication budget for all addresses together any more (ADR 0025); FAILED_AUTH_PER_ADDRESS is read',
+    );
   if (set('OPS_HOST') && !set('OPS_PORT')) warnings.push('OPS_HOST has no effect without OPS_PORT: the ops listener (/livez, /readyz, /metrics) is off');
   if (uid === 0)
     warnings.push(
@@ -202,7 +210,7 @@ export const DEFAULT_LOG_LEVEL = 'info';
 
 /** The server's configuration, from environment variables (documented in docs/server.md, "Environment variables"). */
 export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const logLevel = env['LOG_LEVEL'] ?? DEFAULT_LOG_LEVEL;
+  const logLevel = env['LOG_LEVEL'] || DEFAULT_LOG_LEVEL;
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
   if (!levels.includes(logLevel as ServerConfig['logLevel']))
     throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}, not ${JSON.stringify(logLevel)}`);
@@ -221,13 +229,22 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const maxConnectionsPerAddress = integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', Math.min(DEFAULT_MAX_CONNECTIONS_PER_ADDRESS, maxConnections), 1, 1_000_000);
   if (maxConnectionsPerAddress > maxConnections)
     throw new ConfigError(`MAX_CONNECTIONS_PER_ADDRESS (${maxConnectionsPerAddress}) cannot be more than MAX_CONNECTIONS (${maxConnections})`);
+  const host = env['HOST'] || '127.0.0.1';
+  const webPort = integer(env, 'WEB_PORT', env['PORT'] === undefined || env['PORT'] === '' ? 3001 : 0, 0, 65535);
+  const ops = opsListener(env);
+  refuseSharedPorts([
+    { name: 'PORT', host, port },
+    { name: 'WEB_PORT', host, port: webPort },
+    ...(ops ? [{ name: 'OPS_PORT', host: ops.host, port: ops.port }] : []),
+  ]);
   return {
     ...readStoreConfig(env),
     port,
-    host: env['HOST'] ?? '127.0.0.1',
+    // Empty is unset, as for every other variable: `HOST=` in an env file must not mean "every interface" (Node's reading of '').
+    host,
     // `npm start` as is: 3001. A process given its own PORT (tests, the bench, several instances) gets a free web port
     // unless WEB_PORT says otherwise, so two of them never collide on 3001; both addresses are printed.
-    webPort: integer(env, 'WEB_PORT', env['PORT'] === undefined || env['PORT'] === '' ? 3001 : 0, 0, 65535),
+    webPort,
     webOrigin: origin(env, 'WEB_ORIGIN'),
     publicApiUrl: url(env, 'PUBLIC_API_URL'),
     logLevel: logLevel as ServerConfig['logLevel'],
@@ -244,7 +261,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     maxConnectionsPerAddress,
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     shutdownDelaySeconds: integer(env, 'SHUTDOWN_DELAY_SECONDS', production ? DEFAULT_PRODUCTION_SHUTDOWN_DELAY_SECONDS : 0, 0, 300),
-    ops: opsListener(env),
+    ops,
     listenOnSignal: flag(env, 'LISTEN_ON_SIGNAL'),
     otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
     serviceName: env['OTEL_SERVICE_NAME'] || 'bearer-list-api',
@@ -253,6 +270,23 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     keyEventsRetentionDays: integer(env, 'KEY_EVENTS_RETENTION_DAYS', DEFAULT_KEY_EVENTS_RETENTION_DAYS, 1, 36_500),
     secrets: readSecrets(env),
   };
+}
+
+/** Addresses every interface: a listener there takes the port on each address, 127.0.0.1 among them. */
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * Two listeners given one port (not 0, which picks a free one) on the same address, or where one is every address:
+ * the second would fail with EADDRINUSE and advice about PORT and WEB_PORT, whichever was the mistake.
+ */
+function refuseSharedPorts(listeners: { name: string; host: string; port: number }[]): void {
+  for (const [index, later] of listeners.entries()) {
+    for (const earlier of listeners.slice(0, index)) {
+      const overlap = earlier.host === later.host || WILDCARD_HOSTS.has(earlier.host) || WILDCARD_HOSTS.has(later.host);
+      if (later.port !== 0 && later.port === earlier.port && overlap)
+        throw new ConfigError(`${later.name} (${later.port}) is also ${earlier.name}: each listener needs a port of its own (or 0 for a free one)`);
+    }
+  }
 }
 
 /** `OPS_PORT` (and `OPS_HOST`): the ops listener's address; none when `OPS_PORT` is unset. */
@@ -348,7 +382,8 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 function optionalInteger(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
+  // Decimal digits only: Number() would also take '1e3', '0x50' and ' 42', which no operator means as a port or a count.
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(value) || value < min || value > max)
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
   return value;

@@ -26,6 +26,7 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import type { Context as HonoContext } from 'hono';
 import type { Guard, KernelEnv } from '../http/kernel-env.js';
+import { scrubKeys } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';
 
 export interface TracingOptions {
@@ -93,7 +94,8 @@ export function requestSpans(tracer: Tracer): Guard {
         kind: SpanKind.SERVER,
         attributes: {
           [ATTR_HTTP_REQUEST_METHOD]: method,
-          [ATTR_URL_PATH]: c.req.path,
+          // Scrubbed as the request line's path is: a key a client put in its URL must not reach the collector.
+          [ATTR_URL_PATH]: scrubKeys(c.req.path),
           [ATTR_URL_SCHEME]: new URL(c.req.url).protocol.slice(0, -1),
           [ATTR_CLIENT_ADDRESS]: c.get('client'),
         },

@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** The database holds every user's data, key digests and the cursor-signing secret: no other local account may read or replace it. */
 export class UnsafeLocationError extends Error {
@@ -9,7 +9,10 @@ export class UnsafeLocationError extends Error {
   }
 }
 
-/** The database's folder or file cannot be made or opened by this account (EACCES, EROFS): a configuration error naming DATABASE_PATH. */
+/**
+ * The database's folder or file cannot be made or opened by this account (EACCES, EROFS), or the path names a folder
+ * or a file that is not an SQLite database: a configuration error naming DATABASE_PATH.
+ */
 export class UnwritableLocationError extends Error {
   constructor(message: string, options?: { cause: unknown }) {
     super(message, options);
@@ -61,7 +64,11 @@ function prepare(location: string): void {
     throw new UnsafeLocationError(`${folder} is writable by other accounts (mode ${octal(folderMode)}); run chmod go-w on it or choose another DATABASE_PATH`);
   }
   if (!existsSync(location)) closeSync(openSync(location, 'a', 0o600));
-  const fileMode = statSync(location).mode;
+  const file = statSync(location);
+  // DATABASE_PATH=/var/lib/bearer-list-api (the folder meant for it): SQLite would only say "unable to open database file".
+  if (file.isDirectory())
+    throw new UnwritableLocationError(`${location} is a folder: set DATABASE_PATH to a file in it, such as ${join(location, 'api.sqlite')}`);
+  const fileMode = file.mode;
   if (fileMode & WRITABLE_BY_OTHERS) {
     throw new UnsafeLocationError(`${location} is writable by other accounts (mode ${octal(fileMode)}); run chmod 600 on it`);
   }

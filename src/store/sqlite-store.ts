@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { Item, Sort } from '../contract/types.js';
 import { newId } from './ids.js';
 import { MIGRATIONS } from './migrations.js';
-import { prepareDatabaseFile } from './private-files.js';
+import { prepareDatabaseFile, UnwritableLocationError } from './private-files.js';
 import { type SessionColumns, type SessionRow, selectList, toSession } from './rows.js';
 import { COMPATIBILITY_TABLE, oldestCodeFor, planFor } from './schema-policy.js';
 import {
@@ -101,7 +101,18 @@ export interface SqliteOptions {
 export function openSqliteStore(location: string, options: SqliteOptions = {}): SqliteEngine {
   if (location !== ':memory:') prepareDatabaseFile(location);
   const db = new Database(location);
-  db.pragma('journal_mode = WAL');
+  try {
+    db.pragma('journal_mode = WAL');
+  } catch (error) {
+    db.close();
+    // The first read of the file: a file that is something else (or damaged) is the operator's DATABASE_PATH to correct, not a crash.
+    if ((error as { code?: unknown }).code === 'SQLITE_NOTADB')
+      throw new UnwritableLocationError(
+        `${location} is not an SQLite database (or it is damaged): set DATABASE_PATH to the service's database file, or to a new file to start empty`,
+        { cause: error },
+      );
+    throw error;
+  }
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   // The key CLI writes while the server runs; wait for the lock instead of failing.

@@ -49,6 +49,33 @@ describe('refused early and clearly', () => {
     expect(() => readServerConfig(given)).toThrow(want);
   });
 
+  it.each([{ PORT: '1e3' }, { PORT: '0x50' }, { OPS_PORT: ' 9464' }, { MAX_CONNECTIONS: '1e4' }])(
+    'refuses %o: a number is written in decimal digits, not as JavaScript would read it',
+    (given) => {
+      expect(() => readServerConfig(given)).toThrow(/must be a whole number from/);
+    },
+  );
+
+  it.each([
+    { given: { OPS_PORT: '3000' }, want: /OPS_PORT \(3000\) is also PORT/ },
+    { given: { PORT: '8080', WEB_PORT: '8080' }, want: /WEB_PORT \(8080\) is also PORT/ },
+    { given: { OPS_PORT: '3001' }, want: /OPS_PORT \(3001\) is also WEB_PORT/ },
+  ])('refuses two listeners on one port, $given, rather than failing to listen with advice about the wrong variable', ({ given, want }) => {
+    expect(() => readServerConfig(given)).toThrow(want);
+  });
+
+  it('lets every listener pick a free port (0) at once', () => {
+    expect(readServerConfig({ PORT: '0', WEB_PORT: '0', OPS_PORT: '0' }).ops).toEqual({ host: '127.0.0.1', port: 0 });
+  });
+
+  it('takes an empty LOG_LEVEL as unset (info), as every other variable', () => {
+    expect(readServerConfig({ LOG_LEVEL: '' }).logLevel).toBe('info');
+  });
+
+  it('takes an empty HOST as unset (127.0.0.1), as every other variable, not as every interface', () => {
+    expect(readServerConfig({ HOST: '' }).host).toBe('127.0.0.1');
+  });
+
   it('refuses a HOST that resolves to no address, and takes one that does', async () => {
     await expect(checkHostResolves('999.1.1.1')).rejects.toThrow(/HOST "999.1.1.1" does not resolve to an address/);
     await expect(checkHostResolves('127.0.0.1')).resolves.toBeUndefined();
@@ -66,6 +93,22 @@ describe('warnings', () => {
     ]);
     expect(configurationWarnings({ OPS_HOST: '0.0.0.0' }, 1000)).toEqual([expect.stringMatching(/^OPS_HOST has no effect without OPS_PORT/)]);
     expect(configurationWarnings({}, 1000)).toEqual([]);
+  });
+
+  it.each([
+    { given: { FORWARDED_HEADER: 'forwarded' }, want: /^FORWARDED_HEADER has no effect without TRUSTED_PROXIES/ },
+    { given: { OTEL_SERVICE_NAME: 'lists' }, want: /^OTEL_SERVICE_NAME has no effect without OTEL_EXPORTER_OTLP_ENDPOINT/ },
+  ])('warns about $given, which only matters with another setting', ({ given, want }) => {
+    expect(configurationWarnings(given, 1000)).toEqual([expect.stringMatching(want)]);
+  });
+
+  it('does not warn when those settings go with what they need', () => {
+    expect(configurationWarnings({ FORWARDED_HEADER: 'forwarded', TRUSTED_PROXIES: '10.0.0.1' }, 1000)).toEqual([]);
+    expect(configurationWarnings({ OTEL_SERVICE_NAME: 'lists', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, 1000)).toEqual([]);
+  });
+
+  it('warns about a variable no longer read, which an old deployment may still set', () => {
+    expect(configurationWarnings({ FAILED_AUTH_TOTAL: '1000' }, 1000)).toEqual([expect.stringMatching(/^FAILED_AUTH_TOTAL has no effect: .*ADR 0025/)]);
   });
 
   it('warns when the server runs as root', () => {

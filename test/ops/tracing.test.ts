@@ -112,4 +112,25 @@ describe('tracing', () => {
     expect(lines[0]?.['traceId']).toMatch(/^[0-9a-f]{32}$/);
     expect(lines[0]?.['traceId']).not.toBe('4bf92f3577b34da6a3ce929d0e0e4736');
   });
+
+  // The request line scrubs a key sent in the path (a client that put its key in the base URL); the span goes to
+  // another system, often kept longer and read by more people, so it must not carry what the log may not.
+  it('never puts a key sent in the path into the span, as the request line does not', async () => {
+    const app = createApp({
+      store,
+      contract: requestContract,
+      logger: { info: () => undefined, error: () => undefined },
+      telemetry: { tracing: tracing.middleware },
+    });
+    const { key } = generateApiKey();
+    const traceId = '5bf92f3577b34da6a3ce929d0e0e4737';
+    const response = await app.request(`/items/${key}`, { method: 'POST', headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+    expect(response.status).toBe(404);
+    const deadline = Date.now() + 5_000;
+    while (!spans.some((span) => span.kind === 2 && span.traceId === traceId) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    const server = spans.find((span) => span.kind === 2 && span.traceId === traceId);
+    expect(server, JSON.stringify(spans)).toBeDefined();
+    expect(JSON.stringify(server)).not.toContain(key);
+    expect(attribute(server, 'url.path')).toBe('/items/tka_[REDACTED]');
+  });
 });

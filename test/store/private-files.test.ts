@@ -1,9 +1,9 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
-import { UnsafeLocationError } from '../../src/store/private-files.js';
+import { UnsafeLocationError, UnwritableLocationError } from '../../src/store/private-files.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'private-files-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -47,5 +47,26 @@ describe('the database is private to the account that runs the service', () => {
     writeFileSync(file, '');
     chmodSync(file, 0o666);
     await expect(openStore({ databasePath: file })).rejects.toThrow(/api\.sqlite is writable by other accounts \(mode 0666\); run chmod 600/);
+  });
+
+  // A mistake an operator makes (DATABASE_PATH=/var/lib/bearer-list-api, or a file that is something else): the server
+  // says it as a configuration error naming the path (main.ts, with-store.ts), not with SQLite's stack trace.
+  it('refuses a DATABASE_PATH that is a folder, naming a file in it to use instead', async () => {
+    const folder = newFolder();
+    mkdirSync(folder, { mode: 0o700 });
+    await expect(openStore({ databasePath: folder })).rejects.toThrow(UnwritableLocationError);
+    await expect(openStore({ databasePath: folder })).rejects.toThrow(
+      `${folder} is a folder: set DATABASE_PATH to a file in it, such as ${join(folder, 'api.sqlite')}`,
+    );
+  });
+
+  it('refuses a file that is not an SQLite database, and leaves it as it was', async () => {
+    const folder = newFolder();
+    mkdirSync(folder, { mode: 0o700 });
+    const file = join(folder, 'notes.txt');
+    writeFileSync(file, 'not a database, but long enough to be read as a header by SQLite: '.repeat(4), { mode: 0o600 });
+    await expect(openStore({ databasePath: file })).rejects.toThrow(UnwritableLocationError);
+    await expect(openStore({ databasePath: file })).rejects.toThrow(/notes\.txt is not an SQLite database \(or it is damaged\)/);
+    expect(readFileSync(file, 'utf8')).toMatch(/^not a database/);
   });
 });

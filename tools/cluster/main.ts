@@ -33,7 +33,7 @@ const program = new Command('start:cluster')
   .option('--instances <n>', 'server instances', whole('--instances', 1, 16), 2)
   .option('--port <n>', "port of HAProxy's public API frontend", whole('--port', 1, 65_535), Number(process.env['PORT'] || 3000))
   .option('--web-port <n>', "port of HAProxy's web application frontend", whole('--web-port', 1, 65_535), Number(process.env['WEB_PORT'] || 3001))
-  .option('--host <address>', 'address of HAProxy and the instances', process.env['HOST'] ?? '127.0.0.1')
+  .option('--host <address>', 'address of HAProxy and the instances', process.env['HOST'] || '127.0.0.1')
   .exitOverride()
   .showHelpAfterError('(run with --help for usage)');
 

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_CONNECTIONS } from '../../../src/config/env.js';
 import { clusterConfig, HAPROXY_CONFIG } from '../../../tools/cluster/haproxy.js';
 
 const shipped = readFileSync(HAPROXY_CONFIG, 'utf8');
@@ -18,6 +19,15 @@ describe('deploy/haproxy.cfg in the cluster', () => {
     expect(shipped.match(/^ {2}http-check send meth GET uri \/readyz ver HTTP\/1.1 hdr Host ops$/gm)).toHaveLength(2);
     expect(shipped).toMatch(/^ {2}bind "\$\{API_BIND-:3000\}"$/m);
     expect(shipped).toMatch(/^ {2}bind "\$\{WEB_BIND-:3001\}"$/m);
+  });
+
+  // An instance closes, unanswered, a connection over MAX_CONNECTIONS; HAProxy then answers its client 502 and does not
+  // retry a request it sent. Its idle pooled connections count there too: the busy ones (maxconn, queued beyond) and
+  // the idle ones (pool-max-conn) together stay under the cap, so a burst waits in HAProxy's queue instead.
+  it("opens fewer connections to an instance than the instance's default MAX_CONNECTIONS", () => {
+    const defaults = /^ {2}default-server .*\bmaxconn (\d+) pool-max-conn (\d+)\b/m.exec(shipped);
+    expect(defaults, 'default-server sets maxconn and pool-max-conn').not.toBeNull();
+    expect(Number(defaults?.[1]) + Number(defaults?.[2])).toBeLessThan(DEFAULT_MAX_CONNECTIONS);
   });
 
   it("replaces each backend's server lines with the instances, and nothing else", () => {
