@@ -6,6 +6,7 @@
  * done, 1 the demo users already exist, 2 bad usage.
  */
 import { Command } from 'commander';
+import { npmScript } from '../config/npm-script.js';
 import { DEMO_USER, DEMO_USERS, seedDemo } from '../store/demo-data.js';
 import { CommandFailed, runCli } from './exit.js';
 import { asCliError, withStore } from './with-store.js';
@@ -27,7 +28,7 @@ const program = new Command('seed')
     process.stdout.write(
       [
         `Added the demo data: user "${seeded.userName}" with sample items, and items shared by ${DEMO_USERS.filter((name) => name !== DEMO_USER).join(' and ')}.`,
-        `Make a key for it with: npm run keys -- create --user ${seeded.userName}`,
+        `Make a key for it with: ${npmScript('keys')} -- create --user ${seeded.userName}`,
         '',
       ].join('\n'),
     );

@@ -12,6 +12,7 @@ import pino from 'pino';
 import { createWebApp } from '../account/app.js';
 import { ConfigError, checkHostResolves, configurationWarnings, describeDatabase, readServerConfig, type ServerConfig } from '../config/env.js';
 import { resolveLimits } from '../config/limits.js';
+import { npmScript } from '../config/npm-script.js';
 import { SECRET_VARIABLES, type SecretName } from '../config/secrets.js';
 import { readLimits } from '../contract/limits.js';
 import { readContractPaths } from '../contract/project.js';
@@ -406,7 +407,9 @@ function announce(url: string, webUrl: string): void {
     '',
     `Serving ${database}${empty ? ', which has no users yet' : ''}.`,
     ...(empty
-      ? [`For sample data to try the API on: ${shared ? 'DATABASE_URL=... ' : ''}npm run seed, then npm run keys -- create --user demo for its key.`]
+      ? [
+          `For sample data to try the API on: ${shared ? 'DATABASE_URL=... ' : ''}${npmScript('seed')}, then ${npmScript('keys')} -- create --user demo for its key.`,
+        ]
       : []),
     '',
   ];

@@ -86,6 +86,10 @@ describe('the production artefact', () => {
     } finally {
       await server.stop();
     }
+    // The demo data from the artefact: what it says to run next is the production install's script (npm run keys needs tsx).
+    const seeded = await npm(['run', 'seed:prod', '--silent'], root);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    expect(seeded.stdout).toContain('npm run keys:prod -- create --user demo');
     // The operator's data commands run from the artefact too (docs/data.md): a backup of the database just served.
     const backup = await npm(['run', 'backup:prod', '--silent', '--', '--out', join(root, 'api.backup')], root);
     expect(backup.code, backup.stderr).toBe(0);
