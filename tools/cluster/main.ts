@@ -88,7 +88,7 @@ async function startInstance(index: number, host: string, databaseUrl: string, p
       OPS_HOST: host,
       // HAProxy connects from this address and writes the client's in X-Forwarded-For (option forwardfor).
       TRUSTED_PROXIES: process.env['TRUSTED_PROXIES'] || host,
-      // What this process has, or production's drain (the server's default then).
+      // What this process has, or the server's default: a 5 s drain under NODE_ENV=production, none otherwise.
       SHUTDOWN_DELAY_SECONDS: process.env['SHUTDOWN_DELAY_SECONDS'],
       // Behind HAProxy every connection comes from its address: the per-address cap would cap HAProxy.
       MAX_CONNECTIONS_PER_ADDRESS: process.env['MAX_CONNECTIONS_PER_ADDRESS'] || process.env['MAX_CONNECTIONS'] || String(DEFAULT_MAX_CONNECTIONS),
