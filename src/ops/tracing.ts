@@ -7,7 +7,7 @@
  */
 import { type Attributes, context, propagation, type Span, SpanKind, SpanStatusCode, type TextMapGetter, type Tracer, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { setGlobalErrorHandler, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -28,6 +28,7 @@ import type { Context as HonoContext } from 'hono';
 import type { Guard, KernelEnv } from '../http/kernel-env.js';
 import { scrubKeys } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';
+import { type ExportFailureWarning, exportFailureReporter } from './export-failures.js';
 
 export interface TracingOptions {
   /** The OTLP/HTTP endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`); spans go to `<endpoint>/v1/traces`. */
@@ -36,6 +37,8 @@ export interface TracingOptions {
   serviceName: string;
   /** How long spans wait to be sent together; by default `OTEL_BSP_SCHEDULE_DELAY`, else OpenTelemetry's 5 s. */
   scheduledDelayMillis?: number;
+  /** Told of failed exports: the first at once, then at most one a minute with the count (`export-failures.ts`). */
+  onExportFailure?: (warning: ExportFailureWarning) => void;
 }
 
 /** What the server uses of the tracing: the request middleware, the store wrapper, and a flush at shutdown. */
@@ -57,7 +60,10 @@ const HEADERS: TextMapGetter<HonoContext> = {
 export function startTracing(options: TracingOptions): Tracing {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  const exporter = new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces`, timeoutMillis: 5_000 });
+  const url = `${options.endpoint.replace(/\/+$/, '')}/v1/traces`;
+  const exporter = new OTLPTraceExporter({ url, timeoutMillis: 5_000 });
+  // A failed export reaches OpenTelemetry's global error handler (by default a diagnostic logger nobody set: silence).
+  if (options.onExportFailure) setGlobalErrorHandler(exportFailureReporter(options.onExportFailure));
   // The SDK reads OpenTelemetry's own variables for what is not set here: OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*.
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName }),

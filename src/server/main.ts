@@ -23,6 +23,7 @@ import { compileRequestContract } from '../http/request-contract.js';
 import { destinationRequestLines, isoTimeOncePerMillisecond } from '../http/request-lines.js';
 import type { Telemetry } from '../http/telemetry.js';
 import { addServerChecks } from '../ops/checks.js';
+import { withoutUserInfo } from '../ops/export-failures.js';
 import { createMetrics } from '../ops/metrics.js';
 import { createOpsApp } from '../ops/ops-app.js';
 import { listenOps } from '../ops/ops-listener.js';
@@ -163,8 +164,17 @@ const readiness = addServerChecks(new Readiness(), { store: () => store, drainin
 // Metrics are measured only when there is somewhere to scrape them: without OPS_PORT, nothing is counted.
 const metrics = config.ops ? createMetrics({ storeStats: () => store?.stats?.(), pool: config.databaseUrl !== undefined }) : undefined;
 // Tracing's packages are loaded only when there is a collector to send to: without it, they cost nothing.
-if (config.otlpEndpoint) tracing = (await import('../ops/tracing.js')).startTracing({ endpoint: config.otlpEndpoint, serviceName: config.serviceName });
-if (tracing) logger.info({ endpoint: config.otlpEndpoint, serviceName: config.serviceName }, 'tracing: spans exported over OTLP/HTTP');
+if (config.otlpEndpoint) {
+  // Any user and password in the endpoint's URL stay out of the log lines.
+  const endpoint = withoutUserInfo(config.otlpEndpoint);
+  tracing = (await import('../ops/tracing.js')).startTracing({
+    endpoint: config.otlpEndpoint,
+    serviceName: config.serviceName,
+    onExportFailure: ({ reason, failures }) =>
+      logger.warn({ endpoint, reason, failures }, `tracing: ${failures} span export(s) failed (${reason}); spans are dropped while the collector is away`),
+  });
+  logger.info({ endpoint, serviceName: config.serviceName }, 'tracing: spans exported over OTLP/HTTP');
+}
 const telemetry: Telemetry = { observer: metrics?.observer, tracing: tracing?.middleware };
 if (config.ops) {
   try {

@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
+import type { ExportFailureWarning } from '../../src/ops/export-failures.js';
 import { startTracing, type Tracing } from '../../src/ops/tracing.js';
 import { createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -23,6 +24,9 @@ interface OtlpSpan {
 }
 
 let receiver: Server;
+/** The status the receiver answers: a collector that refuses (404 is not retried by the exporter) makes exports fail. */
+let receiverStatus = 200;
+const exportFailures: ExportFailureWarning[] = [];
 const spans: OtlpSpan[] = [];
 const contentTypes: string[] = [];
 let tracing: Tracing;
@@ -36,11 +40,16 @@ beforeAll(async () => {
       contentTypes.push(`${request.url} ${request.headers['content-type']}`);
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }> };
       for (const resource of body.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      response.writeHead(receiverStatus, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  tracing = startTracing({ endpoint: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`, serviceName: 'test', scheduledDelayMillis: 50 });
+  tracing = startTracing({
+    endpoint: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+    serviceName: 'test',
+    scheduledDelayMillis: 50,
+    onExportFailure: (warning) => exportFailures.push(warning),
+  });
   store = await openStore({ databasePath: ':memory:' }, { wrapEngine: tracing.traceStore });
 });
 
@@ -132,5 +141,29 @@ describe('tracing', () => {
     expect(server, JSON.stringify(spans)).toBeDefined();
     expect(JSON.stringify(server)).not.toContain(key);
     expect(attribute(server, 'url.path')).toBe('/items/tka_[REDACTED]');
+  });
+
+  // OpenTelemetry alone says nothing when exports fail (a mistyped endpoint, a collector away): the operator is told.
+  it('tells of failed exports, once at first and then at most once a minute, and goes on serving', async () => {
+    const app = createApp({
+      store,
+      contract: requestContract,
+      logger: { info: () => undefined, error: () => undefined },
+      telemetry: { tracing: tracing.middleware },
+    });
+    receiverStatus = 404;
+    try {
+      for (let request = 0; request < 3; request++) {
+        expect((await app.request('/', { method: 'POST', body: '{}' })).status).toBe(401);
+        const deadline = Date.now() + 5_000;
+        const before = contentTypes.length;
+        while (contentTypes.length === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    } finally {
+      receiverStatus = 200;
+    }
+    expect(contentTypes.length).toBeGreaterThanOrEqual(3);
+    // Three batches refused within the minute: one warning, for the first.
+    expect(exportFailures).toEqual([{ reason: expect.stringMatching(/Not Found|404/), failures: 1 }]);
   });
 });
