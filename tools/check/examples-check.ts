@@ -24,7 +24,7 @@ export function checkValueExamples(specPath: string): ExamplesResult {
     spec = loadSpec(specPath);
   } catch (error) {
     // A spec that does not parse (a half-made edit, or one saved while `npm run dev` checked the last): say where, not a stack.
-    const problem = `${specName}: does not parse: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    const problem = `${specName}: does not parse: ${error instanceof Error ? error.message.split('\n')[0]?.replace(/:$/, '') : String(error)}`;
     return { ok: false, problems: [problem], message: `${problem}\nFix the YAML at that line of ${specName} (npm run lint names it too).` };
   }
   const examples = listValueExamples(spec);

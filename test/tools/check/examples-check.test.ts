@@ -35,7 +35,7 @@ describe('the header and parameter examples check', () => {
     const { file } = specCopy('unparsable', [[/( {6}summary: List your own items)\n/, '$1: mine\n']]);
     const result = checkValueExamples(file);
     expect(result.ok).toBe(false);
-    expect(result.problems).toEqual([expect.stringMatching(new RegExp(`^${file}: does not parse: .* at line \\d+, column \\d+:$`))]);
+    expect(result.problems).toEqual([expect.stringMatching(new RegExp(`^${file}: does not parse: .* at line \\d+, column \\d+$`))]);
     expect(result.message).toContain('Fix the YAML at that line');
   });
 
