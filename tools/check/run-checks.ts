@@ -92,6 +92,8 @@ export function whatFailed(output: string): string[] {
     if (!line.includes('FAILED')) return;
     for (const next of lines.slice(index + 1)) {
       if (!/^\s{2,}\S/.test(next) || /FAILED/.test(next)) break;
+      // A change the gate accepted is not what failed: it stays in the full output below.
+      if (/^\s*accepted:/.test(next)) continue;
       failed.push(`  ${next.trim()}`);
     }
   });

@@ -66,11 +66,16 @@ describe('npm run check, its steps at once', () => {
     const output = [
       'diff: FAILED, openapi/openapi.yaml against its release 1.0.0 (openapi/released/openapi.yaml): changes 4 major. This change can break clients built against 1.0.0:',
       '  modified POST / requestBody/content/application/json/schema · required at openapi/openapi.yaml:353',
+      '  accepted: modified POST / requestBody/content/application/json/schema/properties/limit · format, because ...',
       'samples: FAILED, 1 error in the TypeScript samples; make each sample say what the spec says now:',
       "  src/client/README.md:16: Property 'sort' is missing",
     ].join('\n');
     const lines = formatChecks([{ name: 'check:contracts', ok: false, seconds: 1, output }], 1).stdout.split('\n');
     expect(lines[0]).toMatch(/^FAILED check:contracts: diff: FAILED/);
+    expect(
+      lines.filter((line) => line.includes('accepted:')),
+      'the accepted changes are not what failed',
+    ).toEqual([]);
     expect(lines.filter((line) => line.startsWith('  fix:'))).toEqual([
       "  fix: make the change compatible, or raise info.version's major and list what breaks in CHANGELOG.md (both ways are spelled out below)",
     ]);
