@@ -69,6 +69,7 @@ const FIXES: ReadonlyArray<{ when: RegExp; fix: string }> = [
   { when: /^copies: FAILED/m, fix: 'npm run fix (applies the replacements printed below)' },
   { when: /Property '\w+' is missing in type .*HandlerMap/, fix: 'npm run fix (writes a stub of each missing handler), then write the handler' },
   { when: /Formatter would have printed|File content differs from formatting output/, fix: 'npm run format:fix' },
+  { when: /in the code the samples import/, fix: 'fix the code named below first (npm run typecheck names it too); the samples are checked against it' },
   { when: /^samples: FAILED/m, fix: 'make each sample named below say what the spec says now' },
   { when: /^names: FAILED/m, fix: 'reword each place named below: the spec no longer has that name' },
   { when: /owasp:|redocly|spectral/i, fix: 'edit the spec at the place named below (npm run lint runs the linters alone)' },
