@@ -98,7 +98,9 @@ export function whatFailed(output: string): string[] {
       failed.push(`  ${next.trim()}`);
     }
   });
-  return [...new Set(failed)];
+  // An error under its check's FAILED is often also printed on its own (a tsc line): once is enough.
+  const seen = new Set<string>();
+  return failed.filter((line) => !seen.has(line.trim()) && seen.add(line.trim()));
 }
 
 /** The fix for a failed step's output, if one is known: the fix of the failure it leads with, else the first its output calls for. */

@@ -79,6 +79,13 @@ describe('npm run check, its steps at once', () => {
     expect(lines.filter((line) => line.startsWith('  fix:'))).toEqual([
       "  fix: make the change compatible, or raise info.version's major and list what breaks in CHANGELOG.md (both ways are spelled out below)",
     ]);
+    // An error listed under its check's FAILED and again on its own is led with once.
+    const twice = [
+      'samples: FAILED, 1 error in the code the samples import:',
+      '  src/client/index.ts(1,1): error TS2741: x',
+      'src/client/index.ts(1,1): error TS2741: x',
+    ];
+    expect(formatChecks([{ name: 'check:contracts', ok: false, seconds: 1, output: twice.join('\n') }], 1).stdout.match(/error TS2741/g)).toHaveLength(1);
     // A spec that does not parse fails the copies check too; npm run fix cannot mend YAML.
     const unparsable = 'copies: FAILED, Nested mappings are not allowed in compact mappings at line 132, column 16:';
     expect(formatChecks([{ name: 'check:contracts', ok: false, seconds: 1, output: unparsable }], 1).stdout).toContain(
