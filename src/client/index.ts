@@ -94,8 +94,21 @@ type OptionsOf<Operation> =
 export type ListOperationId = ListOperationIdIn<operations>;
 /** The list operations of any generated `operations` type (the type-level tests feed it an edited one). */
 export type ListOperationIdIn<Operations> = {
-  [Id in keyof Operations]: PageOf<Operations[Id]> extends { nextCursor: unknown } ? ('cursor' extends keyof OptionsOf<Operations[Id]> ? Id : never) : never;
+  [Id in keyof Operations]: IsNever<PageOf<Operations[Id]>> extends true
+    ? never
+    : IsNever<OptionsOf<Operations[Id]>> extends true
+      ? never
+      : PageOf<Operations[Id]> extends { nextCursor: unknown }
+        ? 'cursor' extends keyof OptionsOf<Operations[Id]>
+          ? Id
+          : never
+        : never;
 }[keyof Operations];
+/**
+ * `never` (no JSON 200, or no query parameters) extends every type and has every key, so without this
+ * test an operation such as a DELETE answering 204 would pass for a list.
+ */
+type IsNever<T> = [T] extends [never] ? true : false;
 
 /** The options {@link paginate} takes for an operation: everything it accepts but the cursor, which the walk manages. */
 export type PaginateRequest<Id extends ListOperationId> = PaginateRequestIn<operations, Id>;

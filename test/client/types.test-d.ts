@@ -89,6 +89,19 @@ describe('the typed client', () => {
     expectTypeOf<PaginateRequestIn<Edited, 'listOwnItems'>>().not.toHaveProperty('cursor');
   });
 
+  it('does not take an operation with no JSON 200 and no query (a DELETE answering 204) for a list', () => {
+    // An operation with no 200 body and no query parameters gives `never` for both the page and the options;
+    // `never` must not pass for "has nextCursor" and "takes a cursor", or LIST_ROUTES demands a route for it.
+    type Edited = operations & {
+      deleteItem: {
+        parameters: { query?: never; header?: never; path: { id: string }; cookie?: never };
+        requestBody?: never;
+        responses: { 204: { headers: { [name: string]: unknown }; content?: never } };
+      };
+    };
+    expectTypeOf<ListOperationIdIn<Edited>>().toEqualTypeOf<'listOwnItems' | 'listSharedItems' | 'listSharedItemsByQuery'>();
+  });
+
   it('yields ItemPage from paginate', () => {
     expectTypeOf(paginate(api, 'listSharedItemsByQuery', { sort: 'desc', limit: 10 })).toEqualTypeOf<AsyncGenerator<ItemPage, void, undefined>>();
   });

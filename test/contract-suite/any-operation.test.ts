@@ -120,7 +120,7 @@ describe('a new request field that the handlers accept but ignore', async () => 
   const listRequest = structuredClone(spec.components['schemas'] as JsonObject)['ListRequest'] as JsonObject;
   (listRequest['properties'] as JsonObject)['colour'] = { type: 'string', enum: ['red', 'blue'] };
   const changed = specWith({ components: { schemas: { ListRequest: listRequest } } });
-  const report = await runContractSuite({ baseUrl: 'http://fake.test', token: FAKE_TOKEN, spec: changed, fetch: fakeApi(changed) });
+  const report = await runContractSuite({ baseUrl: 'http://fake.test', token: FAKE_TOKEN, spec: changed, fetch: fakeApi(changed, { ignore: ['colour'] }) });
 
   it.each(['listOwnItems', 'listSharedItems'])('fails %s with a message naming the operation and the field', (operationId) => {
     const result = report.results.find((entry) => entry.id === `${operationId} positive field-values body/colour`);
@@ -128,6 +128,31 @@ describe('a new request field that the handlers accept but ignore', async () => 
     expect(result?.findings.map((finding) => finding.message)).toEqual([
       `field colour (body) of ${operationId} is accepted but ignored: no colour, colour="red" and colour="blue" all gave the same answer, whose list of 5 could have changed`,
     ]);
+  });
+});
+
+describe('a filter and a header added to the spec, which the API reads', async () => {
+  // What a developer adds to the project's spec and implements: these tests run on that spec, so they must pass.
+  const shared = structuredClone(spec.paths['/shared'] as JsonObject);
+  const byQuery = shared['get'] as JsonObject;
+  byQuery['parameters'] = [
+    ...(byQuery['parameters'] as Json[]),
+    { name: 'tag', in: 'query', required: false, schema: { type: 'string', pattern: '^[a-z]+$', maxLength: 40 }, example: 'urgent' },
+  ];
+  const own = structuredClone(spec.paths['/'] as JsonObject);
+  (own['post'] as JsonObject)['parameters'] = [
+    { name: 'X-Client-Version', in: 'header', required: false, schema: { type: 'string', pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$', maxLength: 20 } },
+  ];
+  const changed = specWith({ paths: { '/shared': shared, '/': own } });
+  const report = await runContractSuite({ baseUrl: 'http://fake.test', token: FAKE_TOKEN, spec: changed, fetch: fakeApi(changed) });
+
+  it('passes, the new fields checked like the others', () => {
+    expect(failures(report), formatReport(report)).toEqual([]);
+    expect(report.results.find((entry) => entry.id === 'listSharedItemsByQuery positive field-values query/tag')?.note).toBe('the answer depends on tag');
+    expect(report.results.find((entry) => entry.id === 'listOwnItems negative pattern-mismatch header/X-Client-Version')).toMatchObject({
+      outcome: 'pass',
+      status: 422,
+    });
   });
 });
 

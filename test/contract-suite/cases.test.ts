@@ -77,6 +77,17 @@ describe('deriveCases on the spec', () => {
     },
   );
 
+  it('probes an unknown query parameter with a typo of a body field when the operation has no query, never of a header', () => {
+    // A header parameter (listed before the body's fields) must not turn the probe into `?XC-lient-Version=`.
+    const own = structuredClone(spec.paths['/'] as Record<string, Json>);
+    (own['post'] as Record<string, Json>)['parameters'] = [
+      { name: 'X-Client-Version', in: 'header', required: false, schema: { type: 'string', maxLength: 20 } },
+    ];
+    const changed = specWith({ paths: { '/': own } });
+    const ids = deriveCases(changed, readOperations(changed)).cases.map((entry) => entry.id);
+    expect(ids).toContain('listOwnItems negative unknown-field query/srot');
+  });
+
   // Wire forms of a few cases, as derived from the spec's schemas today: when the spec changes, update this table.
   it.each([
     { id: 'listOwnItems negative invalid-enum body/sort', want: { method: 'POST', url: 'http://api.test/', body: '{"sort":"up"}' } },

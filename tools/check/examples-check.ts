@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { loadSpec } from '../../src/contract/spec.js';
+import { loadSpec, type OpenApiDocument } from '../../src/contract/spec.js';
 import { displayPath } from './display-path.js';
 import { createLineFinder } from './spec-locations.js';
 import { findInvalidValueExamples, listValueExamples } from './value-examples.js';
@@ -18,10 +18,17 @@ export interface ExamplesResult {
  * parameter, the file and line of the example, and what to change.
  */
 export function checkValueExamples(specPath: string): ExamplesResult {
-  const spec = loadSpec(specPath);
+  const specName = displayPath(specPath);
+  let spec: OpenApiDocument;
+  try {
+    spec = loadSpec(specPath);
+  } catch (error) {
+    // A spec that does not parse (a half-made edit, or one saved while `npm run dev` checked the last): say where, not a stack.
+    const problem = `${specName}: does not parse: ${error instanceof Error ? error.message.split('\n')[0]?.replace(/:$/, '') : String(error)}`;
+    return { ok: false, problems: [problem], message: `${problem}\nFix the YAML at that line of ${specName} (npm run lint names it too).` };
+  }
   const examples = listValueExamples(spec);
   const violations = findInvalidValueExamples(spec, examples);
-  const specName = displayPath(specPath);
   if (violations.length === 0) {
     return { ok: true, problems: [], message: `${examples.length} header and parameter examples in ${specName} match their schemas` };
   }

@@ -1,6 +1,6 @@
 import type { AcceptedChange } from './accepted-changes.js';
-import { findRelease, type ChangelogRelease } from './changelog.js';
-import { describePlace, type ContractChange, type DiffReport } from './redocly-diff.js';
+import { type ChangelogRelease, findRelease } from './changelog.js';
+import { type ContractChange, type DiffReport, describePlace, type Verdict } from './redocly-diff.js';
 
 export interface GateInput {
   /** The spec's file name, as CHANGELOG.md and the accepted-changes file name it: `openapi.yaml`. */
@@ -50,9 +50,7 @@ export function judgeRelease(input: GateInput): GateResult {
   const acceptedLines: string[] = [];
   const breaking: ContractChange[] = [];
   for (const change of majors) {
-    const reasons = change.verdicts
-      .filter((verdict) => verdict.impact === 'major')
-      .map((verdict) => input.accepted.find((entry) => entry.rule === verdict.ruleId && entry.at === verdict.location.pointer));
+    const reasons = change.verdicts.filter((verdict) => verdict.impact === 'major').map((verdict) => input.accepted.find((entry) => accepts(entry, verdict)));
     if (reasons.length > 0 && reasons.every((entry) => entry !== undefined)) {
       for (const entry of reasons) used.add(entry as AcceptedChange);
       const rules = [...new Set(change.verdicts.map((verdict) => verdict.ruleId))].join(', ');
@@ -63,7 +61,12 @@ export function judgeRelease(input: GateInput): GateResult {
       breaking.push(change);
     }
   }
-  const stale = input.accepted.filter((entry) => !used.has(entry));
+  // An entry whose rule and place still match a change, but whose values no longer do, is not stale: its
+  // change gained a value its reason does not cover, and that change is judged as breaking below.
+  const samePlace = (entry: AcceptedChange) =>
+    majors.some((change) => change.verdicts.some((verdict) => verdict.ruleId === entry.rule && verdict.location.pointer === entry.at));
+  const outgrown = input.accepted.filter((entry) => !used.has(entry) && samePlace(entry));
+  const stale = input.accepted.filter((entry) => !used.has(entry) && !samePlace(entry));
   const { major, minor, patch } = report.summary;
   const summary = `${specName} against its release ${released} (${releasedName}): changes ${major} major, ${minor} minor, ${patch} patch`;
 
@@ -111,6 +114,10 @@ export function judgeRelease(input: GateInput): GateResult {
       `  - keep clients working: undo the change, or make it compatible (add rather than remove or rename, make a new field optional, widen rather than narrow); or`,
       `  - release a breaking version: raise info.version in ${specName} to ${nextMajor} and add a "## ${file} ${nextMajor} (<date>)" section to ${input.changelogName} with a "### Breaking changes" list saying what breaks and what clients must change.`,
       `(If a change breaks no client although the rule says so, list it in ${input.acceptedName} with the reason.)`,
+      ...outgrown.map(
+        (entry) =>
+          `(${input.acceptedName} accepts ${entry.rule} at ${entry.at} for ${(entry.values ?? []).join(', ')} only: a value added since needs its own reason there, in \`values\`, or one of the fixes above.)`,
+      ),
     ],
     breaking,
   );
@@ -134,4 +141,17 @@ function parseVersion(text: string): Version | undefined {
 
 function compareVersions(a: Version, b: Version): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+}
+
+/**
+ * Whether an accepted entry covers a rule's verdict: the same rule at the same place and, for a verdict that
+ * lists enum values ("gained values: 'a', 'b'."), exactly the values the entry names. An entry's reason is
+ * about the values it was written for; a value added since at the same place needs a reason of its own.
+ */
+function accepts(entry: AcceptedChange, verdict: Verdict): boolean {
+  if (entry.rule !== verdict.ruleId || entry.at !== verdict.location.pointer) return false;
+  const listed = /(?:gained|lost) values: (.*)\.$/.exec(verdict.message);
+  if (!listed) return entry.values === undefined;
+  const values = [...(listed[1] ?? '').matchAll(/'((?:[^'\\]|\\.)*)'/g)].map((match) => match[1]);
+  return entry.values !== undefined && entry.values.length === values.length && values.every((value) => entry.values?.includes(value ?? ''));
 }

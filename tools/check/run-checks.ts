@@ -57,10 +57,19 @@ export async function runChecks(
  * The first that matches a failed step's output is printed beside it, at the top of the report.
  */
 const FIXES: ReadonlyArray<{ when: RegExp; fix: string }> = [
+  {
+    when: /does not parse|YAMLParseError|Nested mappings are not allowed|bad indentation|error parser /,
+    fix: 'fix the YAML at the line named below (npm run lint names it)',
+  },
   { when: /generated\/\S+ (?:is missing|differs from what)/, fix: 'npm run generate (or npm run fix, which also does the rest below)' },
+  {
+    when: /can break clients built against/,
+    fix: "make the change compatible, or raise info.version's major and list what breaks in CHANGELOG.md (both ways are spelled out below)",
+  },
   { when: /^copies: FAILED/m, fix: 'npm run fix (applies the replacements printed below)' },
   { when: /Property '\w+' is missing in type .*HandlerMap/, fix: 'npm run fix (writes a stub of each missing handler), then write the handler' },
   { when: /Formatter would have printed|File content differs from formatting output/, fix: 'npm run format:fix' },
+  { when: /in the code the samples import/, fix: 'fix the code named below first (npm run typecheck names it too); the samples are checked against it' },
   { when: /^samples: FAILED/m, fix: 'make each sample named below say what the spec says now' },
   { when: /^names: FAILED/m, fix: 'reword each place named below: the spec no longer has that name' },
   { when: /owasp:|redocly|spectral/i, fix: 'edit the spec at the place named below (npm run lint runs the linters alone)' },
@@ -84,15 +93,19 @@ export function whatFailed(output: string): string[] {
     if (!line.includes('FAILED')) return;
     for (const next of lines.slice(index + 1)) {
       if (!/^\s{2,}\S/.test(next) || /FAILED/.test(next)) break;
+      // A change the gate accepted is not what failed: it stays in the full output below.
+      if (/^\s*accepted:/.test(next)) continue;
       failed.push(`  ${next.trim()}`);
     }
   });
-  return [...new Set(failed)];
+  // An error under its check's FAILED is often also printed on its own (a tsc line): once is enough.
+  const seen = new Set<string>();
+  return failed.filter((line) => !seen.has(line.trim()) && seen.add(line.trim()));
 }
 
-/** The fix for a failed step's output, if one is known. */
-export function fixFor(output: string): string | undefined {
-  return FIXES.find(({ when }) => when.test(output))?.fix;
+/** The fix for a failed step's output, if one is known: the fix of the failure it leads with, else the first its output calls for. */
+export function fixFor(output: string, lead?: string): string | undefined {
+  return (lead === undefined ? undefined : FIXES.find(({ when }) => when.test(lead)))?.fix ?? FIXES.find(({ when }) => when.test(output))?.fix;
 }
 
 /**
@@ -103,7 +116,7 @@ export function formatChecks(results: readonly CheckResult[], totalSeconds: numb
   const failed = results.filter((result) => !result.ok);
   const lead = failed.flatMap((result) => {
     const what = whatFailed(result.output);
-    const fix = fixFor(result.output);
+    const fix = fixFor(result.output, what[0]);
     return [
       `FAILED ${result.name}: ${
         what[0] ??

@@ -37,8 +37,12 @@ export function missingHandlers(output: string, root: string): MissingHandlers[]
   return [...found.values()].filter((entry) => entry.operationIds.length > 0);
 }
 
-/** Writes a stub for each missing handler at the end of its map, and imports `notImplemented` where it is not yet. */
-export function writeStubs(root: string, missing: MissingHandlers): void {
+/**
+ * Writes a stub for each missing handler at the end of its map, and imports `notImplemented` where it is not yet.
+ * Where the typecheck points at no map it can write to (an object built in a function, as a test double does),
+ * it writes nothing and says what to do there instead.
+ */
+export function writeStubs(root: string, missing: MissingHandlers): { written: true } | { written: false; problem: string } {
   const path = resolve(root, missing.file);
   let text = readFileSync(path, 'utf8');
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
@@ -53,7 +57,10 @@ export function writeStubs(root: string, missing: MissingHandlers): void {
   };
   visit(source);
   if (!literal)
-    throw new Error(`${missing.file}:${missing.line}: no handler map found where the typecheck points; add ${missing.operationIds.join(', ')} by hand`);
+    return {
+      written: false,
+      problem: `${missing.file}:${missing.line}: the handlers there are listed by hand, not in a map npm run fix can write to; add ${missing.operationIds.join(', ')} there (or spread the whole map: { ...handlers, ... })`,
+    };
   const properties = literal.properties;
   const last = properties[properties.length - 1];
   const stubs = missing.operationIds
@@ -77,4 +84,5 @@ export function writeStubs(root: string, missing: MissingHandlers): void {
     text = `${text.slice(0, insertAt)}import { notImplemented } from '${specifier}';\n${text.slice(insertAt)}`;
   }
   writeFileSync(path, text);
+  return { written: true };
 }

@@ -40,7 +40,12 @@ await runCli('fix', async () => {
 
   const typecheck = await runCommand(typescriptCommand(['-p', 'tsconfig.json', '--pretty', 'false']), { cwd: projectRoot, timeoutMs: 300_000 });
   for (const missing of missingHandlers(typecheck.stdout, projectRoot)) {
-    writeStubs(projectRoot, missing);
+    const stubs = writeStubs(projectRoot, missing);
+    if (!stubs.written) {
+      left = true;
+      console.log(`fix: ${stubs.problem}`);
+      continue;
+    }
     for (const id of missing.operationIds) console.log(`fix: ${missing.file}: a stub of the handler ${id} (answers 500 "not implemented" until you write it)`);
   }
   const after =

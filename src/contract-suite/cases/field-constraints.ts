@@ -71,8 +71,10 @@ export function fieldConstraints({ facts, rules }: FamilyContext): Derived {
 
   const closed: Array<'body' | 'query'> = [...(facts.body?.closed ? (['body'] as const) : []), ...(rules.has('closed-query') ? (['query'] as const) : [])];
   for (const location of closed) {
-    const names = facts.fields.filter((field) => field.location === location).map((field) => field.name);
-    const unknown = typoOf(names.length > 0 ? names : facts.fields.map((field) => field.name));
+    // A typo of a field of the same place, else of the body's, else of any: a header's name (`XC-lient-Version`) is a poor probe of a query.
+    const namesIn = (where: string) => facts.fields.filter((field) => field.location === where).map((field) => field.name);
+    const names = [namesIn(location), namesIn('body'), facts.fields.map((field) => field.name)].find((list) => list.length > 0) ?? [];
+    const unknown = typoOf(names);
     const value = facts.list?.sortValues[0] ?? 'x';
     add(
       { location, name: unknown },

@@ -61,6 +61,38 @@ describe('npm run check, its steps at once', () => {
     expect(stderr.indexOf('drift: FAILED')).toBeLessThan(stderr.indexOf('accepted:'));
   });
 
+  it('names the fix of the failure it leads with, not of another one further down', () => {
+    // A breaking change and a sample it broke: the lead is the gate's, so is its fix (it named the samples' before).
+    const output = [
+      'diff: FAILED, openapi/openapi.yaml against its release 1.0.0 (openapi/released/openapi.yaml): changes 4 major. This change can break clients built against 1.0.0:',
+      '  modified POST / requestBody/content/application/json/schema · required at openapi/openapi.yaml:353',
+      '  accepted: modified POST / requestBody/content/application/json/schema/properties/limit · format, because ...',
+      'samples: FAILED, 1 error in the TypeScript samples; make each sample say what the spec says now:',
+      "  src/client/README.md:16: Property 'sort' is missing",
+    ].join('\n');
+    const lines = formatChecks([{ name: 'check:contracts', ok: false, seconds: 1, output }], 1).stdout.split('\n');
+    expect(lines[0]).toMatch(/^FAILED check:contracts: diff: FAILED/);
+    expect(
+      lines.filter((line) => line.includes('accepted:')),
+      'the accepted changes are not what failed',
+    ).toEqual([]);
+    expect(lines.filter((line) => line.startsWith('  fix:'))).toEqual([
+      "  fix: make the change compatible, or raise info.version's major and list what breaks in CHANGELOG.md (both ways are spelled out below)",
+    ]);
+    // An error listed under its check's FAILED and again on its own is led with once.
+    const twice = [
+      'samples: FAILED, 1 error in the code the samples import:',
+      '  src/client/index.ts(1,1): error TS2741: x',
+      'src/client/index.ts(1,1): error TS2741: x',
+    ];
+    expect(formatChecks([{ name: 'check:contracts', ok: false, seconds: 1, output: twice.join('\n') }], 1).stdout.match(/error TS2741/g)).toHaveLength(1);
+    // A spec that does not parse fails the copies check too; npm run fix cannot mend YAML.
+    const unparsable = 'copies: FAILED, Nested mappings are not allowed in compact mappings at line 132, column 16:';
+    expect(formatChecks([{ name: 'check:contracts', ok: false, seconds: 1, output: unparsable }], 1).stdout).toContain(
+      '  fix: fix the YAML at the line named below (npm run lint names it)',
+    );
+  });
+
   it("finds the project's own binaries first on PATH, as npm run does", async () => {
     const [result] = await runChecks(['which'], { which: 'command -v biome' });
     expect(result?.output.trim()).toMatch(/node_modules\/\.bin\/biome$/);

@@ -31,6 +31,14 @@ describe('the header and parameter examples check', () => {
     expect(result.message).toMatch(/^\d+ header and parameter examples in openapi\/openapi\.yaml match their schemas$/);
   });
 
+  it('fails on a spec that does not parse with its line, not a stack trace (npm run dev meets one saved mid-check)', () => {
+    const { file } = specCopy('unparsable', [[/( {6}summary: List your own items)\n/, '$1: mine\n']]);
+    const result = checkValueExamples(file);
+    expect(result.ok).toBe(false);
+    expect(result.problems).toEqual([expect.stringMatching(new RegExp(`^${file}: does not parse: .* at line \\d+, column \\d+$`))]);
+    expect(result.message).toContain('Fix the YAML at that line');
+  });
+
   it('fails on a header example that breaks its schema, naming the header, the file and line, and the fix', () => {
     const { file, line } = specCopy('header', [[/(\n {4}RateLimit-Limit:\n(?: {6}.*\n)*? {6}example:) 600/, '$1 many']]);
     const result = checkValueExamples(file);

@@ -1,8 +1,11 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AcceptedChange } from '../../../tools/check/accepted-changes.js';
-import { parseChangelog, type ChangelogRelease } from '../../../tools/check/changelog.js';
+import { type AcceptedChange, readAcceptedChanges } from '../../../tools/check/accepted-changes.js';
+import { type ChangelogRelease, parseChangelog } from '../../../tools/check/changelog.js';
 import type { ContractChange, DiffReport } from '../../../tools/check/redocly-diff.js';
-import { judgeRelease, type GateInput } from '../../../tools/check/release-gate.js';
+import { type GateInput, judgeRelease } from '../../../tools/check/release-gate.js';
 
 const ENUM_NARROWED: ContractChange = {
   path: '#/paths/~1/post/requestBody/content/application~1json/schema/properties/sort',
@@ -27,7 +30,28 @@ function report(changes: ContractChange[], versions = { base: '1.0.0', revision:
 
 const RELEASED_1: ChangelogRelease = { file: 'openapi.yaml', version: '1.0.0', breaking: [], line: 20 };
 const RELEASED_2: ChangelogRelease = { file: 'openapi.yaml', version: '2.0.0', breaking: ['`sort` no longer takes `desc`.'], line: 12 };
-const ACCEPT_ENUM: AcceptedChange = { rule: 'enum-values-removed', at: '#/components/schemas/Sort/enum', reason: 'no client ever sent desc' };
+const ACCEPT_ENUM: AcceptedChange = { rule: 'enum-values-removed', at: '#/components/schemas/Sort/enum', values: ['desc'], reason: 'no client ever sent desc' };
+/** The problem types gained one value, accepted with its reason, then another, which nobody has judged. */
+const problemTypesGained = (...values: string[]): ContractChange => ({
+  path: '#/paths/~1/post/responses/400/content/application~1problem+json/schema/properties/type',
+  kind: 'modified',
+  impact: 'major',
+  property: 'enum',
+  verdicts: [
+    {
+      ruleId: 'enum-values-added',
+      impact: 'major',
+      message: `Enum of \`type\` gained values: ${values.map((value) => `'${value}'`).join(', ')}.`,
+      location: { file: 'openapi/openapi.yaml', pointer: '#/components/schemas/ProblemType/enum', line: 430, col: 7 },
+    },
+  ],
+});
+const ACCEPT_EXPECTATION_FAILED: AcceptedChange = {
+  rule: 'enum-values-added',
+  at: '#/components/schemas/ProblemType/enum',
+  values: ['urn:problem-type:expectation-failed'],
+  reason: 'sent only with 417',
+};
 
 function gate(overrides: Partial<GateInput>) {
   return judgeRelease({
@@ -90,6 +114,30 @@ describe('judgeRelease', () => {
       says: 'because no client ever sent desc',
     },
     {
+      given: 'an enum value accepted with its reason',
+      input: { report: report([problemTypesGained('urn:problem-type:expectation-failed')]), accepted: [ACCEPT_EXPECTATION_FAILED] },
+      ok: true,
+      says: 'because sent only with 417',
+    },
+    {
+      given: 'a further enum value at the place of an accepted one, which the reason does not cover',
+      input: {
+        report: report([problemTypesGained('urn:problem-type:expectation-failed', 'urn:problem-type:conflict')]),
+        accepted: [ACCEPT_EXPECTATION_FAILED],
+      },
+      ok: false,
+      says: "gained values: 'urn:problem-type:expectation-failed', 'urn:problem-type:conflict'",
+    },
+    {
+      given: 'a further enum value: the accepted entry is named as outgrown, not stale',
+      input: {
+        report: report([problemTypesGained('urn:problem-type:expectation-failed', 'urn:problem-type:conflict')]),
+        accepted: [ACCEPT_EXPECTATION_FAILED],
+      },
+      ok: false,
+      says: 'accepts enum-values-added at #/components/schemas/ProblemType/enum for urn:problem-type:expectation-failed only: a value added since needs its own reason',
+    },
+    {
       given: 'an accepted change that is no longer there',
       input: { accepted: [ACCEPT_ENUM] },
       ok: false,
@@ -136,5 +184,20 @@ describe('parseChangelog', () => {
       { file: 'openapi.yaml', version: '2.0.0', breaking: ['`sort` no longer takes `desc`.', '`GET /shared` is gone.'], line: 4 },
       { file: 'account.yaml', version: '1.0.0', breaking: [], line: 11 },
     ]);
+  });
+});
+
+describe('readAcceptedChanges', () => {
+  it('refuses an enum entry that does not say which values its reason is about', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'accepted-'));
+    try {
+      const file = join(folder, 'accepted-changes.yaml');
+      writeFileSync(file, "openapi.yaml:\n  - rule: enum-values-added\n    at: '#/components/schemas/ProblemType/enum'\n    reason: sent only with 417\n");
+      expect(() => readAcceptedChanges(file)).toThrow(/entry 1 of openapi\.yaml \(enum-values-added\) needs `values`/);
+      writeFileSync(file, "openapi.yaml:\n  - rule: enum-values-added\n    at: '#/components/schemas/ProblemType/enum'\n    values: [a]\n    reason: r\n");
+      expect(readAcceptedChanges(file)['openapi.yaml']?.[0]?.values).toEqual(['a']);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

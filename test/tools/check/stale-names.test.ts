@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readContracts } from '../../../src/contract/project.js';
-import { jsdocSamples, markdownSamples } from '../../../tools/check/code-samples.js';
+import { jsdocSamples, markdownSamples, readSampleErrors, samplesResult } from '../../../tools/check/code-samples.js';
 import { checkStaleNames } from '../../../tools/check/stale-names.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'stale-names-'));
@@ -50,6 +50,21 @@ describe('names the specs dropped, still used in prose', () => {
 });
 
 describe('the TypeScript samples the copies check typechecks', () => {
+  it('tells an error in the code the samples import from an error in a sample, each with its own fix', () => {
+    // A DELETE answering 204 once broke src/client/index.ts: that was no sample's fault, and "make each sample say..." sent the reader astray.
+    const stdout = [
+      "../../../src/client/index.ts(116,12): error TS2741: Property 'deleteItem' is missing in type '{...}'.",
+      "node_modules/.cache/code-samples/sample-000.ts(3,5): error TS2353: Object literal may only specify known properties, and 'titel' does not exist.",
+    ].join('\n');
+    const { inSamples, elsewhere } = readSampleErrors(stdout, [{ file: 'README.md', line: 40, code: '' }], ['sample-000.ts']);
+    expect(inSamples).toEqual(["README.md:41: Object literal may only specify known properties, and 'titel' does not exist. (TS2353)"]);
+    expect(elsewhere).toEqual(["../../../src/client/index.ts(116,12): error TS2741: Property 'deleteItem' is missing in type '{...}'."]);
+    const { ok, message } = samplesResult(1, [], elsewhere);
+    expect(ok).toBe(false);
+    expect(message).toMatch(/^1 error in the code the samples import, not in a sample; fix that code first/);
+    expect(message).not.toContain('make each sample');
+  });
+
   it('takes the ```ts blocks of a page, with the line each starts on', () => {
     const page = ['# Title', '', '```ts', 'const a = 1;', '```', '', '```sh', 'npm test', '```', '```typescript', 'let b = 2;', '```'].join('\n');
     expect(markdownSamples('docs/x.md', page)).toEqual([

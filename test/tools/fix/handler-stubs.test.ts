@@ -20,6 +20,19 @@ describe('npm run fix: stubs of the handlers the typecheck says are missing', ()
     ]);
   });
 
+  it('writes nothing where the typecheck points at handlers listed by hand (a test double), and says what to do there', () => {
+    mkdirSync(join(root, 'test'), { recursive: true });
+    const file = join(root, 'test', 'double.ts');
+    const text = `import type { X } from './x.js';\nexport function wrap(h: X): X {\n  return { a: h.a };\n}\n`;
+    writeFileSync(file, text);
+    expect(writeStubs(root, { file: 'test/double.ts', line: 3, operationIds: ['getItem'] })).toEqual({
+      written: false,
+      problem:
+        'test/double.ts:3: the handlers there are listed by hand, not in a map npm run fix can write to; add getItem there (or spread the whole map: { ...handlers, ... })',
+    });
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
   it.each([
     { given: 'a trailing comma', last: '  b: async () => ({ status: 200 }),\n' },
     { given: 'no trailing comma', last: '  b: async () => ({ status: 200 })\n' },
