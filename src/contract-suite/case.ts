@@ -98,6 +98,8 @@ export interface FieldVariants {
   values: Array<Json | undefined>;
   /** The field is a continuation token: its one value is taken live from the answer without it. */
   continuation?: LiveValue;
+  /** The spec's reason why the field rightly leaves the answer as it is (`x-no-effect`): its effect is not judged. */
+  noEffect?: string;
 }
 
 /** One check of the suite, derived from the spec. */

@@ -1,3 +1,4 @@
+import { NO_EFFECT_EXTENSION } from '../contract/operations.js';
 import type { Json } from '../contract/spec.js';
 import { parseJson } from './checks.js';
 
@@ -14,6 +15,9 @@ export interface Effect {
   /** What the comparison showed, for the report. */
   note: string;
 }
+
+/** What to do about an ignored field: the handler reads it, or the spec says it rightly changes nothing. */
+export const NO_EFFECT_FIX = `Read it in the handler; or, if it rightly leaves the answer as it is (a header for logs or tracing), say so in the spec: ${NO_EFFECT_EXTENSION}: <why>`;
 
 /** Fewest elements an answer's largest list must hold for a field to be able to change it (order, page size, a filter). */
 const ROOM_TO_CHANGE = 2;
@@ -42,7 +46,10 @@ export function judgeEffect(operationId: string, field: { location: string; name
     return { ignored: `${subject} is accepted but ignored: ${shown} gave the same answer, though the first offered a next one`, note: '' };
   const room = largestList(parseJson(answers[0]?.body ?? ''));
   if (room >= ROOM_TO_CHANGE)
-    return { ignored: `${subject} is accepted but ignored: ${shown} all gave the same answer, whose list of ${room} could have changed`, note: '' };
+    return {
+      ignored: `${subject} is accepted but ignored: ${shown} all gave the same answer, whose list of ${room} could have changed. ${NO_EFFECT_FIX}`,
+      note: '',
+    };
   return {
     note: `${field.name} had no visible effect, but that is not provable on this data: the answers hold ${room === 0 ? 'no list' : 'a list of fewer than 2'}`,
   };

@@ -1,4 +1,4 @@
-import type { OperationContract } from '../contract/operations.js';
+import { noEffectOf, type OperationContract } from '../contract/operations.js';
 import { deref, isObject, type Json, type JsonObject, type OpenApiDocument } from '../contract/spec.js';
 import type { LiveValue, Location, RequestInput } from './case.js';
 import type { Credentials } from './credentials.js';
@@ -28,6 +28,8 @@ export interface Field {
   component?: string;
   /** The parameter's example (body properties take theirs from the schema). */
   example?: Json;
+  /** Why the field rightly leaves the answer as it is (`x-no-effect`), if the spec says so. */
+  noEffect?: string;
 }
 
 /** What the families read about one operation, read from the spec once. */
@@ -79,6 +81,11 @@ export function readFacts(spec: OpenApiDocument, operations: OperationContract[]
   return operations.map((operation) => factsOf(spec, operation, values, answered, options));
 }
 
+/** `{ noEffect }` when the spec gives a reason, else nothing. */
+function withNoEffect(noEffect: string | undefined): { noEffect?: string } {
+  return noEffect === undefined ? {} : { noEffect };
+}
+
 /** `{ component }` when there is one, else nothing (the field is optional, never `undefined`). */
 function withComponent(component: string | undefined): { component?: string } {
   return component === undefined ? {} : { component };
@@ -97,6 +104,7 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
         resolved: resolveSchema(spec, parameter.schema),
         ...withComponent(componentName(parameter.schema)),
         ...(parameter.example !== undefined && { example: parameter.example }),
+        ...(parameter.noEffect !== undefined && { noEffect: parameter.noEffect }),
       }),
     );
   // fetch (and most clients) cannot send a body with GET or HEAD, so such an operation is called without one.
@@ -119,6 +127,7 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
         resolved,
         ...withComponent(componentName(property)),
         ...(resolved['example'] !== undefined && { example: resolved['example'] }),
+        ...withNoEffect(noEffectOf(isObject(property) ? property : {}) ?? noEffectOf(resolved)),
       });
     }
     const closed = schema['additionalProperties'] === false || schema['unevaluatedProperties'] === false;

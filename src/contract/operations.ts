@@ -30,6 +30,21 @@ export interface ParameterContract {
   explode?: boolean;
   /** The media type of a parameter described by `content` (its value is serialized as that type, e.g. JSON). */
   mediaType?: string;
+  /** Why the parameter rightly leaves the answer as it is (`x-no-effect`), if the spec says so. */
+  noEffect?: string;
+}
+
+/**
+ * The spec extension on a parameter or a body property that says why it rightly leaves the answer as it is (a header
+ * read for logs or tracing): the contract suite then does not take "every value gave the same answer" for a handler
+ * that forgot it.
+ */
+export const NO_EFFECT_EXTENSION = 'x-no-effect';
+
+/** The reason an `x-no-effect` gives, if the object has one that is a non-empty string. */
+export function noEffectOf(object: JsonObject): string | undefined {
+  const reason = object[NO_EFFECT_EXTENSION];
+  return typeof reason === 'string' && reason.trim() !== '' ? reason.trim() : undefined;
 }
 
 /** Everything the spec says about one operation, with `$ref`s followed. */
@@ -118,10 +133,15 @@ function readParameters(spec: OpenApiDocument, raw: Json[]): ParameterContract[]
       ...(typeof parameter['style'] === 'string' && { style: parameter['style'] }),
       ...(typeof parameter['explode'] === 'boolean' && { explode: parameter['explode'] }),
       ...(mediaType !== undefined && { mediaType }),
+      ...withNoEffect(noEffectOf(parameter)),
     };
     byKey.set(`${read.in} ${read.name}`, read);
   }
   return [...byKey.values()];
+}
+
+function withNoEffect(noEffect: string | undefined): { noEffect?: string } {
+  return noEffect === undefined ? {} : { noEffect };
 }
 
 function firstExample(spec: OpenApiDocument, examples: Json | undefined): Json | undefined {

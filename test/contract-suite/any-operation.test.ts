@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
 import type { Json, JsonObject } from '../../src/contract/spec.js';
 import { deriveCases } from '../../src/contract-suite/cases.js';
+import { NO_EFFECT_FIX } from '../../src/contract-suite/field-effect.js';
 import { formatReport } from '../../src/contract-suite/report.js';
 import { runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
 import { FAKE_TOKEN, fakeApi } from './fixtures/fake-api.js';
@@ -109,7 +110,7 @@ describe('a handler that accepts a field but ignores it', async () => {
     const fieldValues = report.results.find((entry) => entry.id === `${operationId} positive field-values ${location}/sort`);
     expect(fieldValues?.outcome).toBe('fail');
     expect(fieldValues?.findings.map((finding) => finding.message)).toContain(
-      `field sort (${location}) of ${operationId} is accepted but ignored: no sort, sort="asc" and sort="desc" all gave the same answer, whose list of 5 could have changed`,
+      `field sort (${location}) of ${operationId} is accepted but ignored: no sort, sort="asc" and sort="desc" all gave the same answer, whose list of 5 could have changed. ${NO_EFFECT_FIX}`,
     );
     expect(formatReport(report)).toMatch(/FAILED: \d+ checks found a contract violation/);
   });
@@ -126,7 +127,7 @@ describe('a new request field that the handlers accept but ignore', async () => 
     const result = report.results.find((entry) => entry.id === `${operationId} positive field-values body/colour`);
     expect(result?.outcome).toBe('fail');
     expect(result?.findings.map((finding) => finding.message)).toEqual([
-      `field colour (body) of ${operationId} is accepted but ignored: no colour, colour="red" and colour="blue" all gave the same answer, whose list of 5 could have changed`,
+      `field colour (body) of ${operationId} is accepted but ignored: no colour, colour="red" and colour="blue" all gave the same answer, whose list of 5 could have changed. ${NO_EFFECT_FIX}`,
     ]);
   });
 });
@@ -150,6 +151,40 @@ describe('a filter and a header added to the spec, which the API reads', async (
     expect(failures(report), formatReport(report)).toEqual([]);
     expect(report.results.find((entry) => entry.id === 'listSharedItemsByQuery positive field-values query/tag')?.note).toBe('the answer depends on tag');
     expect(report.results.find((entry) => entry.id === 'listOwnItems negative pattern-mismatch header/X-Client-Version')).toMatchObject({
+      outcome: 'pass',
+      status: 422,
+    });
+  });
+});
+
+describe('a header the spec says leaves the answer as it is (x-no-effect), which the API only logs', async () => {
+  const own = structuredClone(spec.paths['/'] as JsonObject);
+  const header = { name: 'X-Client-Version', in: 'header', required: false, schema: { type: 'string', pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+$', maxLength: 20 } };
+  const run = (parameter: JsonObject) => {
+    (own['post'] as JsonObject)['parameters'] = [parameter];
+    const changed = specWith({ paths: { '/': own } });
+    return runContractSuite({ baseUrl: 'http://fake.test', token: FAKE_TOKEN, spec: changed, fetch: fakeApi(changed, { ignore: ['X-Client-Version'] }) });
+  };
+  const [unmarked, marked] = [await run(header), await run({ ...header, 'x-no-effect': 'written to the request log, for support' })];
+  const fieldCase = (report: SuiteReport) => report.results.find((entry) => entry.id === 'listOwnItems positive field-values header/X-Client-Version');
+
+  it('fails unmarked, naming both ways out: read it, or say x-no-effect in the spec', () => {
+    expect(fieldCase(unmarked)?.outcome).toBe('fail');
+    expect(
+      fieldCase(unmarked)
+        ?.findings.map((finding) => finding.message)
+        .join('\n'),
+    ).toContain('x-no-effect: <why>');
+  });
+
+  it("passes marked, its values still sent and checked, and the report gives the spec's reason", () => {
+    expect(failures(marked), formatReport(marked)).toEqual([]);
+    expect(fieldCase(marked)).toMatchObject({
+      outcome: 'pass',
+      note: 'X-Client-Version leaves the answer as it is, as the spec says (x-no-effect: written to the request log, for support)',
+    });
+    // Its constraints are still held: a value out of its pattern is refused.
+    expect(marked.results.find((entry) => entry.id === 'listOwnItems negative pattern-mismatch header/X-Client-Version')).toMatchObject({
       outcome: 'pass',
       status: 422,
     });

@@ -5,7 +5,7 @@ import { deref, isObject, type Json, loadSpec } from '../../src/contract/spec.js
 import { deriveCases, type Family } from '../../src/contract-suite/cases.js';
 import { orderBreak } from '../../src/contract-suite/checks.js';
 import { Credentials } from '../../src/contract-suite/credentials.js';
-import { judgeEffect } from '../../src/contract-suite/field-effect.js';
+import { judgeEffect, NO_EFFECT_FIX } from '../../src/contract-suite/field-effect.js';
 import { buildRequest, toCurl } from '../../src/contract-suite/http.js';
 import { excusesFor, KNOWN_DIFFERENCES } from '../../src/contract-suite/known-differences.js';
 import { PHASE_FAMILIES } from '../../src/contract-suite/phases/index.js';
@@ -163,8 +163,7 @@ describe('judgeEffect', () => {
     {
       given: [page('a', 'b'), page('a', 'b')],
       want: {
-        ignored:
-          'field sort (body) of listOwnItems is accepted but ignored: no sort and sort="desc" all gave the same answer, whose list of 2 could have changed',
+        ignored: `field sort (body) of listOwnItems is accepted but ignored: no sort and sort="desc" all gave the same answer, whose list of 2 could have changed. ${NO_EFFECT_FIX}`,
       },
     },
     { given: [page('a'), page('a')], want: { note: expect.stringMatching(/^sort had no visible effect, but that is not provable on this data/) } },

@@ -67,7 +67,7 @@ export function requestFields({ facts, values }: FamilyContext): Derived {
       ...base,
       title: `${field.name}: ${tried.map((value) => (value === undefined ? 'none' : JSON.stringify(value))).join(', ')}`,
       input: facts.baseline,
-      variants: { location: field.location, name: field.name, values: tried },
+      variants: { location: field.location, name: field.name, values: tried, ...(field.noEffect !== undefined && { noEffect: field.noEffect }) },
     });
   }
   return { cases, notes };

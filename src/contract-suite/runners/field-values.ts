@@ -47,6 +47,8 @@ export async function runFieldValues(context: RunContext, entry: SuiteCase): Pro
     if (token === undefined) return tally.result(`the first answer offered no ${name}, so the list fits in one page and ${name} cannot be tried here`);
     await attempt(token, `the ${name} it offered`);
   }
+  // Each value was still sent and checked above; only "the same answer every time" is no finding for such a field.
+  if (variants.noEffect !== undefined) return tally.result(`${name} leaves the answer as it is, as the spec says (x-no-effect: ${variants.noEffect})`);
   const effect = judgeEffect(entry.operation.operationId, { location, name, continuation: variants.continuation !== undefined }, answers);
   if (effect.ignored && last) tally.record(last, [{ category: 'semantics', message: effect.ignored }]);
   return tally.result(effect.ignored ? undefined : effect.note);
