@@ -5,6 +5,7 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../../generated/account.js';
+import { checkBaseUrl } from './base-url.js';
 import { isDevelopment, preferWarnings } from './mock-only-headers.js';
 
 export type { components as AccountComponents, paths as AccountPaths } from '../../generated/account.js';
@@ -40,7 +41,11 @@ export interface AccountClientOptions {
  * if (data) showOnce(data.secret);
  */
 export function createAccountClient(options: AccountClientOptions = {}): AccountClient {
-  const client = createClient<paths>({ baseUrl: options.baseUrl ?? '/api', credentials: 'same-origin', ...(options.fetch && { fetch: options.fetch }) });
+  const client = createClient<paths>({
+    baseUrl: checkBaseUrl('createAccountClient', options.baseUrl ?? '/api'),
+    credentials: 'same-origin',
+    ...(options.fetch && { fetch: options.fetch }),
+  });
   if (options.warnings ?? isDevelopment()) client.use(preferWarnings());
   return client;
 }

@@ -5,6 +5,7 @@
  */
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { components, operationRoutes, operations, paths } from '../../generated/openapi.js';
+import { checkBaseUrl } from './base-url.js';
 import { isDevelopment, preferWarnings } from './mock-only-headers.js';
 
 export type { components, operations, paths } from '../../generated/openapi.js';
@@ -53,7 +54,7 @@ export interface ApiClientOptions {
  * else for (const item of data.items) console.log(item.title);
  */
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const baseUrl = checkBaseUrl(options.baseUrl);
+  const baseUrl = checkBaseUrl('createApiClient', options.baseUrl);
   const apiKey = checkApiKey(options.apiKey);
   const client = createClient<paths>({ baseUrl, ...(options.fetch && { fetch: options.fetch }) });
   client.use(bearerAuth(apiKey));
@@ -196,16 +197,6 @@ export async function* paginate<Id extends ListOperationId>(
     seen.add(next);
     cursor = next;
   }
-}
-
-function checkBaseUrl(baseUrl: unknown): string {
-  const onThisOrigin = typeof baseUrl === 'string' && /^\/(?!\/)/.test(baseUrl);
-  if (typeof baseUrl !== 'string' || (!onThisOrigin && !URL.canParse(baseUrl))) {
-    throw new TypeError(
-      `createApiClient: baseUrl must be an absolute URL such as "http://127.0.0.1:3000", or a path on the page's own origin such as "/api", got ${JSON.stringify(baseUrl)}`,
-    );
-  }
-  return baseUrl.replace(/\/+$/, '');
 }
 
 /** The key as given, without the whitespace a copy and paste (or a secrets file's final newline) leaves around it. */

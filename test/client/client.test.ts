@@ -72,6 +72,14 @@ describe('createApiClient', () => {
     expect(() => createApiClient(given)).toThrow(want);
   });
 
+  it('refuses a path as baseUrl where there is no page to resolve it against (Node), when made, naming the absolute form', () => {
+    expect(() => createApiClient({ baseUrl: '/api', apiKey: 'tka_k' })).toThrow(
+      'createApiClient: baseUrl "/api" is a path on the page\'s origin, and there is no page here (Node, a test, a server): give an absolute URL such as "http://127.0.0.1:3000/api"',
+    );
+    expect(() => createAccountClient()).toThrow(/^createAccountClient: baseUrl "\/api" is a path on the page's origin/);
+    expect(() => createAccountClient({ baseUrl: 'api' })).toThrow(/createAccountClient: baseUrl must be an absolute URL/);
+  });
+
   it("takes a path on the page's own origin as baseUrl, as behind a dev server's proxy, for both clients", async () => {
     // In a browser a relative URL resolves against the page; here a Request that resolves it against a page's address stands in.
     const BrowserRequest = class extends Request {
