@@ -194,6 +194,7 @@ if (config.ops) {
 
 const database = describeDatabase(config);
 const shared = config.databaseUrl !== undefined;
+const inMemory = !shared && config.databasePath === ':memory:';
 /** How long a starting instance waits for its database (several starting with it, or a database still booting). */
 const STARTUP_WAIT_MS = 30_000;
 
@@ -416,7 +417,8 @@ function announce(url: string, webUrl: string): void {
     `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`,
     '',
     `Serving ${database}${empty ? ', which has no users yet' : ''}.`,
-    ...(empty
+    ...(empty && inMemory ? ['It is in memory: gone when the server stops, and out of reach of npm run seed and npm run keys (other processes).'] : []),
+    ...(empty && !inMemory
       ? [
           `For sample data to try the API on: ${shared ? 'DATABASE_URL=... ' : ''}${npmScript('seed')}, then ${npmScript('keys')} -- create --user demo for its key.`,
         ]

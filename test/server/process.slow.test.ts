@@ -40,6 +40,16 @@ describe('npm start and npm run seed, as real processes', () => {
     expect((await server.stop()).code).toBe(0);
   });
 
+  it('on an in-memory database, says it is gone at stop and out of reach of npm run seed, rather than suggest it', async () => {
+    const server = await startServer({ databasePath: ':memory:' });
+    started.push(server);
+    await waitForOutput(server, /^Serving .+\.$/m, { timeoutMs: 10_000 });
+    expect(output(server)).toContain(':memory:, which has no users yet');
+    expect(output(server)).toContain('It is in memory: gone when the server stops');
+    expect(output(server)).not.toContain('For sample data');
+    expect((await server.stop()).code).toBe(0);
+  });
+
   it('adds the demo data only when asked, once, without printing a key; a key made for it then lists the demo items', async () => {
     const seeded = await runCommand(tsxCommand('src/cli/seed.ts'), { env: { DATABASE_PATH: databasePath } });
     expect(seeded, seeded.stderr).toMatchObject({ code: 0, stdout: expect.stringContaining('npm run keys -- create --user demo') });
