@@ -10,7 +10,7 @@ describe('handlers are bound to the generated types', () => {
   it('take every part of their input from the spec: path, query, headers and body', () => {
     expectTypeOf<ResponseBody<'listOwnItems', 200>>().toEqualTypeOf<ItemPage>();
     expectTypeOf<OperationInput<'listOwnItems'>['body']>().toEqualTypeOf<ListRequest>();
-    expectTypeOf<NonNullable<OperationInput<'listSharedItemsByQuery'>['query']['sort']>>().toEqualTypeOf<'asc' | 'desc'>();
+    expectTypeOf<NonNullable<OperationInput<'listSharedItemsByQuery'>['query']['sort']>>().toEqualTypeOf<components['schemas']['Sort']>();
     // GET takes no body; POST / takes no query parameters.
     expectTypeOf<OperationInput<'listSharedItemsByQuery'>['body']>().toEqualTypeOf<undefined>();
     expectTypeOf<keyof OperationInput<'listOwnItems'>['query']>().toEqualTypeOf<string>();
