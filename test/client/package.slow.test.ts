@@ -85,6 +85,8 @@ describe('the client package', () => {
       'package/package.json',
       'package/src/client/account.d.ts',
       'package/src/client/account.js',
+      'package/src/client/base-url.d.ts',
+      'package/src/client/base-url.js',
       'package/src/client/index.d.ts',
       'package/src/client/index.js',
       'package/src/client/mock-only-headers.d.ts',

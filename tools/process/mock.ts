@@ -1,8 +1,7 @@
-import { MOCK_DEFAULTS, prismReadinessProbe, type MockOptions } from '../../src/mock/prism.js';
-import getPort from 'get-port';
+import { MOCK_DEFAULTS, type MockOptions } from '../../src/mock/prism.js';
 import { tsxCommand } from './commands.js';
-import { launch, type LaunchedProcess } from './launch.js';
-import { waitForHttp } from './ready.js';
+import { type LaunchedProcess, launch } from './launch.js';
+import { waitForOutput } from './ready.js';
 
 /** The mock (`npm run mock`: Prism and the edge in front of it) running as its own process group. */
 export interface MockProcess extends LaunchedProcess {
@@ -23,17 +22,18 @@ export function mockArguments(options: MockOptions): string[] {
 
 /**
  * Starts the mock as `npm run mock` does (`src/mock/main.ts`: Prism behind the edge that words
- * its errors as the contract does) on a free loopback port, and resolves once it answers (Prism
- * takes a few seconds to read the spec). If it does not start, it is stopped and the error
- * carries its output.
+ * its errors as the contract does) on a port the system picks (`--port 0`), and resolves once it
+ * says where it serves, which it does once Prism answers (Prism takes a few seconds to read the spec).
+ * The port is the one it bound, never one picked free here and bound seconds later: another process
+ * started meanwhile (a second mock's Prism, a server on port 0) could take that one first (seen in
+ * CI as EADDRINUSE). If it does not start, it is stopped and the error carries its output.
  */
 export async function startMock(options: Partial<Omit<MockOptions, 'port'>> & { timeoutMs?: number } = {}): Promise<MockProcess> {
   const { timeoutMs = 60_000, ...mockOptions } = options;
-  const settings: MockOptions = { ...MOCK_DEFAULTS, ...mockOptions, port: await getPort({ host: mockOptions.host ?? MOCK_DEFAULTS.host }) };
+  const settings: MockOptions = { ...MOCK_DEFAULTS, ...mockOptions, port: 0 };
   const mock = launch(tsxCommand('src/mock/main.ts', mockArguments(settings)));
-  const url = `http://${settings.host}:${settings.port}`;
   try {
-    await waitForHttp(mock, prismReadinessProbe(url, settings.api), { timeoutMs, intervalMs: 100 });
+    const [, url = ''] = await waitForOutput(mock, /^Prism mock of the contract at (\S+) /m, { timeoutMs });
     return { ...mock, url };
   } catch (error) {
     await mock.stop({ signal: 'SIGKILL' });
