@@ -59,6 +59,12 @@ afterAll(async () => {
   receiver?.close();
 });
 
+/** Waits up to 5 s for the receiver to have what `done` looks for (spans come in batches, every 50 ms here). */
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
 const attribute = (span: OtlpSpan | undefined, key: string) => {
   const value = span?.attributes.find((candidate) => candidate.key === key)?.value;
   return value?.stringValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue));
@@ -87,8 +93,7 @@ describe('tracing', () => {
     });
     expect(response.status).toBe(200);
 
-    const deadline = Date.now() + 5_000;
-    while (!spans.some((span) => span.kind === 2 && span.traceId === traceId) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    await until(() => spans.some((span) => span.kind === 2 && span.traceId === traceId));
     const server = spans.find((span) => span.kind === 2 && span.traceId === traceId);
     expect(server, JSON.stringify(spans)).toBeDefined();
     expect(server?.parentSpanId).toBe(parentSpanId);
@@ -135,8 +140,7 @@ describe('tracing', () => {
     const traceId = '5bf92f3577b34da6a3ce929d0e0e4737';
     const response = await app.request(`/items/${key}`, { method: 'POST', headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
     expect(response.status).toBe(404);
-    const deadline = Date.now() + 5_000;
-    while (!spans.some((span) => span.kind === 2 && span.traceId === traceId) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    await until(() => spans.some((span) => span.kind === 2 && span.traceId === traceId));
     const server = spans.find((span) => span.kind === 2 && span.traceId === traceId);
     expect(server, JSON.stringify(spans)).toBeDefined();
     expect(JSON.stringify(server)).not.toContain(key);
@@ -155,9 +159,8 @@ describe('tracing', () => {
     try {
       for (let request = 0; request < 3; request++) {
         expect((await app.request('/', { method: 'POST', body: '{}' })).status).toBe(401);
-        const deadline = Date.now() + 5_000;
         const before = contentTypes.length;
-        while (contentTypes.length === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+        await until(() => contentTypes.length > before);
       }
     } finally {
       receiverStatus = 200;
