@@ -1,4 +1,4 @@
-import { noEffectOf, type OperationContract } from '../contract/operations.js';
+import { noEffectOf, type OperationContract, withNoEffect } from '../contract/operations.js';
 import { deref, isObject, type Json, type JsonObject, type OpenApiDocument } from '../contract/spec.js';
 import type { LiveValue, Location, RequestInput } from './case.js';
 import type { Credentials } from './credentials.js';
@@ -81,11 +81,6 @@ export function readFacts(spec: OpenApiDocument, operations: OperationContract[]
   return operations.map((operation) => factsOf(spec, operation, values, answered, options));
 }
 
-/** `{ noEffect }` when the spec gives a reason, else nothing. */
-function withNoEffect(noEffect: string | undefined): { noEffect?: string } {
-  return noEffect === undefined ? {} : { noEffect };
-}
-
 /** `{ component }` when there is one, else nothing (the field is optional, never `undefined`). */
 function withComponent(component: string | undefined): { component?: string } {
   return component === undefined ? {} : { component };
@@ -104,7 +99,7 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
         resolved: resolveSchema(spec, parameter.schema),
         ...withComponent(componentName(parameter.schema)),
         ...(parameter.example !== undefined && { example: parameter.example }),
-        ...(parameter.noEffect !== undefined && { noEffect: parameter.noEffect }),
+        ...withNoEffect(parameter.noEffect),
       }),
     );
   // fetch (and most clients) cannot send a body with GET or HEAD, so such an operation is called without one.

@@ -140,7 +140,8 @@ function readParameters(spec: OpenApiDocument, raw: Json[]): ParameterContract[]
   return [...byKey.values()];
 }
 
-function withNoEffect(noEffect: string | undefined): { noEffect?: string } {
+/** `{ noEffect }` when the spec gives a reason, else nothing (the field is optional, never `undefined`). */
+export function withNoEffect(noEffect: string | undefined): { noEffect?: string } {
   return noEffect === undefined ? {} : { noEffect };
 }
 
