@@ -9,23 +9,14 @@
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import getPort from 'get-port';
 import { ExitCode, runCli } from '../cli/exit.js';
+import { portToBindLater } from '../cli/port-to-bind-later.js';
 import { waitForHttp } from '../cli/wait-for-http.js';
 import { projectRoot, readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
 import { createMockEdge } from './edge.js';
 import { MOCK_DEFAULTS, type MockOptions, prismCommand, prismReadinessProbe } from './prism.js';
 import { launchPrism } from './prism-launcher.js';
-
-/**
- * Ports for Prism to try, in random order, below Linux's ephemeral range (32768-60999): Prism binds its port only
- * seconds after it is picked, once it has read the spec, and a port from that range could meanwhile be handed to
- * any process listening on port 0 (another mock's edge, a server in the tests). Past them, get-port picks any free one.
- */
-function prismPorts(): number[] {
-  return Array.from({ length: 32 }, () => 20_000 + Math.floor(Math.random() * 12_000));
-}
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -50,7 +41,7 @@ await runCli('mock', async () => {
   const specFile = options.spec ?? readContractPaths(projectRoot, options.api ?? 'main').spec;
   const spec = loadSpec(specFile);
   // Prism answers only the edge, on loopback; the edge listens where the developer asked.
-  const prismUrl = `http://127.0.0.1:${await getPort({ port: prismPorts() })}`;
+  const prismUrl = `http://127.0.0.1:${await portToBindLater()}`;
   const { prism, serving, stopRequested } = launchPrism(prismCommand({ ...options, spec: specFile, host: '127.0.0.1', port: Number(new URL(prismUrl).port) }));
   let server: Server | undefined;
 

@@ -10,8 +10,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portToBindLater } from '../../src/cli/port-to-bind-later.js';
 import { buildah, imageId, imageSize } from '../../tools/image/buildah.js';
 import { ensureStandInBase } from '../../tools/image/stand-in-base.js';
 import { type LaunchedProcess, launch } from '../../tools/process/launch.js';
@@ -119,9 +119,9 @@ describe('the container image', () => {
 
   it("serves both listeners and the probes with the image's own command", { timeout: 60_000 }, async () => {
     expect(config.Cmd).toEqual(['node', 'bin/run-built.mjs', 'server']);
-    ports.api = await getPort({ host: '127.0.0.1' });
-    ports.web = await getPort({ host: '127.0.0.1' });
-    ports.ops = await getPort({ host: '127.0.0.1' });
+    ports.api = await portToBindLater();
+    ports.web = await portToBindLater();
+    ports.ops = await portToBindLater();
     // The image listens on every address (HOST=0.0.0.0), as a container must; here it shares this machine's network, so loopback only.
     server = launch(
       run(config.Cmd ?? [], { HOST: '127.0.0.1', PORT: String(ports.api), WEB_PORT: String(ports.web), OPS_HOST: '127.0.0.1', OPS_PORT: String(ports.ops) }),

@@ -1,7 +1,7 @@
 /** `npm run mock` with a real Prism behind it: two Prisms at a time cost more than `npm test`'s minute allows. */
 import { describe, expect, it } from 'vitest';
+import { portToBindLater } from '../../src/cli/port-to-bind-later.js';
 import { tsxCommand } from '../../tools/process/commands.js';
-import getPort from 'get-port';
 import { launch } from '../../tools/process/launch.js';
 import { isRunning } from '../../tools/process/process-group.js';
 import { waitForOutput } from '../../tools/process/ready.js';
@@ -20,7 +20,7 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<void>
 // Each starts its own Prism and waits on it, so they run side by side.
 describe('npm run mock', { concurrent: true }, () => {
   it('says where it listens once Prism answers, stays quiet for good requests, and stops Prism on SIGINT', async () => {
-    const port = await getPort();
+    const port = await portToBindLater();
     const launcher = startLauncher(['--port', String(port)]);
     try {
       await waitForOutput(launcher, new RegExp(`Prism mock of the contract at http://127\\.0\\.0\\.1:${port}`), { timeoutMs: 60_000 });
@@ -38,7 +38,7 @@ describe('npm run mock', { concurrent: true }, () => {
   });
 
   it('logs every request with --verbose', async () => {
-    const port = await getPort();
+    const port = await portToBindLater();
     const launcher = startLauncher(['--port', String(port), '--verbose']);
     try {
       await waitForOutput(launcher, /Prism mock of the contract/, { timeoutMs: 60_000 });

@@ -23,7 +23,7 @@ describe('draining', () => {
     timeout: 60_000,
   }, async () => {
     server = await startServer({ databasePath: ':memory:', env: { OPS_PORT: '0', SHUTDOWN_DELAY_SECONDS: '3' } });
-    const ops = /^Probes and metrics on (\S+) /m.exec(server.stderr())?.[1];
+    const ops = server.opsUrl;
     expect(ops, server.outputTail()).toBeDefined();
     expect(await status(`${ops}/livez`)).toBe(200);
     expect(await status(`${ops}/readyz`)).toBe(200);

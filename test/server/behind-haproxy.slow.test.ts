@@ -10,8 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import getPort from 'get-port';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portToBindLater } from '../../src/cli/port-to-bind-later.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { accepting } from '../../tools/cluster/haproxy.js';
 import { type LaunchedProcess, launch } from '../../tools/process/launch.js';
@@ -42,9 +42,9 @@ let rfc7239: Awaited<ReturnType<typeof server>>;
 beforeAll(async () => {
   xff = await server({ TRUSTED_PROXIES: '127.0.0.1' });
   rfc7239 = await server({ TRUSTED_PROXIES: '127.0.0.1', FORWARDED_HEADER: 'forwarded' });
-  front.api = await getPort({ host: '127.0.0.1' });
-  front.web = await getPort({ host: '127.0.0.1' });
-  front.forwarded = await getPort({ host: '127.0.0.1' });
+  front.api = await portToBindLater();
+  front.web = await portToBindLater();
+  front.forwarded = await portToBindLater();
   const config = join(tmpdir(), `haproxy-${process.pid}.cfg`);
   writeFileSync(
     config,

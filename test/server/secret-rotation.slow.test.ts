@@ -48,7 +48,7 @@ describe('cursor secrets from files, rotated across instances', () => {
     const servers: ServerProcess[] = [];
     try {
       const old = await startServer({ env: { DATABASE_URL: url, OPS_PORT: '0', CURSOR_SECRETS_FILE: secretFile('old', `${OLD}\n`) } });
-      const ops = /^Probes and metrics on (\S+) /m.exec(old.stderr())?.[1];
+      const ops = old.opsUrl;
       expect(ops, old.outputTail()).toBeDefined();
       expect((await fetch(`${ops}/readyz`)).status, 'alone, it agrees with itself').toBe(200);
       servers.push(old);
@@ -65,7 +65,7 @@ describe('cursor secrets from files, rotated across instances', () => {
       expect(rotated.stdout()).toContain('"cursor":"CURSOR_SECRETS (2)"');
       expect(rotated.stdout() + rotated.stderr()).not.toContain(NEW);
       // The newcomer is the one taken out of the balancer (a rolling deployment stops at it); the old one stays ready.
-      const rotatedOps = /^Probes and metrics on (\S+) /m.exec(rotated.stderr())?.[1];
+      const rotatedOps = rotated.opsUrl;
       const readyz = await fetch(`${rotatedOps}/readyz`);
       expect(readyz.status).toBe(503);
       const report = (await readyz.json()) as { checks: Record<string, { ready: boolean; reason?: string }> };

@@ -11,8 +11,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import getPort from 'get-port';
 import { ExitCode, exitCodeFor, parseOrExit } from '../../src/cli/exit.js';
+import { portToBindLater } from '../../src/cli/port-to-bind-later.js';
 import { projectRoot } from '../../src/contract/project.js';
 import { checkSteps, readScripts, runChecks } from '../check/run-checks.js';
 import { describeExit, type LaunchedProcess, launch } from '../process/launch.js';
@@ -218,7 +218,7 @@ function startToFirst200(name: string, args: (port: number) => string[], headers
   return {
     name,
     async time() {
-      const port = await getPort({ host: HOST });
+      const port = await portToBindLater(HOST);
       const log = join(workDirectory, `${name.replaceAll(' ', '-')}-${++run}.log`);
       // Its own process group: stopping npm stops the shell, tsx and the server under it.
       const server = launch([npm, ...args(port)], { env: { ...env, PORT: String(port), WEB_PORT: '0', HOST }, output: { stdoutFile: log, stderrFile: log } });

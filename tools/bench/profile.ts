@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import getPort from 'get-port';
 import { exitCodeFor, parseOrExit } from '../../src/cli/exit.js';
+import { portToBindLater } from '../../src/cli/port-to-bind-later.js';
 import { DEFAULT_LOG_LEVEL } from '../../src/config/env.js';
 import { prebuildPages } from '../build/pages.js';
 import { typescriptCommand } from '../process/commands.js';
@@ -62,7 +62,7 @@ try {
   }
   progress('profile: preparing a database with ten items and a key (the peers take the same key)');
   const { key, databasePath, userId } = await prepareProjectDatabase(work);
-  const port = await getPort({ host: HOST });
+  const port = await portToBindLater(HOST);
   const command = SERVERS[options.server].launch({
     port,
     host: HOST,

@@ -9,9 +9,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import getPort from 'get-port';
 import { CONCURRENT_HASHES, QUEUED_HASHES } from '../../src/account/passwords.js';
 import { ExitCode, exitCodeFor, parseOrExit } from '../../src/cli/exit.js';
+import { portToBindLater } from '../../src/cli/port-to-bind-later.js';
 import { DEFAULT_LOG_LEVEL } from '../../src/config/env.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { prebuildPages } from '../build/pages.js';
@@ -197,8 +197,8 @@ async function main(): Promise<number> {
         processes.set(run.id, started);
         try {
           for (let instance = 0; instance < (SERVERS[run.id].instances ?? 1); instance++) {
-            const port = await getPort({ host: HOST });
-            const webPort = run.id === 'project' ? await getPort({ host: HOST }) : undefined;
+            const port = await portToBindLater(HOST);
+            const webPort = run.id === 'project' ? await portToBindLater(HOST) : undefined;
             if (webPort !== undefined) projectWebUrl = `http://${HOST}:${webPort}/`;
             const command = SERVERS[run.id].launch({
               ...(webPort !== undefined && { webPort }),

@@ -2,7 +2,7 @@ import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } 
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { execaSync } from 'execa';
-import getPort from 'get-port';
+import { portToBindLater } from '../../src/cli/port-to-bind-later.js';
 import { postgresBinDir } from '../../src/store/postgres-binaries.js';
 
 /** A throwaway PostgreSQL server from the machine's own binaries (Debian's `postgresql` package): no Docker. */
@@ -46,6 +46,8 @@ export interface LocalPostgresOptions {
 export const SCRATCH_SETTINGS: Readonly<Record<string, string>> = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' };
 
 const RUN_AS = 'postgres';
+/** Starts tried, each on a newly picked port, when another process took the port between the pick and the bind. */
+const START_ATTEMPTS = 3;
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /** Where `initdb` and `pg_ctl` are: the product's own finder, which `npm run backup` uses for `pg_dump`. */
@@ -92,9 +94,17 @@ export async function startLocalPostgres(options: LocalPostgresOptions = {}): Pr
     if (result.exitCode !== 0 && !quiet)
       throw new Error(`${tool} ${args.join(' ')} failed (${result.exitCode ?? result.signal}): ${result.stderr || result.stdout}`);
   };
-  const port = await getPort({ host: '127.0.0.1' });
-  const settings = { listen_addresses: '127.0.0.1', port: String(port), unix_socket_directories: sockets, max_connections: '200', ...options.settings };
+  // Picked once initdb is done, and picked again if another process binds it first.
+  let port = 0;
+  const settings = () => ({ listen_addresses: '127.0.0.1', port: String(port), unix_socket_directories: sockets, max_connections: '200', ...options.settings });
   const logFile = join(dir, 'server.log');
+  const readLog = (): string => {
+    try {
+      return readFileSync(logFile, 'utf8');
+    } catch {
+      return '';
+    }
+  };
   const start = () =>
     run('pg_ctl', [
       'start',
@@ -106,7 +116,7 @@ export async function startLocalPostgres(options: LocalPostgresOptions = {}): Pr
       '-t',
       '60',
       '-o',
-      Object.entries(settings)
+      Object.entries(settings())
         .map(([name, value]) => `-c ${name}=${value}`)
         .join(' '),
     ]);
@@ -138,7 +148,15 @@ export async function startLocalPostgres(options: LocalPostgresOptions = {}): Pr
   if (options.stopOnSignals) for (const signal of SIGNALS) process.once(signal, onSignal);
   try {
     run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
-    start();
+    for (let attempt = 1; ; attempt++) {
+      port = await portToBindLater();
+      try {
+        start();
+        break;
+      } catch (error) {
+        if (attempt === START_ATTEMPTS || !/could not bind|Address already in use/i.test(readLog())) throw error;
+      }
+    }
     running = true;
   } catch (error) {
     stop();
@@ -189,12 +207,6 @@ export async function startLocalPostgres(options: LocalPostgresOptions = {}): Pr
       running = true;
     },
     stop,
-    log: () => {
-      try {
-        return readFileSync(logFile, 'utf8');
-      } catch {
-        return '';
-      }
-    },
+    log: readLog,
   };
 }

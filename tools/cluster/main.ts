@@ -15,7 +15,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import getPort from 'get-port';
 import { DEFAULT_MAX_CONNECTIONS } from '../../src/config/env.js';
 import { describeExit, type LaunchedProcess } from '../process/launch.js';
 import { type ServerProcess, startServer } from '../process/server.js';
@@ -71,8 +70,8 @@ function labelled(index: number): (text: string, stream: 'stdout' | 'stderr') =>
 }
 
 async function startInstance(index: number, host: string, databaseUrl: string, publicApiUrl: string): Promise<ServerProcess & { opsPort: number }> {
-  // Free ports for each instance's listeners; the pages show HAProxy's URL in their curl.
-  const opsPort = await getPort({ host });
+  // Free ports for each instance's listeners, each bound by the instance itself (0) and read from its greeting; the
+  // pages show HAProxy's URL in their curl.
   const instance = await startServer({
     env: {
       // What this process has, not a harness's defaults (NODE_ENV=production, LOG_LEVEL=info).
@@ -84,7 +83,7 @@ async function startInstance(index: number, host: string, databaseUrl: string, p
       HOST: host,
       PUBLIC_API_URL: publicApiUrl,
       // HAProxy's health check asks /readyz here (deploy/haproxy.cfg).
-      OPS_PORT: String(opsPort),
+      OPS_PORT: '0',
       OPS_HOST: host,
       // HAProxy connects from this address and writes the client's in X-Forwarded-For (option forwardfor).
       TRUSTED_PROXIES: process.env['TRUSTED_PROXIES'] || host,
@@ -111,7 +110,8 @@ async function startInstance(index: number, host: string, databaseUrl: string, p
     process.stderr.write(`instance ${index} exited (${describeExit(exit)}), the last one; stopping the cluster\n`);
     stopAll(1);
   });
-  return { ...instance, opsPort };
+  if (!instance.opsUrl) throw new Error(`instance ${index} started without its ops listener (OPS_PORT), which HAProxy health-checks`);
+  return { ...instance, opsPort: Number(new URL(instance.opsUrl).port) };
 }
 
 async function main(): Promise<void> {

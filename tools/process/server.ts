@@ -11,6 +11,8 @@ export interface ServerProcess extends LaunchedProcess {
   readonly port: number;
   /** Root URL of the web application, on its own listener. */
   readonly webUrl: string;
+  /** Root URL of the ops listener (`/livez`, `/readyz`, `/metrics`) when `OPS_PORT` is set (`0`: a free port). */
+  readonly opsUrl: string | undefined;
 }
 
 export interface StartServerOptions {
@@ -56,8 +58,11 @@ export function stderrBeyondGreeting(stderr: string): string {
     .join('\n');
 }
 
-/** The two lines the server prints once both listeners are up, whatever LOG_LEVEL says. */
-const LISTENING = /^Listening on (\S+)\nWeb application on (\S+)$/m;
+/**
+ * The lines the server prints once its listeners are up, whatever LOG_LEVEL says, in one write: the API's and the web
+ * application's, then the ops listener's when it has one.
+ */
+const LISTENING = /^Listening on (\S+)\nWeb application on (\S+)\n(?:Probes and metrics on (\S+) )?/m;
 
 /**
  * Starts `src/server/main.ts` (the one way the tools start the server: the test harnesses, the soak,
@@ -162,8 +167,8 @@ function launchServer(options: StartServerOptions): LaunchedProcess {
 /** Resolves once the server prints both listeners' URLs; otherwise stops it and throws a `ServerStartError`. */
 async function untilListening(server: LaunchedProcess, timeoutMs: number): Promise<ServerProcess> {
   try {
-    const [, url = '', webUrl = ''] = await waitForOutput(server, LISTENING, { timeoutMs });
-    return { ...server, url, port: Number(new URL(url).port), webUrl };
+    const [, url = '', webUrl = '', opsUrl] = await waitForOutput(server, LISTENING, { timeoutMs });
+    return { ...server, url, port: Number(new URL(url).port), webUrl, opsUrl };
   } catch {
     const exit = server.exitStatus();
     await server.stop({ signal: 'SIGKILL' });

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { createConfig, lint } from '@redocly/openapi-core';
-import getPort from 'get-port';
+import { portToBindLater } from '../../../src/cli/port-to-bind-later.js';
 import { waitForHttp } from '../../../src/cli/wait-for-http.js';
 import { readOperations } from '../../../src/contract/operations.js';
 import { schemesOf } from '../../../src/contract-suite/credentials.js';
@@ -42,7 +42,7 @@ export async function runOnPrism(document: string): Promise<SuiteReport> {
   // Prism refuses a document without operations (only webhooks, only info); the suite has nothing to send to it either.
   if (readOperations(source.spec, { nameless: 'method-path' }).length === 0)
     return runContractSuite({ spec: source.spec, foreign, baseUrl: 'http://127.0.0.1:9', target: 'prism' });
-  const port = await getPort({ host: '127.0.0.1' });
+  const port = await portToBindLater();
   const baseUrl = `http://127.0.0.1:${port}`;
   const start = async (): Promise<LaunchedProcess> => {
     const launched = launch(prismCommand({ ...MOCK_DEFAULTS, port, spec: file, verbose: false }));

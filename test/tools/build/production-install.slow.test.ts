@@ -10,8 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import getPort from 'get-port';
 import { afterAll, describe, expect, it } from 'vitest';
+import { portToBindLater } from '../../../src/cli/port-to-bind-later.js';
 import { copyArtefact } from '../../../tools/build/artefact.js';
 import { launch } from '../../../tools/process/launch.js';
 import { waitForOutput } from '../../../tools/process/ready.js';
@@ -66,7 +66,7 @@ describe('the production artefact', () => {
     expect(keys.code, keys.stderr).toBe(0);
     const { key } = JSON.parse(keys.stdout) as { key: string };
 
-    const opsPort = await getPort({ host: '127.0.0.1' });
+    const opsPort = await portToBindLater();
     const server = launch(['npm', 'run', 'start:prod', '--silent'], {
       cwd: root,
       env: { PORT: '0', WEB_PORT: '0', HOST: '127.0.0.1', OPS_PORT: String(opsPort), NODE_ENV: 'production', LOG_LEVEL: 'warn', SHUTDOWN_DELAY_SECONDS: '0' },

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import getPort from 'get-port';
 import { afterAll, describe, expect, it } from 'vitest';
+import { portToBindLater } from '../../../src/cli/port-to-bind-later.js';
 import { scratchDatabase } from '../../../tools/process/scratch-database.js';
 import { ServerStartError, stageServer } from '../../../tools/process/server.js';
 
@@ -17,7 +17,7 @@ async function answers(url: string): Promise<number | string> {
 
 describe('stageServer (LISTEN_ON_SIGNAL=1, how npm run dev starts the next server)', () => {
   it('gets ready without a port or the database, and listens once released', async () => {
-    const port = await getPort({ host: '127.0.0.1' });
+    const port = await portToBindLater();
     const staged = stageServer({ databasePath: database.path, env: { PORT: String(port), LOG_LEVEL: 'warn' } });
     expect(await staged.ready).toBe(true);
     // Held: the port is free (the last server may still hold it) and the database is not opened (it may still be in use).
