@@ -25,6 +25,9 @@ const REFUSALS: Record<string, string> = {
   EACCES: 'permission denied',
   EPERM: 'operation not permitted',
   EROFS: 'read-only file system',
+  // procfs and sysfs refuse a new folder with ENOENT although its parent is there.
+  ENOENT: 'no folder can be made there',
+  ENOTDIR: 'a part of the path is a file, not a folder',
 };
 
 const WRITABLE_BY_OTHERS = 0o022;
@@ -57,7 +60,7 @@ export function prepareDatabaseFile(location: string): void {
 
 function prepare(location: string): void {
   const folder = dirname(location);
-  if (!existsSync(folder)) mkdirSync(folder, { recursive: true, mode: 0o700 });
+  makeFolders(folder);
   const folderMode = statSync(folder).mode;
   // A shared sticky folder such as /tmp lets others add files but not replace ours.
   if (folderMode & WRITABLE_BY_OTHERS && !(folderMode & STICKY)) {
@@ -73,6 +76,17 @@ function prepare(location: string): void {
     throw new UnsafeLocationError(`${location} is writable by other accounts (mode ${octal(fileMode)}); run chmod 600 on it`);
   }
   if (fileMode & 0o077) chmodSync(location, 0o600);
+}
+
+/**
+ * `mkdir -p`, 0700, one level at a time from the first missing folder down. Not `mkdirSync(folder, { recursive: true })`:
+ * on Node 20, where mkdir fails with ENOENT under a parent that exists (/proc, /sys), it loops forever, and the
+ * process cannot even be stopped with SIGTERM.
+ */
+function makeFolders(folder: string): void {
+  const missing: string[] = [];
+  for (let at = folder; !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+  for (const each of missing) mkdirSync(each, { mode: 0o700 });
 }
 
 function octal(mode: number): string {

@@ -10,6 +10,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const mode = (path: string) => statSync(path).mode & 0o777;
 let folders = 0;
 const newFolder = () => join(scratch, `case-${++folders}`);
+const scratchFile = () => {
+  const file = join(scratch, `file-${++folders}`);
+  writeFileSync(file, '');
+  return file;
+};
 
 describe('the database is private to the account that runs the service', () => {
   it('creates its folder 0700 and the database, WAL and SHM files 0600', async () => {
@@ -51,6 +56,16 @@ describe('the database is private to the account that runs the service', () => {
 
   // A mistake an operator makes (DATABASE_PATH=/var/lib/bearer-list-api, or a file that is something else): the server
   // says it as a configuration error naming the path (main.ts, with-store.ts), not with SQLite's stack trace.
+  it.each([
+    ['under a file', () => join(scratchFile(), 'data', 'api.sqlite'), /a part of the path is a file, not a folder/],
+    // Where Node 20's recursive mkdir never returned: procfs refuses a new folder with ENOENT under one that exists.
+    ['in procfs', () => '/proc/no-such-folder/data/api.sqlite', /no folder can be made there/],
+  ])('refuses a DATABASE_PATH %s with a configuration error, at once', async (_where, path, reason) => {
+    const error = await openStore({ databasePath: path() }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnwritableLocationError);
+    expect((error as Error).message).toMatch(reason);
+  });
+
   it('refuses a DATABASE_PATH that is a folder, naming a file in it to use instead', async () => {
     const folder = newFolder();
     mkdirSync(folder, { mode: 0o700 });
