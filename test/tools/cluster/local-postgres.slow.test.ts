@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 // The first port picked is one another process binds between the pick and PostgreSQL's own bind.
-const taken: { server?: Server; port?: number } = {};
+const taken: { server?: Server; port?: number | undefined } = {};
 vi.mock('../../../src/cli/port-to-bind-later.js', async (original) => {
   const actual = await original<typeof import('../../../src/cli/port-to-bind-later.js')>();
   let picks = 0;
