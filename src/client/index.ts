@@ -90,7 +90,7 @@ type OptionsOf<Operation> =
 /**
  * The list operations of the contract, derived from the generated types: those whose
  * 200 answer carries a `nextCursor` and whose options take a `cursor`. A new one is
- * walkable once it has a route in `LIST_ROUTES` below (the typecheck says so).
+ * walkable once it has a route in `LIST_ROUTES` below (the typecheck says so; `npm run fix` writes it).
  */
 export type ListOperationId = ListOperationIdIn<operations>;
 /** The list operations of any generated `operations` type (the type-level tests feed it an edited one). */

@@ -145,6 +145,37 @@ describe('the nine edits of issue 24, each on a copy of the project', () => {
     expect(second).toBe('  fix: npm run generate (or npm run fix, which also does the rest below)');
   });
 
+  it('a new list operation, POST /archived: the typecheck names its client route, npm run fix writes it from the spec, and paginate walks it', async () => {
+    const root = freshCopy('edit-list-op-');
+    // As a developer adds it: POST / copied under a new path and operationId, and its handler (a third trial of issue 24).
+    const spec = readFileSync(join(root, 'openapi/openapi.yaml'), 'utf8');
+    const own = /\n( {2}\/:\n {4}post:\n[\s\S]*?)\n {2}\/shared:\n/.exec(spec)?.[1];
+    if (!own) throw new Error('update this edit: openapi/openapi.yaml no longer has POST / before /shared');
+    editFile(
+      root,
+      'openapi/openapi.yaml',
+      '\n  /shared:\n',
+      `\n${own.replace('  /:', '  /archived:').replace('operationId: listOwnItems', 'operationId: listArchivedItems')}\n  /shared:\n`,
+    );
+    editFile(
+      root,
+      'src/server/operations.ts',
+      /(\n {2}listSharedItemsByQuery: [^\n]+\n)/,
+      "$1  listArchivedItems: async ({ body }, context) => ({ status: 200, body: await listPage('own', body, context) }),\n",
+    );
+    expect((await generate(root)).code).toBe(0);
+    writeFileSync(
+      join(root, 'consumer.ts'),
+      "import { createApiClient, paginate } from './src/client/index.js';\nconst api = createApiClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: 'tka_k' });\nexport const pages = paginate(api, 'listArchivedItems', { limit: 5 });\n",
+    );
+    const before = await typecheck(root);
+    expect(errorsOf(before.stdout)[0]).toMatch(/^src\/client\/index\.ts\(\d+,\d+\): error TS2741: Property 'listArchivedItems' is missing/);
+    const fixed = await tsx(root, 'tools/fix/main.ts');
+    expect(fixed.stdout).toContain('fix: src/client/index.ts: the route of the list operation listArchivedItems in LIST_ROUTES');
+    expect(readFileSync(join(root, 'src/client/index.ts'), 'utf8')).toContain("listArchivedItems: { method: 'post', path: '/archived', options: 'body' },");
+    expect(errorsOf((await typecheck(root)).stdout)).toEqual([]);
+  });
+
   it('8. an account operation PATCH /keys/{keyId}: the typecheck names its handler, npm run fix writes a stub that compiles', async () => {
     const root = freshCopy('edit-account-op-');
     editFile(

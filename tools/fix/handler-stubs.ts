@@ -5,11 +5,8 @@
  * every request to the operation answers the contract's 500 with a log line naming the missing handler.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { relative, resolve } from 'node:path';
-
-// TypeScript 5's API (TypeScript 7 has none yet; ADR 0009), to find the handler map's object literal.
-const ts = createRequire(import.meta.url)('typescript') as typeof import('typescript');
+import { appendToLiteral } from './object-literal.js';
 
 /** One handler map the typecheck found incomplete: the file, the line of its declaration, the operations it lacks. */
 export interface MissingHandlers {
@@ -44,38 +41,15 @@ export function missingHandlers(output: string, root: string): MissingHandlers[]
  */
 export function writeStubs(root: string, missing: MissingHandlers): { written: true } | { written: false; problem: string } {
   const path = resolve(root, missing.file);
-  let text = readFileSync(path, 'utf8');
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
-  let literal: import('typescript').ObjectLiteralExpression | undefined;
-  const visit = (node: import('typescript').Node): void => {
-    if (literal) return;
-    if (ts.isVariableDeclaration(node) && node.initializer && ts.isObjectLiteralExpression(node.initializer)) {
-      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-      if (line === missing.line) literal = node.initializer;
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  if (!literal)
+  const stubs = missing.operationIds
+    .map((id) => `\n  // Written by npm run fix: answers 500 "not implemented" until you write it.\n  ${id}: notImplemented('${id}', '${missing.file}'),`)
+    .join('');
+  let text = appendToLiteral(path, readFileSync(path, 'utf8'), missing.line, stubs);
+  if (text === undefined)
     return {
       written: false,
       problem: `${missing.file}:${missing.line}: the handlers there are listed by hand, not in a map npm run fix can write to; add ${missing.operationIds.join(', ')} there (or spread the whole map: { ...handlers, ... })`,
     };
-  const properties = literal.properties;
-  const last = properties[properties.length - 1];
-  const stubs = missing.operationIds
-    .map((id) => `\n  // Written by npm run fix: answers 500 "not implemented" until you write it.\n  ${id}: notImplemented('${id}', '${missing.file}'),`)
-    .join('');
-  if (!last) {
-    const at = literal.getStart(source) + 1;
-    text = `${text.slice(0, at)}${stubs}\n${text.slice(at)}`;
-  } else if (properties.hasTrailingComma) {
-    const at = text.indexOf(',', last.getEnd()) + 1;
-    text = `${text.slice(0, at)}${stubs}${text.slice(at)}`;
-  } else {
-    const at = last.getEnd();
-    text = `${text.slice(0, at)},${stubs}${text.slice(at)}`;
-  }
   if (!/\bnotImplemented\b.*from/.test(text)) {
     const module = relative(resolve(path, '..'), resolve(root, 'src/http/not-implemented.js'));
     const specifier = module.startsWith('.') ? module : `./${module}`;

@@ -4,7 +4,8 @@
  * 2. writes each replacement the copies check prints into the file it names (a limit, a bound or
  *    an enum restated in prose);
  * 3. typechecks, and writes a stub of each handler the typecheck says is missing
- *    (`notImplemented`, which answers 500 "not implemented" and logs which handler to write).
+ *    (`notImplemented`, which answers 500 "not implemented" and logs which handler to write), and the
+ *    route of each list operation the client's `LIST_ROUTES` lacks, read from the spec.
  * It prints what it did and what is left; run `npm run check` after it.
  * Exit codes: 0 nothing left that it knows of, 1 something is left to do by hand.
  */
@@ -12,11 +13,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ExitCode, runCli } from '../../src/cli/exit.js';
 import { projectRoot, readContracts } from '../../src/contract/project.js';
+import { loadSpec } from '../../src/contract/spec.js';
 import { checkSpecCopies, loadSpecs } from '../check/spec-copies.js';
 import { writeTypes } from '../generate/write-types.js';
 import { typescriptCommand } from '../process/commands.js';
 import { runCommand } from '../process/run-command.js';
 import { missingHandlers, writeStubs } from './handler-stubs.js';
+import { CLIENT_FILE, missingListRoutes, writeListRoutes } from './list-routes.js';
 
 await runCli('fix', async () => {
   let left = false;
@@ -48,8 +51,14 @@ await runCli('fix', async () => {
     }
     for (const id of missing.operationIds) console.log(`fix: ${missing.file}: a stub of the handler ${id} (answers 500 "not implemented" until you write it)`);
   }
+  const listRoutes = missingListRoutes(typecheck.stdout);
+  if (listRoutes) {
+    const { unknown } = writeListRoutes(projectRoot, loadSpec(), listRoutes);
+    for (const id of listRoutes.operationIds.filter((id) => !unknown.includes(id)))
+      console.log(`fix: ${CLIENT_FILE}: the route of the list operation ${id} in LIST_ROUTES, read from the spec (paginate walks it now)`);
+  }
   const after =
-    missingHandlers(typecheck.stdout, projectRoot).length > 0
+    missingHandlers(typecheck.stdout, projectRoot).length > 0 || listRoutes
       ? await runCommand(typescriptCommand(['-p', 'tsconfig.json', '--pretty', 'false']), { cwd: projectRoot, timeoutMs: 300_000 })
       : typecheck;
   const errors = after.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
