@@ -119,6 +119,28 @@ describe('the nine edits of issue 24, each on a copy of the project', () => {
     expect(after.stdout + after.stderr).toMatch(/copies: ok/);
   });
 
+  it("an account field's bounds changed: the copies check names the pages' inputs and hints, and npm run fix leaves nothing stale, the types included", async () => {
+    const root = freshCopy('edit-account-bounds-');
+    // A third trial of issue 24: user names up to 40, passwords from 16; the pages' forms held users to 64 and 15 and check passed.
+    editFile(root, 'openapi/account.yaml', /(pattern: '\^\[a-z0-9\]\[a-z0-9._-\]\*\$'\n {6}minLength: 3\n {6}maxLength:) 64/, '$1 40');
+    editFile(root, 'openapi/account.yaml', /(\n {4}SignUpRequest:\n[\s\S]*? {10}minLength:) 15/, '$1 16');
+    const before = await checkContracts(root);
+    const report = before.stdout + before.stderr;
+    expect(report).toMatch(/update src\/pages\/html\.ts:\d+: "<input id="name" [^\n]*maxlength="64"" restates components\.schemas\.UserName/);
+    expect(report).toMatch(
+      /update src\/pages\/html\.ts:\d+: "id="password-hint">At least 15 characters" restates components\.schemas\.SignUpRequest\.password/,
+    );
+    expect(report).toMatch(/update README\.md:\d+: "password of at least 15 characters"/);
+    const fixed = await tsx(root, 'tools/fix/main.ts');
+    expect(fixed.stdout).toContain('fix: done; npm run check should pass now');
+    const pages = readFileSync(join(root, 'src/pages/html.ts'), 'utf8');
+    expect(pages).toContain('required minlength="3" maxlength="40"');
+    expect(pages).toContain('required minlength="16" maxlength="256" aria-describedby="password-hint"');
+    // The spec's own descriptions were among the copies, and they are in the generated types: fix regenerates after writing them.
+    const after = await checkContracts(root);
+    expect(after.code, after.stdout + after.stderr).toBe(0);
+  });
+
   it('6. a broken body example and a broken header example: lint and the examples check name each place', async () => {
     const root = freshCopy('edit-examples-');
     editFile(root, 'openapi/openapi.yaml', /(RateLimit-Limit:\n(?: {6}.*\n)*? {6}example:) 600/, '$1 many');

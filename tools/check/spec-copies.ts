@@ -48,6 +48,8 @@ const SCALING = 'docs/scaling-out.md';
 const WEB_APP = 'docs/web-application.md';
 const CONTRACT_SUITE = 'docs/contract-suite.md';
 const LIMITS = 'docs/limits.md';
+/** The pages' forms: the bounds their inputs hold a user to before a request is sent, and the hints beside them. */
+const PAGES = 'src/pages/html.ts';
 
 /** A value of a spec by JSON pointer (`$ref`s followed on the way), or undefined. */
 function at(spec: OpenApiDocument, pointer: string): Json | undefined {
@@ -84,6 +86,20 @@ function bodyLimitCopies(file: string, name: string, maxBodyBytes: (specs: Specs
     { files: [file], of, find: /(?:The request body is larger than|summary: Body over) (\d+) KiB/g, want: (specs) => [kib(maxBodyBytes(specs))] },
     { files: [file], of, find: /The request body exceeds (\d+) bytes/g, want: (specs) => [maxBodyBytes(specs)] },
   ];
+}
+
+/**
+ * The bounds an input of the pages' forms (the one whose attributes start with `input`) holds a user to, in its
+ * `minlength` and `maxlength`, as the account API's schema at `schema` (under components.schemas) has them.
+ */
+function formBounds(input: string, schema: string, keywords: Array<'minLength' | 'maxLength'>): ProseCopy {
+  const attributes = keywords.map((keyword) => `${keyword.toLowerCase()}="(\\d+)"`).join(' ');
+  return {
+    files: [PAGES],
+    of: `components.schemas.${schema.replaceAll('/properties/', '.')} of account.yaml`,
+    find: new RegExp(`<input ${input.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} ${attributes}(?=[ >\\n])`, 'g'),
+    want: ({ account }) => keywords.map((keyword) => number(account, `#/components/schemas/${schema}/${keyword}`)),
+  };
 }
 
 const PROSE_COPIES: ProseCopy[] = [
@@ -193,6 +209,19 @@ const PROSE_COPIES: ProseCopy[] = [
     want: ({ account }) => ['minLength', 'maxLength'].map((keyword) => number(account, `#/components/schemas/SignUpRequest/properties/password/${keyword}`)),
   },
   {
+    // SignUpRequest.password's own description, and ChangePasswordRequest.newPassword's, which restates sign-up's rule.
+    files: [ACCOUNT],
+    of: 'components.schemas.SignUpRequest.password of account.yaml',
+    find: /(?:(?<=^ +)|\(`SignUpRequest\.password`\): )(\d+) to (\d+) characters, (?:compared|stored)/gm,
+    want: ({ account }) => ['minLength', 'maxLength'].map((keyword) => number(account, `#/components/schemas/SignUpRequest/properties/password/${keyword}`)),
+  },
+  {
+    files: [README, 'docs/installing-and-first-run.md'],
+    of: 'components.schemas.SignUpRequest.password of account.yaml',
+    find: /password of at least (\d+) characters/g,
+    want: ({ account }) => [number(account, '#/components/schemas/SignUpRequest/properties/password/minLength')],
+  },
+  {
     files: [ACCOUNT],
     of: 'x-limits.session of account.yaml',
     find: /after (\d+) minutes without a request \(idle expiry\), and\s+- (\d+) hours after sign-in/g,
@@ -219,6 +248,42 @@ const PROSE_COPIES: ProseCopy[] = [
     of: 'components.schemas.ExpiresInDays of account.yaml',
     find: /['"]must be one of: ([^'"]*)['"]/g,
     want: (specs) => [expiries(specs).join(', ')],
+  },
+  // The pages' forms (src/pages/html.ts): an input's minlength and maxlength are the bounds of the field it fills.
+  formBounds('id="name" name="name" autocomplete="username" autocapitalize="none" spellcheck="false" required', 'SignInRequest/properties/name', ['maxLength']),
+  formBounds('id="password" name="password" type="password" autocomplete="current-password" required', 'SignInRequest/properties/password', ['maxLength']),
+  formBounds('id="name" name="name" autocomplete="username" autocapitalize="none" spellcheck="false" required', 'UserName', ['minLength', 'maxLength']),
+  formBounds('id="password" name="password" type="password" autocomplete="new-password" required', 'SignUpRequest/properties/password', [
+    'minLength',
+    'maxLength',
+  ]),
+  formBounds('id="key-name" name="name" required', 'KeyName', ['maxLength']),
+  formBounds(
+    'id="current-password" name="currentPassword" type="password" autocomplete="current-password" required',
+    'ChangePasswordRequest/properties/currentPassword',
+    ['maxLength'],
+  ),
+  formBounds('id="new-password" name="newPassword" type="password" autocomplete="new-password" required', 'ChangePasswordRequest/properties/newPassword', [
+    'minLength',
+    'maxLength',
+  ]),
+  {
+    files: [PAGES],
+    of: 'components.schemas.UserName of account.yaml',
+    find: /id="name-hint">(\d+) to (\d+) lower-case letters/g,
+    want: ({ account }) => ['minLength', 'maxLength'].map((keyword) => number(account, `#/components/schemas/UserName/${keyword}`)),
+  },
+  {
+    files: [PAGES],
+    of: 'components.schemas.SignUpRequest.password of account.yaml',
+    find: /id="password-hint">At least (\d+) characters/g,
+    want: ({ account }) => [number(account, '#/components/schemas/SignUpRequest/properties/password/minLength')],
+  },
+  {
+    files: [PAGES],
+    of: 'components.schemas.ChangePasswordRequest.newPassword of account.yaml',
+    find: /id="new-password-hint">At least (\d+) characters/g,
+    want: ({ account }) => [number(account, '#/components/schemas/ChangePasswordRequest/properties/newPassword/minLength')],
   },
   // The README's and docs/'s prose about the limits: the variables (docs/server.md), scaling out, the contract suite, the web application, the scripts.
   {

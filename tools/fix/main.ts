@@ -1,8 +1,8 @@
 /**
  * `npm run fix`: does what the checks' messages ask, where it can be done without judgement.
- * 1. regenerates the types of every contract (`npm run generate`);
- * 2. writes each replacement the copies check prints into the file it names (a limit, a bound or
- *    an enum restated in prose);
+ * 1. writes each replacement the copies check prints into the file it names (a limit, a bound or
+ *    an enum restated in prose, a spec's descriptions included);
+ * 2. regenerates the types of every contract (`npm run generate`), descriptions and all;
  * 3. typechecks, and writes a stub of each handler the typecheck says is missing
  *    (`notImplemented`, which answers 500 "not implemented" and logs which handler to write), and the
  *    route of each list operation the client's `LIST_ROUTES` lacks, read from the spec.
@@ -23,11 +23,6 @@ import { CLIENT_FILE, missingListRoutes, writeListRoutes } from './list-routes.j
 
 await runCli('fix', async () => {
   let left = false;
-  for (const contract of readContracts()) {
-    const { changed } = await writeTypes(contract);
-    console.log(`fix: ${contract.types.replace(`${projectRoot}/`, '')} ${changed ? 'regenerated' : 'already up to date'}`);
-  }
-
   const copies = checkSpecCopies(loadSpecs());
   for (const { file, line, from, to } of copies.replacements) {
     const path = join(projectRoot, file);
@@ -41,6 +36,11 @@ await runCli('fix', async () => {
     console.log(`fix: ${manual} stale cop${manual === 1 ? 'y needs' : 'ies need'} a hand (npm run check:contracts names them)`);
   }
 
+  // After the replacements: a copy in a spec's description is in its generated types too.
+  for (const contract of readContracts()) {
+    const { changed } = await writeTypes(contract);
+    console.log(`fix: ${contract.types.replace(`${projectRoot}/`, '')} ${changed ? 'regenerated' : 'already up to date'}`);
+  }
   const typecheck = await runCommand(typescriptCommand(['-p', 'tsconfig.json', '--pretty', 'false']), { cwd: projectRoot, timeoutMs: 300_000 });
   for (const missing of missingHandlers(typecheck.stdout, projectRoot)) {
     const stubs = writeStubs(projectRoot, missing);
