@@ -149,6 +149,17 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
     // A required field of a component some answer carries (an `ItemId`) takes a value the API made, so the request is about something that exists.
     if (field.component !== undefined && answered.has(field.component)) {
       live.push({ location: field.location, name: field.name, component: field.component, source: 'seen', fallbacks });
+    } else if (field.location === 'path' && SAFE_METHODS.has(operation.method)) {
+      // A path parameter of a read that no answer carries (an inline `format: uuid`) still names something of the API's; none can be
+      // seen, so the spec's example is sent, and a 404 for it proves nothing either way (`exampleIdMissing`), as for an `ItemId`.
+      // (A write's 404, such as a second DELETE's, is judged as its answer.)
+      live.push({
+        location: field.location,
+        name: field.name,
+        component: field.component ?? `${operation.operationId} path ${field.name}`,
+        source: 'seen',
+        fallbacks,
+      });
     }
     const value = fallbacks[0];
     if (value === undefined) continue;

@@ -35,7 +35,9 @@ describe('the contract suite', () => {
   it('passes against the implementation, started as a real process with a fresh key', () => {
     expect(failures(implementationReport), formatReport(implementationReport)).toEqual([]);
     expect(implementationReport.differencesApplied).toEqual([]);
-    expect(implementationReport.summary.skipped).toBe(0);
+    // The server of the tests has the seeded demo data; a case it skips needs data it lacks (a read of an id no answer carries).
+    const skipped = implementationReport.results.filter((result) => result.outcome === 'skip').map((result) => `${result.id}: ${result.note ?? ''}`);
+    expect(skipped, 'skipped against the implementation: give each what it needs (seeded data, or an answer that carries its id)').toEqual([]);
   });
 
   it('passes against the Prism mock with only the differences listed in known-differences.ts', () => {
