@@ -49,17 +49,35 @@ export type InputOf<Operation extends OperationShape> = {
   body: JsonBodyOf<Operation>;
 };
 
+/** The headers the kernel writes on every answer itself (`responseHeaders`): the request id and the rate limit's. */
+export type KernelHeaders = 'X-Request-Id' | 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset';
+
+/** The names of a response's documented headers that are required, but for the kernel's: the handler must send them. */
+type RequiredHeadersOf<Response> = Response extends { headers: infer Headers } ? RequiredKeys<Omit<NamedOnly<Headers>, KernelHeaders>> : never;
+/** A type without its index signature (the generator's `[name: string]: unknown`), its named keys kept as they are. */
+type NamedOnly<T> = { [Key in keyof T as string extends Key ? never : number extends Key ? never : Key]: T[Key] };
+type RequiredKeys<T> = { [Key in keyof T]-?: Partial<Pick<T, Key>> extends Pick<T, Key> ? never : Key }[keyof T];
+
+/**
+ * A handler's headers for one response: the documented required ones (a `Cache-Control` the spec demands), named in
+ * lower case as the kernel writes every header, or any.
+ */
+type HeadersOf<Response> = [RequiredHeadersOf<Response>] extends [never]
+  ? { headers?: Record<string, string> }
+  : { headers: Record<Lowercase<RequiredHeadersOf<Response> & string>, string> & Record<string, string> };
+
 /**
  * What a handler may answer: one of the statuses the spec documents for the
  * operation with a JSON body (or no body), that status's body type, and extra
- * headers. Problems (`application/problem+json`) are not returned but thrown as
- * `ApiError`, so one writer puts every error in the one envelope.
+ * headers, among them each required header the spec documents for that status
+ * that the kernel does not write. Problems (`application/problem+json`) are not
+ * returned but thrown as `ApiError`, so one writer puts every error in the one envelope.
  */
 export type ResultOf<Operation extends OperationShape> = {
   [Status in keyof Operation['responses'] & number]: Operation['responses'][Status] extends { content: { 'application/json': infer Body } }
-    ? { status: Status; body: Body; headers?: Record<string, string> }
+    ? { status: Status; body: Body } & HeadersOf<Operation['responses'][Status]>
     : Operation['responses'][Status] extends { content?: never }
-      ? { status: Status; body?: undefined; headers?: Record<string, string> }
+      ? { status: Status; body?: undefined } & HeadersOf<Operation['responses'][Status]>
       : never;
 }[keyof Operation['responses'] & number];
 
