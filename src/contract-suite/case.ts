@@ -22,6 +22,7 @@ export type Family =
   | 'over-maximum'
   | 'under-minimum'
   | 'pattern-mismatch'
+  | 'format-mismatch'
   | 'too-long'
   | 'too-short'
   | 'missing-required'

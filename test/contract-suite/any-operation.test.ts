@@ -212,6 +212,14 @@ describe('a read whose path parameter no answer carries (an inline format: uuid)
       note: "no id seen in earlier answers, and the spec's example id does not exist here (404)",
     });
   });
+
+  it('refuses an id that is not a UUID with a 422 naming it: one bad value for its format, as for each other constraint', () => {
+    expect(report.results.find((result) => result.id === 'getItem negative format-mismatch path/id')).toMatchObject({
+      outcome: 'pass',
+      status: 422,
+      title: 'malformed id in the path: id "not-a-uuid" not a uuid',
+    });
+  });
 });
 
 describe('an operation no case can check', () => {

@@ -10,7 +10,7 @@ const BAD_REQUEST = 400;
 
 /**
  * One bad value per constraint of every field (`enum`, `type`, bounds, `pattern`,
- * lengths), a missing required field, and an unknown field where the contract
+ * a string `format`, lengths), a missing required field, and an unknown field where the contract
  * closes the body (`additionalProperties` or `unevaluatedProperties` false) or, under
  * the rule `closed-query`, the query string.
  *

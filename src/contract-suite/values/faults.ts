@@ -39,6 +39,9 @@ export function faultsOf(schema: JsonObject, location: Location, textual = locat
     const value = ['not a valid value!', '!', '..'].find((candidate) => !pattern.test(candidate) && fitsLocation(candidate));
     if (value !== undefined) faults.push({ family: 'pattern-mismatch', value, title: (name) => `${name} ${JSON.stringify(value)} not matching its pattern` });
   }
+  const format = typeof schema['format'] === 'string' ? NOT_OF_FORMAT[schema['format']] : undefined;
+  if (format !== undefined && (type === 'string' || type === undefined) && fitsLocation(format))
+    faults.push({ family: 'format-mismatch', value: format, title: (name) => `${name} ${JSON.stringify(format)} not a ${String(schema['format'])}` });
   if (typeof schema['maxLength'] === 'number') {
     const value = 'a'.repeat(schema['maxLength'] + 1);
     faults.push({ family: 'too-long', value, title: (name) => `${name} of ${value.length} characters (maxLength ${String(schema['maxLength'])})` });
@@ -50,6 +53,22 @@ export function faultsOf(schema: JsonObject, location: Location, textual = locat
   }
   return faults;
 }
+
+/**
+ * A short string that is not of the format, for each string format a validator checks (ajv-formats' and Prism's):
+ * a field with `format: uuid` and nothing else to hold it (a path parameter) is refused by its format alone.
+ */
+const NOT_OF_FORMAT: Readonly<Record<string, string>> = {
+  uuid: 'not-a-uuid',
+  'date-time': 'yesterday',
+  date: '2026-13-45',
+  time: '25:61',
+  email: 'no-at-sign',
+  uri: 'no scheme',
+  hostname: 'no host!',
+  ipv4: '256.1.1.1',
+  ipv6: 'not:an:ip::v6::',
+};
 
 /** A value of another JSON type; in text (a query string, header, path, cookie or form body) only a number can be mistyped. */
 function wrongTypeValue(type: Json | undefined, textual: boolean): Json | undefined {
