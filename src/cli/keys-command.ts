@@ -6,16 +6,13 @@
  * input/output (`CliIo`), so tests run it in-process; `keys.ts` runs it on the process's own.
  */
 import { Command } from 'commander';
-import type { AccountSchemas } from '../contract/account-types.js';
+import { accountPresets } from '../account/presets.js';
 import { generateApiKey } from '../keys/api-key.js';
+import type { Store } from '../store/store.js';
 import { CommandFailed, ExitCode, exitCodeFor, UsageError } from './exit.js';
 import { type CliIo, processIo } from './io.js';
 import { refuseOptionsAsValues } from './option-values.js';
-import type { Store } from '../store/store.js';
 import { asCliError, withStore as withStoreOf } from './with-store.js';
-
-/** The same presets as the account API's `ExpiresInDays`. */
-const EXPIRY_PRESETS: number[] = [7, 30, 60, 90, 365] satisfies AccountSchemas['ExpiresInDays'][];
 
 /** Runs `keys` with `argv` (the arguments after the command's name) and returns its exit code. */
 export async function runKeys(argv: readonly string[], io: CliIo = processIo): Promise<ExitCode> {
@@ -30,6 +27,8 @@ export async function runKeys(argv: readonly string[], io: CliIo = processIo): P
 function createKeysProgram(io: CliIo): Command {
   const print = (json: boolean, value: unknown, text: string) => io.out(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
   const withStore = <T>(work: (store: Store) => Promise<T>) => withStoreOf(io.env, work);
+  // The page's presets, from the account spec: the same choice of expiry, and the same default.
+  const expiries = accountPresets().expiresInDays;
 
   const program = new Command('keys')
     .description('Manage API keys. The database is DATABASE_URL (PostgreSQL) if set, else DATABASE_PATH (default data/api.sqlite), as for the server.')
@@ -42,7 +41,7 @@ function createKeysProgram(io: CliIo): Command {
     .description('create a key for a user (the user is created if new); the key is printed once')
     .requiredOption('--user <name>', 'user the key belongs to')
     .option('--name <name>', 'what the key is for (1-100 characters)', 'CLI key')
-    .option('--expires-in-days <days>', `days until the key expires: ${EXPIRY_PRESETS.join(', ')}`, '30')
+    .option('--expires-in-days <days>', `days until the key expires: ${expiries.values.join(', ')}`, String(expiries.default))
     .option('--json', 'print JSON: {"id","userId","key","name","hint","createdAt","expiresAt"}')
     .action(async (options: { user: string; name: string; expiresInDays: string; json?: boolean }) => {
       const name = options.user.trim();
@@ -51,8 +50,8 @@ function createKeysProgram(io: CliIo): Command {
       const keyName = options.name.trim();
       if (keyName.length === 0 || keyName.length > 100) throw new UsageError(`--name must be 1-100 characters, not ${JSON.stringify(options.name)}`);
       const days = Number(options.expiresInDays);
-      if (!EXPIRY_PRESETS.includes(days))
-        throw new UsageError(`--expires-in-days must be one of ${EXPIRY_PRESETS.join(', ')}, not ${JSON.stringify(options.expiresInDays)}`);
+      if (!(expiries.values as number[]).includes(days))
+        throw new UsageError(`--expires-in-days must be one of ${expiries.values.join(', ')}, not ${JSON.stringify(options.expiresInDays)}`);
       const created = await withStore(async (store) => {
         const now = Date.now();
         const user = (await store.findUserByName(name)) ?? (await store.createUser(name, new Date(now).toISOString()));

@@ -2,19 +2,20 @@
  * The pages' HTML, written once at startup. No user data is ever put in here:
  * the script fills in names and keys with `textContent` only.
  */
+import { type AccountPresets, accountPresets, type Presets } from '../account/presets.js';
 
 export interface PageOptions {
   /** Root of the public API, shown in the ready-to-paste curl. */
   publicApiUrl: string;
 }
 
-/** Every page, by path. */
-export function renderPages(options: PageOptions): Map<string, string> {
+/** Every page, by path; the selects offer the account spec's presets. */
+export function renderPages(options: PageOptions, presets: AccountPresets = accountPresets()): Map<string, string> {
   const page = (name: string, title: string, body: string) => layout({ name, title, body, publicApiUrl: options.publicApiUrl });
   return new Map([
     ['/sign-in', page('sign-in', 'Sign in', SIGN_IN)],
     ['/sign-up', page('sign-up', 'Create an account', SIGN_UP)],
-    ['/settings', page('settings', 'Account settings', SETTINGS)],
+    ['/settings', page('settings', 'Account settings', SETTINGS(presets))],
     ['/not-found', page('not-found', 'Page not found', NOT_FOUND)],
   ]);
 }
@@ -92,13 +93,18 @@ const SIGN_UP = `<h1>Create an account</h1>
 </form>
 <p>Already have an account? <a href="/sign-in">Sign in</a>.</p>`;
 
-const EXPIRY_OPTIONS = `<option value="7">7 days</option>
-      <option value="30" selected>30 days</option>
-      <option value="60">60 days</option>
-      <option value="90">90 days</option>
-      <option value="365">1 year</option>`;
+/** A select's options, one per preset of the spec, the default selected. */
+function options<Value extends number>({ values, default: chosen }: Presets<Value>, label: (value: Value) => string, indent = '      '): string {
+  return values.map((value) => `<option value="${value}"${value === chosen ? ' selected' : ''}>${label(value)}</option>`).join(`\n${indent}`);
+}
 
-const SETTINGS = `<h1>Account settings</h1>
+const plural = (count: number, unit: string) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+/** 7 days, 1 year. */
+const inDays = (days: number) => (days % 365 === 0 ? plural(days / 365, 'year') : plural(days, 'day'));
+/** No time, 1 hour, 24 hours, 3 days. */
+const inHours = (hours: number) => (hours === 0 ? 'No time: stop it now' : hours < 48 || hours % 24 !== 0 ? plural(hours, 'hour') : plural(hours / 24, 'day'));
+
+const SETTINGS = (presets: AccountPresets) => `<h1>Account settings</h1>
 <p id="status" class="status" role="status"></p>
 
 <section aria-labelledby="keys-heading">
@@ -135,7 +141,7 @@ const SETTINGS = `<h1>Account settings</h1>
     <div class="field">
       <label for="key-expiry">Expires in</label>
       <select id="key-expiry" name="expiresInDays">
-      ${EXPIRY_OPTIONS}
+      ${options(presets.expiresInDays, inDays)}
       </select>
     </div>
     <button type="submit">Generate key</button>
@@ -197,17 +203,13 @@ const SETTINGS = `<h1>Account settings</h1>
     <div class="field">
       <label for="roll-overlap">Old key keeps working for</label>
       <select id="roll-overlap">
-        <option value="0">No time: stop it now</option>
-        <option value="1">1 hour</option>
-        <option value="24" selected>24 hours</option>
-        <option value="72">3 days</option>
-        <option value="168">7 days</option>
+        ${options(presets.overlapHours, inHours, '        ')}
       </select>
     </div>
     <div class="field">
       <label for="roll-expiry">New key expires in</label>
       <select id="roll-expiry">
-      ${EXPIRY_OPTIONS}
+      ${options(presets.expiresInDays, inDays)}
       </select>
     </div>
     <div class="actions">

@@ -8,7 +8,7 @@ describe('the account API handlers are bound to generated/account.d.ts through t
   it('take their input from the account spec', () => {
     expectTypeOf<InputOf<AccountOperations['createKey']>['body']>().toEqualTypeOf<AccountSchemas['CreateKeyRequest']>();
     expectTypeOf<InputOf<AccountOperations['rollKey']>['path']['keyId']>().toEqualTypeOf<string>();
-    expectTypeOf<NonNullable<AccountSchemas['CreateKeyRequest']['expiresInDays']>>().toEqualTypeOf<7 | 30 | 60 | 90 | 365>();
+    expectTypeOf<NonNullable<AccountSchemas['CreateKeyRequest']['expiresInDays']>>().toEqualTypeOf<AccountSchemas['ExpiresInDays']>();
   });
 
   it('answer only the documented statuses: 201 for createKey, 204 without a body for signOut', () => {

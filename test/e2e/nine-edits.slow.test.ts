@@ -141,6 +141,37 @@ describe('the nine edits of issue 24, each on a copy of the project', () => {
     expect(after.code, after.stdout + after.stderr).toBe(0);
   });
 
+  it('the key expiry presets changed (account API): the pages and the CLI offer them as they are, npm run fix writes the prose, and nothing else is stale', async () => {
+    const root = freshCopy('edit-expiry-presets-');
+    // A third trial of issue 24: 7 days dropped, 180 added. The pages still offered 7 (a 422 when chosen) and not 180,
+    // the CLI's list failed the typecheck, and check said nothing of either.
+    editFile(root, 'openapi/account.yaml', 'enum: [7, 30, 60, 90, 365]', 'enum: [30, 60, 90, 180, 365]');
+    const fixed = await tsx(root, 'tools/fix/main.ts');
+    expect(fixed.stdout).toMatch(
+      /fix: README\.md:\d+: "from the same presets \(7, 30, 60, 90, 365; default 30\)" is now "from the same presets \(30, 60, 90, 180, 365; default 30\)"/,
+    );
+    expect(fixed.stdout).toContain('fix: done; npm run check should pass now');
+    expect((await checkContracts(root)).code).toBe(0);
+    expect(errorsOf((await typecheck(root)).stdout)).toEqual([]);
+    const pages = await runCommand(
+      [
+        process.execPath,
+        '--import',
+        'tsx',
+        '-e',
+        "const { renderPages } = await import('./src/pages/html.ts'); console.log(renderPages({ publicApiUrl: 'x' }).get('/settings'));",
+      ],
+      { cwd: root, timeoutMs: 60_000 },
+    );
+    const offered = [...pages.stdout.matchAll(/<select id="key-expiry"[^>]*>([\s\S]*?)<\/select>/g)].map(([, inner = '']) =>
+      [...inner.matchAll(/<option value="(\d+)"/g)].map(([, days]) => Number(days)),
+    );
+    expect(offered).toEqual([[30, 60, 90, 180, 365]]);
+    const cli = await tsx(root, 'src/cli/keys.ts', ['create', '--user', 'ops', '--expires-in-days', '7']);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain('--expires-in-days must be one of 30, 60, 90, 180, 365, not "7"');
+  });
+
   it('6. a broken body example and a broken header example: lint and the examples check name each place', async () => {
     const root = freshCopy('edit-examples-');
     editFile(root, 'openapi/openapi.yaml', /(RateLimit-Limit:\n(?: {6}.*\n)*? {6}example:) 600/, '$1 many');

@@ -1,0 +1,32 @@
+import type { AccountSchemas } from '../contract/account-types.js';
+import { readContractPaths } from '../contract/project.js';
+import { deref, loadSpec, type OpenApiDocument } from '../contract/spec.js';
+
+/** The values of an integer enum of the account API a user picks from, and the default among them. */
+export interface Presets<Value extends number> {
+  values: Value[];
+  default: Value;
+}
+
+/** What the account API offers a key: its expiry in days (`ExpiresInDays`), and the overlap of a roll in hours (`OverlapHours`). */
+export interface AccountPresets {
+  expiresInDays: Presets<AccountSchemas['ExpiresInDays']>;
+  overlapHours: Presets<AccountSchemas['OverlapHours']>;
+}
+
+/**
+ * The presets as the account spec has them, read at run time as the server reads its schemas, so the pages'
+ * selects and `npm run keys -- create --expires-in-days` offer what the API takes, written nowhere else.
+ */
+export function accountPresets(spec: OpenApiDocument = loadSpec(readContractPaths(undefined, 'account').spec)): AccountPresets {
+  return { expiresInDays: presetsOf(spec, 'ExpiresInDays'), overlapHours: presetsOf(spec, 'OverlapHours') };
+}
+
+function presetsOf<Value extends number>(spec: OpenApiDocument, name: string): Presets<Value> {
+  const schema = deref(spec, { $ref: `#/components/schemas/${name}` });
+  const values = schema['enum'];
+  const fallback = schema['default'];
+  if (!Array.isArray(values) || !values.every((value) => typeof value === 'number') || typeof fallback !== 'number' || !values.includes(fallback))
+    throw new Error(`the account spec's ${name} is not an enum of numbers with a default among them; update src/account/presets.ts`);
+  return { values: values as Value[], default: fallback as Value };
+}
