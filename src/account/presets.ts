@@ -8,10 +8,14 @@ export interface Presets<Value extends number> {
   default: Value;
 }
 
-/** What the account API offers a key: its expiry in days (`ExpiresInDays`), and the overlap of a roll in hours (`OverlapHours`). */
+/**
+ * What the account API lets a user choose for a key: its expiry in days (`ExpiresInDays`), the overlap of a roll in
+ * hours (`OverlapHours`), and the length of its name (`KeyName`).
+ */
 export interface AccountPresets {
   expiresInDays: Presets<AccountSchemas['ExpiresInDays']>;
   overlapHours: Presets<AccountSchemas['OverlapHours']>;
+  keyName: { minLength: number; maxLength: number };
 }
 
 /**
@@ -19,7 +23,11 @@ export interface AccountPresets {
  * selects and `npm run keys -- create --expires-in-days` offer what the API takes, written nowhere else.
  */
 export function accountPresets(spec: OpenApiDocument = loadSpec(readContractPaths(undefined, 'account').spec)): AccountPresets {
-  return { expiresInDays: presetsOf(spec, 'ExpiresInDays'), overlapHours: presetsOf(spec, 'OverlapHours') };
+  const keyName = deref(spec, { $ref: '#/components/schemas/KeyName' });
+  const [minLength, maxLength] = [keyName['minLength'], keyName['maxLength']];
+  if (typeof minLength !== 'number' || typeof maxLength !== 'number')
+    throw new Error("the account spec's KeyName has no minLength and maxLength; update src/account/presets.ts");
+  return { expiresInDays: presetsOf(spec, 'ExpiresInDays'), overlapHours: presetsOf(spec, 'OverlapHours'), keyName: { minLength, maxLength } };
 }
 
 function presetsOf<Value extends number>(spec: OpenApiDocument, name: string): Presets<Value> {

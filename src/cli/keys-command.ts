@@ -28,7 +28,8 @@ function createKeysProgram(io: CliIo): Command {
   const print = (json: boolean, value: unknown, text: string) => io.out(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
   const withStore = <T>(work: (store: Store) => Promise<T>) => withStoreOf(io.env, work);
   // The page's presets, from the account spec: the same choice of expiry, and the same default.
-  const expiries = accountPresets().expiresInDays;
+  const { expiresInDays: expiries, keyName: nameLength } = accountPresets();
+  const nameBounds = `${nameLength.minLength}-${nameLength.maxLength} characters`;
 
   const program = new Command('keys')
     .description('Manage API keys. The database is DATABASE_URL (PostgreSQL) if set, else DATABASE_PATH (default data/api.sqlite), as for the server.')
@@ -40,7 +41,7 @@ function createKeysProgram(io: CliIo): Command {
     .command('create')
     .description('create a key for a user (the user is created if new); the key is printed once')
     .requiredOption('--user <name>', 'user the key belongs to')
-    .option('--name <name>', 'what the key is for (1-100 characters)', 'CLI key')
+    .option('--name <name>', `what the key is for (${nameBounds})`, 'CLI key')
     .option('--expires-in-days <days>', `days until the key expires: ${expiries.values.join(', ')}`, String(expiries.default))
     .option('--json', 'print JSON: {"id","userId","key","name","hint","createdAt","expiresAt"}')
     .action(async (options: { user: string; name: string; expiresInDays: string; json?: boolean }) => {
@@ -48,7 +49,8 @@ function createKeysProgram(io: CliIo): Command {
       if (!/^[A-Za-z0-9._-]{1,64}$/.test(name))
         throw new UsageError(`--user must be 1-64 letters, digits, ".", "_" or "-", not ${JSON.stringify(options.user)}`);
       const keyName = options.name.trim();
-      if (keyName.length === 0 || keyName.length > 100) throw new UsageError(`--name must be 1-100 characters, not ${JSON.stringify(options.name)}`);
+      if (keyName.length < nameLength.minLength || keyName.length > nameLength.maxLength)
+        throw new UsageError(`--name must be ${nameBounds}, not ${JSON.stringify(options.name)}`);
       const days = Number(options.expiresInDays);
       if (!(expiries.values as number[]).includes(days))
         throw new UsageError(`--expires-in-days must be one of ${expiries.values.join(', ')}, not ${JSON.stringify(options.expiresInDays)}`);

@@ -141,11 +141,13 @@ describe('the nine edits of issue 24, each on a copy of the project', () => {
     expect(after.code, after.stdout + after.stderr).toBe(0);
   });
 
-  it('the key expiry presets changed (account API): the pages and the CLI offer them as they are, npm run fix writes the prose, and nothing else is stale', async () => {
+  it("a key's choices changed (account API: expiry presets, name length): the pages and the CLI offer them as they are, npm run fix writes the prose, and nothing else is stale", async () => {
     const root = freshCopy('edit-expiry-presets-');
     // A third trial of issue 24: 7 days dropped, 180 added. The pages still offered 7 (a 422 when chosen) and not 180,
     // the CLI's list failed the typecheck, and check said nothing of either.
     editFile(root, 'openapi/account.yaml', 'enum: [7, 30, 60, 90, 365]', 'enum: [30, 60, 90, 180, 365]');
+    // And key names up to 60 characters: the CLI, which writes to the store with no API between, allowed 100.
+    editFile(root, 'openapi/account.yaml', /(\n {4}KeyName:\n(?: {6}.*\n)*? {6}maxLength:) 100/, '$1 60');
     const fixed = await tsx(root, 'tools/fix/main.ts');
     expect(fixed.stdout).toMatch(
       /fix: README\.md:\d+: "from the same presets \(7, 30, 60, 90, 365; default 30\)" is now "from the same presets \(30, 60, 90, 180, 365; default 30\)"/,
@@ -170,6 +172,9 @@ describe('the nine edits of issue 24, each on a copy of the project', () => {
     const cli = await tsx(root, 'src/cli/keys.ts', ['create', '--user', 'ops', '--expires-in-days', '7']);
     expect(cli.code).toBe(2);
     expect(cli.stderr).toContain('--expires-in-days must be one of 30, 60, 90, 180, 365, not "7"');
+    const named = await tsx(root, 'src/cli/keys.ts', ['create', '--user', 'ops', '--name', 'n'.repeat(61)]);
+    expect(named.stderr).toContain('--name must be 1-60 characters');
+    expect(readFileSync(join(root, 'src/pages/html.ts'), 'utf8')).toContain('id="key-name" name="name" required maxlength="60"');
   });
 
   it('6. a broken body example and a broken header example: lint and the examples check name each place', async () => {
