@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { deref, loadSpec } from '../../src/contract/spec.js';
 import { CursorCodec } from '../../src/server/cursor.js';
+import type { ListScope } from '../../src/store/store.js';
 
 const secret = Buffer.alloc(32, 7);
 const codec = new CursorCodec(secret);
@@ -25,4 +27,24 @@ describe('cursors', () => {
       expect(codec.decode(signed(payload), expected)).toEqual({ ok: false, reason: 'is not a cursor this service issued' });
     },
   );
+
+  it("fit the spec's Cursor: the longest one the server can make, from the longest ids, time and sort the spec allows", () => {
+    // A third trial of issue 24: Cursor.maxLength cut below the server's own cursors compiled and passed check, and every
+    // page with a next one was a 500 ("broke the contract") at run time.
+    const spec = loadSpec();
+    const schema = (pointer: string) => deref(spec, { $ref: `#/components/schemas/${pointer}` });
+    const longest = (pointer: string) => 'x'.repeat(Number(schema(pointer)['maxLength']));
+    const byLength = (values: string[]) => values.toSorted((a, b) => b.length - a.length)[0] ?? '';
+    const cursor = codec.encode({
+      scope: byLength(['own', 'shared'] satisfies ListScope[]) as ListScope,
+      userId: longest('UserId'),
+      sort: byLength(schema('Sort')['enum'] as string[]) as 'asc',
+      after: { createdAt: longest('Item/properties/createdAt'), id: longest('ItemId') },
+    });
+    const maxLength = Number(schema('Cursor')['maxLength']);
+    expect(
+      cursor.length,
+      `openapi/openapi.yaml's Cursor allows ${maxLength} characters, and the server makes cursors of up to ${cursor.length}: raise its maxLength, or make the cursors shorter (src/server/cursor.ts)`,
+    ).toBeLessThanOrEqual(maxLength);
+  });
 });
