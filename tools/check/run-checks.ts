@@ -68,6 +68,10 @@ const FIXES: ReadonlyArray<{ when: RegExp; fix: string }> = [
   },
   { when: /^copies: FAILED/m, fix: 'npm run fix (applies the replacements printed below)' },
   { when: /Property '\w+' is missing in type .*HandlerMap/, fix: 'npm run fix (writes a stub of each missing handler), then write the handler' },
+  {
+    when: /headers: Record<"[^"]+"/,
+    fix: 'return each header the spec now requires from the handler named below (headers: { ... }), or make it optional in the spec',
+  },
   // LIST_ROUTES in src/client/index.ts: the type it satisfies gives each route an `options`.
   { when: /Property '\w+' is missing in type .*\{ options: "(?:body|query)"; \}/, fix: "npm run fix (writes the new list operation's route into the client)" },
   { when: /Formatter would have printed|File content differs from formatting output/, fix: 'npm run format:fix' },

@@ -52,6 +52,10 @@ export function explainTypecheck(errors: TypecheckError[], cause: 'spec' | 'sour
       fixes.add(
         `a handler for operation ${operation} is missing in ${where}: add it (its input and result types come from the regenerated types), or run npm run fix for a stub that answers 500 until you do`,
       );
+    for (const headers of requiredHeaders(error.message))
+      fixes.add(
+        `the spec now requires ${headers} on this answer, which the server does not write itself: return ${headers.includes(' and ') ? 'them' : 'it'} from the handler at ${where}:${error.line} (headers: { ... }), or make ${headers.includes(' and ') ? 'them' : 'it'} optional in the spec`,
+      );
     const extra = /'(\w+)' does not exist in type '(?:\w*Handlers|HandlerMap<[^']*>)'(?:\. Did you mean to write '(\w+)'\?)?/.exec(error.message);
     if (extra?.[2]) fixes.add(`operation ${extra[1]} is now ${extra[2]} in the spec: rename its handler in ${where}`);
     else if (extra?.[1]) fixes.add(`the spec has no operation ${extra[1]}: remove its handler from ${where}, or restore the operation in the spec`);
@@ -84,6 +88,13 @@ function uncaughtError(lines: string[]): string[] | undefined {
 export function formatTypecheckError(error: TypecheckError): string {
   const where = error.file ? `${displayPath(error.file)}:${error.line}:${error.column} ` : '';
   return `${where}${shorten(error.message)} (TS${error.code})`;
+}
+
+/** The headers a handler's result lacks, as the result type asks for them (`headers: Record<"cache-control", string>`). */
+function requiredHeaders(message: string): string[] {
+  return [...message.matchAll(/headers: Record<((?:"[^"]+"(?: \| )?)+), string>/g)].map(([, names = '']) =>
+    names.replaceAll('"', '').split(' | ').join(' and '),
+  );
 }
 
 /** Operation ids the handler map lacks: TS2741 names one, TS2739/2740 list several. */

@@ -50,6 +50,18 @@ describe('explainTypecheck', () => {
       want: ['the spec has no operation listSharedItemsByQuery: remove its handler from src/server/operations.ts, or restore the operation in the spec'],
     },
     {
+      given: 'a required response header the spec added (a third trial of issue 24)',
+      errors: [
+        error(
+          "Type 'Promise<{ status: 200; body: { items: Item[]; nextCursor: string | null; }; }>' is not assignable to type 'Promise<{ status: 200; body: { items: Item[]; nextCursor: string | null; }; } & { headers: Record<\"cache-control\", string> & Record<string, string>; }>'.",
+          2322,
+        ),
+      ],
+      want: [
+        'the spec now requires cache-control on this answer, which the server does not write itself: return it from the handler at src/server/operations.ts:25 (headers: { ... }), or make it optional in the spec',
+      ],
+    },
+    {
       given: 'any other error after a spec change',
       errors: [error("Property 'title' does not exist on type 'Item'.", 2339, join(projectRoot, 'src', 'store', 'sqlite-store.ts'))],
       want: ['the code no longer follows the regenerated types: fix src/store/sqlite-store.ts:25 (or change the spec back)'],
