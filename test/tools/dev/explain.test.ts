@@ -62,6 +62,17 @@ describe('explainTypecheck', () => {
       ],
     },
     {
+      given: "a list operation the spec added, which the client's LIST_ROUTES lacks",
+      errors: [
+        error(
+          'Property \'listArchivedItems\' is missing in type \'{ readonly listOwnItems: { readonly method: "post"; readonly path: "/"; readonly options: "body"; }; }\' but required in type \'{ listArchivedItems: { method: "post"; path: "/archived"; } & { options: "body"; }; }\'.',
+          2741,
+          join(projectRoot, 'src', 'client', 'index.ts'),
+        ),
+      ],
+      want: ['the spec has a new list operation listArchivedItems: paginate needs its route in src/client/index.ts; npm run fix writes it from the spec'],
+    },
+    {
       given: 'any other error after a spec change',
       errors: [error("Property 'title' does not exist on type 'Item'.", 2339, join(projectRoot, 'src', 'store', 'sqlite-store.ts'))],
       want: ['the code no longer follows the regenerated types: fix src/store/sqlite-store.ts:25 (or change the spec back)'],
