@@ -1,6 +1,7 @@
 import { createApiClient, type Item, type ItemPage, ProblemError, paginate } from 'bearer-list-api/client';
 import { describe, expect, it } from 'vitest';
 import { sharedService } from '../helpers/services.js';
+import { LIMIT } from '../helpers/spec-fixture.js';
 
 // Started once for the run by test/global-setup.ts.
 const mock = await sharedService('mock');
@@ -25,8 +26,8 @@ describe('the client against the implementation', () => {
 
   it('gives the same shared items through POST /shared and GET /shared', async () => {
     const api = createApiClient({ baseUrl: server.url, apiKey: demoKey });
-    const byPost = await collect(paginate(api, 'listSharedItems', { limit: 1 }));
-    const byGet = await collect(paginate(api, 'listSharedItemsByQuery', { limit: 1 }));
+    const byPost = await collect(paginate(api, 'listSharedItems', { limit: LIMIT.minimum }));
+    const byGet = await collect(paginate(api, 'listSharedItemsByQuery', { limit: LIMIT.minimum }));
     expect(byPost.length).toBeGreaterThan(1);
     expect(byGet).toEqual(byPost);
   });
@@ -42,7 +43,7 @@ describe('the client against the implementation', () => {
 
   it('returns the 422 Problem with the offending field', async () => {
     const api = createApiClient({ baseUrl: server.url, apiKey: demoKey });
-    const { error } = await api.POST('/shared', { body: { limit: 101 } });
+    const { error } = await api.POST('/shared', { body: { limit: LIMIT.maximum + 1 } });
     expect(error).toMatchObject({ type: 'urn:problem-type:validation-failed', status: 422, errors: [{ in: 'body', pointer: '/limit' }] });
   });
 
@@ -70,7 +71,7 @@ describe('the client against the Prism mock', () => {
 
   it('rejects a request that breaks the spec with 422', async () => {
     const api = createApiClient({ baseUrl: mock.url, apiKey: 'any-token' });
-    const { error } = await api.GET('/shared', { params: { query: { limit: 101 } } });
+    const { error } = await api.GET('/shared', { params: { query: { limit: LIMIT.maximum + 1 } } });
     expect(error).toMatchObject({ type: 'urn:problem-type:validation-failed', status: 422 });
   });
 

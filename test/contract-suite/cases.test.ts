@@ -9,6 +9,7 @@ import { judgeEffect, NO_EFFECT_FIX } from '../../src/contract-suite/field-effec
 import { buildRequest, toCurl } from '../../src/contract-suite/http.js';
 import { excusesFor, KNOWN_DIFFERENCES } from '../../src/contract-suite/known-differences.js';
 import { PHASE_FAMILIES } from '../../src/contract-suite/phases/index.js';
+import { LIMIT } from '../helpers/spec-fixture.js';
 import { specWith } from './fixtures/spec-with.js';
 
 const spec = loadSpec();
@@ -49,7 +50,7 @@ describe('deriveCases on the spec', () => {
     const sort = cases.find((entry) => entry.id === 'listOwnItems positive field-values body/sort');
     expect(sort?.variants?.values).toEqual([undefined, 'asc', 'desc']);
     const limit = cases.find((entry) => entry.id === 'listOwnItems positive field-values body/limit');
-    expect(limit?.variants?.values).toEqual([undefined, 1, 100, 20]);
+    expect(limit?.variants?.values).toEqual([undefined, LIMIT.minimum, LIMIT.maximum, LIMIT.default]);
   });
 
   it('replaces a cursor in an example by a live one, and tries the cursor field with the one the first page offers', () => {
@@ -57,7 +58,7 @@ describe('deriveCases on the spec', () => {
     expect(nextPage?.live).toEqual([{ location: 'body', name: 'cursor', component: 'Cursor', source: 'previous-page', fallbacks: [] }]);
     const cursor = cases.find((entry) => entry.id === 'listSharedItemsByQuery positive field-values query/cursor');
     expect(cursor?.variants?.continuation).toMatchObject({ name: 'cursor', source: 'previous-page' });
-    expect(cursor?.input.query).toEqual({ limit: 1 });
+    expect(cursor?.input.query).toEqual({ limit: LIMIT.minimum });
   });
 
   it.each([
@@ -99,7 +100,7 @@ describe('deriveCases on the spec', () => {
     { id: 'listOwnItems negative other-method GET', want: { method: 'GET', url: 'http://api.test/', headers: { Authorization: 'Bearer tka_secret' } } },
     { id: 'listOwnItems negative unknown-path', want: { method: 'POST', url: 'http://api.test/contract-suite-unknown' } },
     { id: 'listSharedItemsByQuery negative invalid-enum query/sort', want: { method: 'GET', url: 'http://api.test/shared?sort=up' } },
-    { id: 'listSharedItemsByQuery negative over-maximum query/limit', want: { method: 'GET', url: 'http://api.test/shared?limit=101' } },
+    { id: 'listSharedItemsByQuery negative over-maximum query/limit', want: { method: 'GET', url: `http://api.test/shared?limit=${LIMIT.maximum + 1}` } },
     { id: 'listSharedItemsByQuery negative unknown-field query/srot', want: { method: 'GET', url: 'http://api.test/shared?srot=asc' } },
     { id: 'listSharedItemsByQuery negative too-short query/cursor', want: { method: 'GET', url: 'http://api.test/shared?cursor=' } },
     { id: 'listSharedItemsByQuery negative other-method PUT', want: { method: 'PUT', url: 'http://api.test/shared' } },

@@ -7,6 +7,7 @@ import { buildRequest } from '../../src/contract-suite/http.js';
 import { seeded, stringMatching } from '../../src/contract-suite/values/pattern.js';
 import { type Harvest, harvest } from '../../src/contract-suite/values/schema-refs.js';
 import { SchemaValues } from '../../src/contract-suite/values/schema-values.js';
+import { LIMIT } from '../helpers/spec-fixture.js';
 import { specWith } from './fixtures/spec-with.js';
 
 const spec = loadSpec();
@@ -37,7 +38,7 @@ describe('SchemaValues', () => {
 
   it.each([
     { schema: ref('Sort'), want: ['asc', 'desc'] },
-    { schema: ref('Limit'), want: [1, 100, 20] },
+    { schema: ref('Limit'), want: [LIMIT.minimum, LIMIT.maximum, LIMIT.default] },
     { schema: { type: 'boolean' }, want: [true, false] },
   ])('tries every value that tells a field apart: $want', ({ schema, want }) => {
     expect(values.variants(schema)).toEqual(want);

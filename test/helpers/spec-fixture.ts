@@ -1,8 +1,8 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readOperations, type OperationContract } from '../../src/contract/operations.js';
+import { type OperationContract, readOperations } from '../../src/contract/operations.js';
 import { projectRoot } from '../../src/contract/project.js';
-import { loadSpec } from '../../src/contract/spec.js';
+import { deref, loadSpec } from '../../src/contract/spec.js';
 
 // Helpers for tests whose rows depend on the spec's operations: derive what can be derived,
 // and fail with "update this fixture" where a row was written for the spec as it was.
@@ -61,3 +61,15 @@ export function assumeSpecMethods(fixtureUrl: string, assumed: Record<string, st
     `update this fixture: ${fixture} was written for the spec's paths as they were, and the spec changed:\n${lines.join('\n')}\nChange its rows (and this assumption) to fit openapi/openapi.yaml.`,
   );
 }
+
+/**
+ * The bounds of the public spec's `Limit` (the page size): tests that send a smallest page or check the values a
+ * field is tried with read them here, so a bound changed in the spec does not fail them with a bare diff.
+ */
+export const LIMIT = (() => {
+  const schema = deref(loadSpec(), { $ref: '#/components/schemas/Limit' });
+  const [minimum, maximum, fallback] = [schema['minimum'], schema['maximum'], schema['default']];
+  if (typeof minimum !== 'number' || typeof maximum !== 'number' || typeof fallback !== 'number')
+    throw new Error('the spec has no Limit with a minimum, maximum and default; update test/helpers/spec-fixture.ts');
+  return { minimum, maximum, default: fallback };
+})();

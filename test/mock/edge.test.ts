@@ -9,6 +9,7 @@ import { loadSpec } from '../../src/contract/spec.js';
 import { compileRequestContract } from '../../src/http/request-contract.js';
 import { type ContractFacts, headerExamples, problemTypesByStatus, translateAnswer } from '../../src/mock/edge.js';
 import { sharedService } from '../helpers/services.js';
+import { LIMIT } from '../helpers/spec-fixture.js';
 
 const spec = loadSpec(readContractPaths().spec);
 const contractTypes = new Set((spec.components['schemas'] as { ProblemType: { enum: string[] } }).ProblemType.enum);
@@ -121,7 +122,7 @@ describe('the mock on the wire (npm run mock)', () => {
       init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"sort":"up","limit":0}' },
       want: [
         { in: 'body', pointer: '/sort', detail: 'must be one of: asc, desc' },
-        { in: 'body', pointer: '/limit', detail: 'must be >= 1' },
+        { in: 'body', pointer: '/limit', detail: `must be >= ${LIMIT.minimum}` },
       ],
     },
   ])('names each violation of $given', async ({ path, init, want }) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestApp, START } from '../helpers/app.js';
+import { LIMIT } from '../helpers/spec-fixture.js';
 
 type Page = { items: Array<{ id: string; title: string; ownerId: string; createdAt: string }>; nextCursor: string | null };
 
@@ -117,7 +118,7 @@ describe('pagination', () => {
         .sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1))
         .map((item) => item.id);
 
-      for (const limit of [1, 3, 5, 23, 100]) {
+      for (const limit of [LIMIT.minimum, 3, 5, 23, LIMIT.maximum].filter((size) => size >= LIMIT.minimum && size <= LIMIT.maximum)) {
         expect(await walk(t, operations[name], reader.key, { sort: 'asc', limit })).toEqual(expected);
         expect(await walk(t, operations[name], reader.key, { sort: 'desc', limit })).toEqual([...expected].reverse());
       }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/contract/project.js';
 import { checkSpecCopies, loadSpecs, type Specs } from '../../../tools/check/spec-copies.js';
+import { LIMIT } from '../../helpers/spec-fixture.js';
 
 const specs = loadSpecs();
 const read = (file: string) => readFileSync(join(projectRoot, file), 'utf8');
@@ -45,7 +46,11 @@ describe('copies of the spec in prose and examples', () => {
       edit: (copy: any) => copy.main.components.schemas.Sort.enum.push('random'),
       stale: ['Enum `asc` / `desc` / `random`', "'must be one of: asc, desc, random'"],
     },
-    { given: 'a longer page', edit: (copy: any) => (copy.main.components.schemas.Limit.maximum = 200), stale: ['`limit` (1 to 200, default 20)'] },
+    {
+      given: 'a longer page',
+      edit: (copy: any) => (copy.main.components.schemas.Limit.maximum = 200),
+      stale: [`\`limit\` (${LIMIT.minimum} to 200, default ${LIMIT.default})`],
+    },
     {
       given: 'a two-year key expiry',
       edit: (copy: any) => copy.account.components.schemas.ExpiresInDays.enum.push(730),
