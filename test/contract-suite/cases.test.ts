@@ -93,7 +93,7 @@ describe('deriveCases on the spec', () => {
   it.each([
     { id: 'listOwnItems negative invalid-enum body/sort', want: { method: 'POST', url: 'http://api.test/', body: '{"sort":"up"}' } },
     { id: 'listOwnItems negative wrong-type body/limit', want: { method: 'POST', url: 'http://api.test/', body: '{"limit":"ten"}' } },
-    { id: 'listOwnItems negative over-maximum body/limit', want: { method: 'POST', url: 'http://api.test/', body: '{"limit":101}' } },
+    { id: 'listOwnItems negative over-maximum body/limit', want: { method: 'POST', url: 'http://api.test/', body: `{"limit":${LIMIT.maximum + 1}}` } },
     { id: 'listOwnItems negative unknown-field body/srot', want: { method: 'POST', url: 'http://api.test/', body: '{"srot":"asc"}' } },
     { id: 'listOwnItems negative unknown-field query/srot', want: { method: 'POST', url: 'http://api.test/?srot=asc', body: '{}' } },
     { id: 'listOwnItems negative malformed-json', want: { method: 'POST', url: 'http://api.test/', body: '{"sort":' } },

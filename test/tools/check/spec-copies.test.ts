@@ -48,8 +48,8 @@ describe('copies of the spec in prose and examples', () => {
     },
     {
       given: 'a longer page',
-      edit: (copy: any) => (copy.main.components.schemas.Limit.maximum = 200),
-      stale: [`\`limit\` (${LIMIT.minimum} to 200, default ${LIMIT.default})`],
+      edit: (copy: any) => (copy.main.components.schemas.Limit.maximum = LIMIT.maximum * 2),
+      stale: [`\`limit\` (${LIMIT.minimum} to ${LIMIT.maximum * 2}, default ${LIMIT.default})`],
     },
     {
       given: 'a two-year key expiry',
