@@ -1,6 +1,12 @@
 import type { AccountSchemas } from '../contract/account-types.js';
 import { readContractPaths } from '../contract/project.js';
+import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
 import { deref, loadSpec, type OpenApiDocument } from '../contract/spec.js';
+
+/** The account API's contract, as the server reads it. */
+export function loadAccountSpec(): OpenApiDocument {
+  return loadSpec(readContractPaths(undefined, 'account').spec);
+}
 
 /** The values of an integer enum of the account API a user picks from, and the default among them. */
 export interface Presets<Value extends number> {
@@ -22,7 +28,7 @@ export interface AccountPresets {
  * The presets as the account spec has them, read at run time as the server reads its schemas, so the pages'
  * selects and `npm run keys -- create --expires-in-days` offer what the API takes, written nowhere else.
  */
-export function accountPresets(spec: OpenApiDocument = loadSpec(readContractPaths(undefined, 'account').spec)): AccountPresets {
+export function accountPresets(spec: OpenApiDocument = loadAccountSpec()): AccountPresets {
   const keyName = deref(spec, { $ref: '#/components/schemas/KeyName' });
   const [minLength, maxLength] = [keyName['minLength'], keyName['maxLength']];
   if (typeof minLength !== 'number' || typeof maxLength !== 'number')
@@ -37,4 +43,21 @@ function presetsOf<Value extends number>(spec: OpenApiDocument, name: string): P
   if (!Array.isArray(values) || !values.every((value) => typeof value === 'number') || typeof fallback !== 'number' || !values.includes(fallback))
     throw new Error(`the account spec's ${name} is not an enum of numbers with a default among them; update src/account/presets.ts`);
   return { values: values as Value[], default: fallback as Value };
+}
+
+/**
+ * A check of a value against one of the account spec's component schemas (`UserName`), for a program that writes
+ * to the store with no API between (`npm run keys`): what it stores, the API lists back and must be able to take.
+ * Gives undefined when the value fits, else what is wrong and the schema's description.
+ */
+export function accountSchemaCheck(name: string, spec: OpenApiDocument = loadAccountSpec()): (value: unknown) => string | undefined {
+  const validate = compileSpecSchema(createSpecAjv(spec), { $ref: `#/components/schemas/${name}` });
+  const description = deref(spec, { $ref: `#/components/schemas/${name}` })['description'];
+  return (value) => {
+    if (validate(value)) return undefined;
+    const wrong = describeErrors(validate.errors)
+      .map((violation) => violation.detail)
+      .join('; ');
+    return `${wrong} (the account API's ${name}${typeof description === 'string' ? `: ${description}` : ''})`;
+  };
 }

@@ -6,7 +6,7 @@
  * input/output (`CliIo`), so tests run it in-process; `keys.ts` runs it on the process's own.
  */
 import { Command } from 'commander';
-import { accountPresets } from '../account/presets.js';
+import { accountPresets, accountSchemaCheck, loadAccountSpec } from '../account/presets.js';
 import { generateApiKey } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';
 import { CommandFailed, ExitCode, exitCodeFor, UsageError } from './exit.js';
@@ -28,7 +28,10 @@ function createKeysProgram(io: CliIo): Command {
   const print = (json: boolean, value: unknown, text: string) => io.out(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
   const withStore = <T>(work: (store: Store) => Promise<T>) => withStoreOf(io.env, work);
   // The page's presets, from the account spec: the same choice of expiry, and the same default.
-  const { expiresInDays: expiries, keyName: nameLength } = accountPresets();
+  const accountSpec = loadAccountSpec();
+  const { expiresInDays: expiries, keyName: nameLength } = accountPresets(accountSpec);
+  // The user is created here if new, as sign-up would: only with a name the account API takes and lists back.
+  const userNameProblem = accountSchemaCheck('UserName', accountSpec);
   const nameBounds = `${nameLength.minLength}-${nameLength.maxLength} characters`;
 
   const program = new Command('keys')
@@ -46,8 +49,8 @@ function createKeysProgram(io: CliIo): Command {
     .option('--json', 'print JSON: {"id","userId","key","name","hint","createdAt","expiresAt"}')
     .action(async (options: { user: string; name: string; expiresInDays: string; json?: boolean }) => {
       const name = options.user.trim();
-      if (!/^[A-Za-z0-9._-]{1,64}$/.test(name))
-        throw new UsageError(`--user must be 1-64 letters, digits, ".", "_" or "-", not ${JSON.stringify(options.user)}`);
+      const problem = userNameProblem(name);
+      if (problem !== undefined) throw new UsageError(`--user ${JSON.stringify(options.user)}: ${problem}`);
       const keyName = options.name.trim();
       if (keyName.length < nameLength.minLength || keyName.length > nameLength.maxLength)
         throw new UsageError(`--name must be ${nameBounds}, not ${JSON.stringify(options.name)}`);

@@ -45,6 +45,9 @@ describe('npm run keys, with the fields of the account settings page', () => {
       want: new RegExp(`--expires-in-days must be one of ${accountPresets().expiresInDays.values.join(', ')}, not "45"`),
     },
     { given: 'an empty name', args: ['create', '--user', 'ops', '--name', '  '], want: /--name must be 1-100 characters/ },
+    // The user is created with the key: only under a name sign-up would take, which the account API lists back.
+    { given: 'a user name the account API does not take (upper case)', args: ['create', '--user', 'Ops'], want: /--user "Ops": must match pattern .*UserName/ },
+    { given: 'a user name shorter than UserName allows', args: ['create', '--user', 'op'], want: /--user "op": must NOT have fewer than 3 characters/ },
     { given: 'events of an unknown user', args: ['events', '--user', 'nobody'], want: /no user named "nobody"/, code: 1 },
     // Commander took whatever follows a value option as its value: this made a user named "--json" (the
     // helper behind the refusal is tested in-process in option-values.test.ts).
