@@ -103,6 +103,13 @@ describe('the nine edits of issue 24, each on a copy of the project', () => {
     expect(report).toMatch(/CHANGELOG\.md|info\.version/);
     expect(report).toMatch(/names: FAILED[\s\S]*Sort\/description: it names desc/);
     expect(report).toMatch(/docs\/what-the-contract-decides\.md:\d+: `desc` is no longer in openapi\.yaml/);
+    // npm run fix does not make a break's judgement, and says so rather than that check should pass.
+    const fixed = await tsx(root, 'tools/fix/main.ts');
+    expect(fixed.stdout).toMatch(
+      /^fix: openapi\/openapi\.yaml has 1 change that can break a client of its release, which is your call: raise the major version/m,
+    );
+    expect(fixed.stdout).not.toContain('should pass now');
+    expect(fixed.code).toBe(1);
   });
 
   it('5. a limit changed: the copies check names each stale copy, and npm run fix writes them', async () => {

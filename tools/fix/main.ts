@@ -6,6 +6,7 @@
  * 3. typechecks, and writes a stub of each handler the typecheck says is missing
  *    (`notImplemented`, which answers 500 "not implemented" and logs which handler to write), and the
  *    route of each list operation the client's `LIST_ROUTES` lacks, read from the spec.
+ * 4. says whether the breaking-change gate still fails: accepting a break is a judgement it leaves to you.
  * It prints what it did and what is left; run `npm run check` after it.
  * Exit codes: 0 nothing left that it knows of, 1 something is left to do by hand.
  */
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { ExitCode, runCli } from '../../src/cli/exit.js';
 import { projectRoot, readContracts } from '../../src/contract/project.js';
 import { loadSpec } from '../../src/contract/spec.js';
+import { checkBreakingChanges } from '../check/breaking-changes.js';
 import { checkSpecCopies, loadSpecs } from '../check/spec-copies.js';
 import { writeTypes } from '../generate/write-types.js';
 import { typescriptCommand } from '../process/commands.js';
@@ -66,6 +68,16 @@ await runCli('fix', async () => {
     left = true;
     console.log(`fix: the typecheck still fails (${errors.length} error${errors.length === 1 ? '' : 's'}), which it cannot fix:`);
     for (const error of errors.slice(0, 10)) console.log(`  ${error.trim()}`);
+  }
+  // What needs a judgement it must not make: a change that can break a client of the release.
+  for (const contract of readContracts()) {
+    const gate = await checkBreakingChanges(contract);
+    if (gate.ok) continue;
+    left = true;
+    console.log(
+      `fix: ${contract.spec.replace(`${projectRoot}/`, '')} has ${gate.breaking.length} change${gate.breaking.length === 1 ? '' : 's'} that can break a client of its release, which is your call: ` +
+        'raise the major version with a CHANGELOG section, or accept each change with its reason (npm run check:contracts says how)',
+    );
   }
   console.log(left ? 'fix: done what it could; the rest above is yours, then npm run check' : 'fix: done; npm run check should pass now');
   return left ? ExitCode.failed : ExitCode.ok;
