@@ -49,11 +49,16 @@ export type InputOf<Operation extends OperationShape> = {
   body: JsonBodyOf<Operation>;
 };
 
-/** The headers the kernel writes on every answer itself (`responseHeaders`): the request id and the rate limit's. */
-export type KernelHeaders = 'X-Request-Id' | 'RateLimit-Limit' | 'RateLimit-Remaining' | 'RateLimit-Reset';
+/**
+ * The headers the kernel writes on answers itself, lower-cased: the request id and the rate limit's (`responseHeaders`
+ * in src/http/response-headers.ts, which test/http/response-headers.test.ts holds to this list).
+ */
+export const KERNEL_HEADERS = ['x-request-id', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'] as const;
+export type KernelHeader = (typeof KERNEL_HEADERS)[number];
 
-/** The names of a response's documented headers that are required, but for the kernel's: the handler must send them. */
-type RequiredHeadersOf<Response> = Response extends { headers: infer Headers } ? RequiredKeys<Omit<NamedOnly<Headers>, KernelHeaders>> : never;
+/** The names of a response's documented headers that are required, but for the kernel's (in any case): the handler must send them. */
+type RequiredHeadersOf<Response> = Response extends { headers: infer Headers } ? RequiredKeys<WithoutKernelHeaders<NamedOnly<Headers>>> : never;
+type WithoutKernelHeaders<T> = { [Key in keyof T as Key extends string ? (Lowercase<Key> extends KernelHeader ? never : Key) : Key]: T[Key] };
 /** A type without its index signature (the generator's `[name: string]: unknown`), its named keys kept as they are. */
 type NamedOnly<T> = { [Key in keyof T as string extends Key ? never : number extends Key ? never : Key]: T[Key] };
 type RequiredKeys<T> = { [Key in keyof T]-?: Partial<Pick<T, Key>> extends Pick<T, Key> ? never : Key }[keyof T];
