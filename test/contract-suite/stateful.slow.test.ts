@@ -50,6 +50,16 @@ describe('the stateful phase on a CRUD implementation', () => {
     expect(messages).toMatch(/renameThing was sent name "[^"]+", but thg_\w+ reads back name "Kettle"/);
   });
 
+  it('finds a create that drops an optional field it was sent, which the read of the thing declares', async () => {
+    const report = await suite({ noteDropped: true });
+    expect(lifecycle(report)?.outcome).toBe('fail');
+    expect(
+      lifecycle(report)
+        ?.findings.map((finding) => finding.message)
+        .join('\n'),
+    ).toMatch(/createThing was sent note "By the sink", but thg_\w+ reads back no note/);
+  });
+
   it('follows an OpenAPI link, and finds a create whose answer points to nothing that can be read', async () => {
     const link = (report: SuiteReport) => report.results.find((result) => result.id === 'createThing positive stateful link GetThing');
     const good = await suite({}, true, linked);

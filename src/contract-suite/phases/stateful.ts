@@ -30,8 +30,8 @@ interface Step {
  * - Where a collection has a create (`POST /things` answering with a body) and operations on its
  *   items (`/things/{id}`...), the sequence create → read → change → read → delete → read is inferred:
  *   what was created must be readable (Schemathesis' `ensure_resource_availability`), what a write
- *   answers must agree with what a read then shows (a rename that does not rename, an answer that shows
- *   another state than the resource has), and a deleted resource must be gone for every operation on
+ *   answers must agree with what a read then shows (a rename that does not rename, an optional field
+ *   dropped, an answer that shows another state than the resource has), and a deleted resource must be gone for every operation on
  *   its id (`use_after_free`).
  * - The other writes once each, in the order of `write-order.ts`; where the spec has a sign-up, under a
  *   throwaway account made for the run, and a credential that a write ended must then be refused.
@@ -309,7 +309,7 @@ async function resourceSequence(context: PhaseContext, run: RunContext, group: R
   const readBack = async (label: string) => read(run, tally, entry, group, id, label);
   const compare = (label: string, answer: Json | undefined, body: Json | undefined, after: ReadBack, operation: OperationContract) => {
     if (!after.resource) return;
-    const findings = disagreements(context, label, answer, body, after.resource, operation, id);
+    const findings = disagreements(context, label, answer, body, after.resource, operation, id, after.declares);
     if (findings.length > 0) tally.record(after.step?.exchange ?? made.exchange, findings);
   };
 
@@ -378,6 +378,8 @@ async function resourceSequence(context: PhaseContext, run: RunContext, group: R
 interface ReadBack {
   found: boolean;
   resource?: JsonObject;
+  /** The fields the read's answer declares at its top level: one sent but missing there was dropped. */
+  declares?: Set<string>;
   step?: Step;
   how: string;
 }
@@ -387,7 +389,12 @@ async function read(run: RunContext, tally: Tally, entry: SuiteCase, group: Reso
     const got = await step(run, tally, entry, group.read, withField(group.read.baseline, 'path', group.parameter, id), { label });
     const how = `${group.read.operation.operationId}`;
     if (got.status !== undefined && GONE.includes(got.status)) return { found: false, step: got, how };
-    return { found: got.status !== undefined && got.status < 300, ...(isObject(got.body) && { resource: got.body }), step: got, how };
+    return {
+      found: got.status !== undefined && got.status < 300,
+      ...(isObject(got.body) && { resource: got.body, declares: answerFields(run, group.read.operation, got.status) }),
+      step: got,
+      how,
+    };
   }
   if (group.list) {
     const got = await step(run, tally, entry, group.list, group.list.baseline, { label });
@@ -417,7 +424,8 @@ function findById(body: Json | undefined, id: Json, depth = 0): JsonObject | und
 
 /**
  * Where a write and the read after it disagree: a field it was sent that reads back otherwise (a rename
- * that does not rename), or a field its answer shows that reads back otherwise (an answer that shows
+ * that does not rename) or not at all though the read's answer declares it (`declares`: an optional field
+ * dropped), or a field its answer shows that reads back otherwise (an answer that shows
  * another state than the resource is in, such as a revoked key's example for an active key).
  */
 function disagreements(
@@ -428,13 +436,21 @@ function disagreements(
   resource: JsonObject,
   operation: OperationContract,
   id: Json,
+  declares: Set<string> | undefined,
 ): Finding[] {
   const findings: Finding[] = [];
   const scalar = (value: Json | undefined) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
   const writeOnly = writeOnlyFields(context, operation);
   if (isObject(sent)) {
     for (const [name, value] of Object.entries(sent)) {
-      if (writeOnly.has(name) || !scalar(value) || !(name in resource) || resource[name] === value) continue;
+      if (writeOnly.has(name) || !scalar(value)) continue;
+      if (!(name in resource)) {
+        // A field the answer may carry (optional there) but does not: the write dropped what it was sent.
+        if (declares?.has(name))
+          findings.push({ category: 'semantics', message: `${label} was sent ${name} ${JSON.stringify(value)}, but ${id} reads back no ${name}` });
+        continue;
+      }
+      if (resource[name] === value) continue;
       findings.push({
         category: 'semantics',
         message: `${label} was sent ${name} ${JSON.stringify(value)}, but ${id} reads back ${name} ${JSON.stringify(resource[name])}`,
@@ -452,6 +468,13 @@ function disagreements(
     }
   }
   return findings;
+}
+
+/** The top-level fields of the JSON answer the spec documents for `status`: what a read of the resource may show. */
+function answerFields(run: RunContext, operation: OperationContract, status: number | undefined): Set<string> {
+  const media = operation.responses[String(status)]?.content['application/json'];
+  const schema = resolveSchema(run.spec, media?.schema);
+  return new Set(isObject(schema['properties']) ? Object.keys(schema['properties']) : []);
 }
 
 function writeOnlyFields(context: PhaseContext, operation: OperationContract): Set<string> {
