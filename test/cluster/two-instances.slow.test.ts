@@ -86,7 +86,7 @@ describe('two instances on one PostgreSQL', () => {
   });
 
   it('grant no more than the quota to requests sent to both at once', async () => {
-    const { key } = await makeKey(':unused:', 'cy', { DATABASE_URL: databaseUrl });
+    const { key } = await makeKey(':unused:', 'cyd', { DATABASE_URL: databaseUrl });
     const statuses = await Promise.all(Array.from({ length: QUOTA + 50 }, async (_, index) => (await call(servers[index % 2] as ServerProcess, key)).status));
     const granted = statuses.filter((status) => status === 200).length;
     expect(granted).toBeLessThanOrEqual(QUOTA);
