@@ -4,9 +4,9 @@
  * examples. No server, no database.
  */
 
-import getPort from 'get-port';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portToBindLater } from '../../src/cli/port-to-bind-later.js';
 import { tsxCommand } from '../../tools/process/commands.js';
 import { type LaunchedProcess, launch } from '../../tools/process/launch.js';
 import { waitForOutput } from '../../tools/process/ready.js';
@@ -17,7 +17,7 @@ let url: string;
 let pages: LaunchedProcess | undefined;
 
 beforeAll(async () => {
-  const [pagesPort, mockPort] = [await getPort(), await getPort()];
+  const [pagesPort, mockPort] = [await portToBindLater(), await portToBindLater()];
   pages = launch(tsxCommand('src/mock/web.ts', ['--port', String(pagesPort), '--mock-port', String(mockPort)]));
   browser = await launchChromium();
   const [, started = ''] = await waitForOutput(pages, /^Web application on (\S+)$/m, { timeoutMs: 60_000 });

@@ -7,8 +7,8 @@
  *   at most, reported), but once HAProxy has marked it DOWN, not one 5xx or failed request follows.
  * The third serves everything in the end.
  */
-import getPort from 'get-port';
 import { describe, expect, it } from 'vitest';
+import { portToBindLater } from '../../../src/cli/port-to-bind-later.js';
 import { tsxCommand } from '../../../tools/process/commands.js';
 import { launch } from '../../../tools/process/launch.js';
 import { makeKey } from '../../../tools/process/make-key.js';
@@ -53,7 +53,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('start:cluster behind HAProxy, an instance lost under load', () => {
   it('drains one (SIGTERM) without a failed request, and after the check marks a killed one DOWN, no 5xx', { timeout: 150_000 }, async () => {
     const databaseUrl = await freshDatabase('haproxy_failover');
-    const [port, webPort] = [await getPort(), await getPort()];
+    const [port, webPort] = [await portToBindLater(), await portToBindLater()];
     const cluster = launch(tsxCommand('tools/cluster/main.ts', ['--instances', '3', '--port', String(port), '--web-port', String(webPort)]), {
       env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SHUTDOWN_DELAY_SECONDS: '4', RATE_LIMIT_REQUESTS: '1000000' },
     });

@@ -6,8 +6,8 @@
  * and Ctrl-C stops every process it started, HAProxy included.
  */
 import { request } from 'node:http';
-import getPort from 'get-port';
 import { describe, expect, it } from 'vitest';
+import { portToBindLater } from '../../../src/cli/port-to-bind-later.js';
 import { generateApiKey } from '../../../src/keys/api-key.js';
 import { tsxCommand } from '../../../tools/process/commands.js';
 import { launch } from '../../../tools/process/launch.js';
@@ -18,7 +18,7 @@ import { freshDatabase } from '../../helpers/postgres.js';
 describe('npm run start:cluster', () => {
   it('serves one key through HAProxy over two instances and stops them all on SIGINT', async () => {
     const databaseUrl = await freshDatabase('start_cluster');
-    const [port, webPort] = [await getPort(), await getPort()];
+    const [port, webPort] = [await portToBindLater(), await portToBindLater()];
     const cluster = launch(tsxCommand('tools/cluster/main.ts', ['--instances', '2', '--port', String(port), '--web-port', String(webPort)]), {
       env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', FAILED_AUTH_PER_ADDRESS: '3' },
     });
