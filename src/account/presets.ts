@@ -1,12 +1,6 @@
 import type { AccountSchemas } from '../contract/account-types.js';
-import { readContractPaths } from '../contract/project.js';
 import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
-import { deref, loadSpec, type OpenApiDocument } from '../contract/spec.js';
-
-/** The account API's contract, as the server reads it. */
-export function loadAccountSpec(): OpenApiDocument {
-  return loadSpec(readContractPaths(undefined, 'account').spec);
-}
+import { deref, loadContractSpec, type OpenApiDocument } from '../contract/spec.js';
 
 /** The values of an integer enum of the account API a user picks from, and the default among them. */
 export interface Presets<Value extends number> {
@@ -28,7 +22,7 @@ export interface AccountPresets {
  * The presets as the account spec has them, read at run time as the server reads its schemas, so the pages'
  * selects and `npm run keys -- create --expires-in-days` offer what the API takes, written nowhere else.
  */
-export function accountPresets(spec: OpenApiDocument = loadAccountSpec()): AccountPresets {
+export function accountPresets(spec: OpenApiDocument = loadContractSpec('account')): AccountPresets {
   const keyName = deref(spec, { $ref: '#/components/schemas/KeyName' });
   const [minLength, maxLength] = [keyName['minLength'], keyName['maxLength']];
   if (typeof minLength !== 'number' || typeof maxLength !== 'number')
@@ -50,7 +44,7 @@ function presetsOf<Value extends number>(spec: OpenApiDocument, name: string): P
  * to the store with no API between (`npm run keys`): what it stores, the API lists back and must be able to take.
  * Gives undefined when the value fits, else what is wrong and the schema's description.
  */
-export function accountSchemaCheck(name: string, spec: OpenApiDocument = loadAccountSpec()): (value: unknown) => string | undefined {
+export function accountSchemaCheck(name: string, spec: OpenApiDocument = loadContractSpec('account')): (value: unknown) => string | undefined {
   const validate = compileSpecSchema(createSpecAjv(spec), { $ref: `#/components/schemas/${name}` });
   const description = deref(spec, { $ref: `#/components/schemas/${name}` })['description'];
   return (value) => {

@@ -6,7 +6,8 @@
  * input/output (`CliIo`), so tests run it in-process; `keys.ts` runs it on the process's own.
  */
 import { Command } from 'commander';
-import { accountPresets, accountSchemaCheck, loadAccountSpec } from '../account/presets.js';
+import { accountPresets, accountSchemaCheck } from '../account/presets.js';
+import { loadContractSpec } from '../contract/spec.js';
 import { generateApiKey } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';
 import { CommandFailed, ExitCode, exitCodeFor, UsageError } from './exit.js';
@@ -28,7 +29,7 @@ function createKeysProgram(io: CliIo): Command {
   const print = (json: boolean, value: unknown, text: string) => io.out(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
   const withStore = <T>(work: (store: Store) => Promise<T>) => withStoreOf(io.env, work);
   // The page's presets, from the account spec: the same choice of expiry, and the same default.
-  const accountSpec = loadAccountSpec();
+  const accountSpec = loadContractSpec('account');
   const { expiresInDays: expiries, keyName: nameLength } = accountPresets(accountSpec);
   // The user is created here if new, as sign-up would: only with a name the account API takes and lists back.
   const userNameProblem = accountSchemaCheck('UserName', accountSpec);

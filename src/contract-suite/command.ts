@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { ExitCode, exitCodeFor, UsageError } from '../cli/exit.js';
 import { type CliIo, processIo } from '../cli/io.js';
-import { readContractPaths } from '../contract/project.js';
-import { loadSpec, type OpenApiDocument } from '../contract/spec.js';
+import { loadContractSpec, type OpenApiDocument } from '../contract/spec.js';
 import { type CliOptions, parseContractArgs } from './cli-options.js';
 import { schemesOf } from './credentials.js';
 import { formatJunit } from './junit.js';
@@ -46,7 +45,7 @@ async function run(options: CliOptions, io: CliIo, interactive: boolean): Promis
     const source = await readSpecSource(options.spec);
     spec = source.spec;
     foreign = { unknownFormats: source.unknownFormats, notes: source.notes, openapi: source.version };
-  } else spec = loadSpec(readContractPaths(undefined, options.api).spec);
+  } else spec = loadContractSpec(options.api);
   const schemes = schemesOf(spec);
   for (const { scheme } of [...options.credential, ...options.refusedCredential])
     if (!schemes.has(scheme))

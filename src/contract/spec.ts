@@ -12,6 +12,11 @@ export type OpenApiDocument = JsonObject & { paths: JsonObject; components: Json
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
+/** Reads and parses a contract of `redocly.yaml` by its name (`main`, `account`), as the server reads it. */
+export function loadContractSpec(name: string): OpenApiDocument {
+  return loadSpec(readContractPaths(undefined, name).spec);
+}
+
 /** Reads and parses the OpenAPI document (by default the one `redocly.yaml` names). */
 export function loadSpec(specPath: string = readContractPaths().spec): OpenApiDocument {
   const document = parse(readFileSync(specPath, 'utf8')) as unknown;

@@ -6,15 +6,15 @@
  * behave as they do against the web application. Exit codes: Prism's own, or 2
  * on bad usage.
  */
-import { serve } from '@hono/node-server';
+
 import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { Hono } from 'hono';
+import { waitForHttp } from '../cli/wait-for-http.js';
+import { loadContractSpec } from '../contract/spec.js';
 import { buildPages } from '../pages/assets.js';
 import { pageResponse } from '../pages/serve.js';
-import { waitForHttp } from '../cli/wait-for-http.js';
-import { projectRoot, readContractPaths } from '../contract/project.js';
-import { loadSpec } from '../contract/spec.js';
 import { createMockEdge } from './edge.js';
 import { prismCommand, prismReadinessProbe } from './prism.js';
 import { launchPrism } from './prism-launcher.js';
@@ -67,7 +67,7 @@ try {
   const app = new Hono();
   // The account API is Prism's, behind the mock's edge (its errors in the contract's words): the path without /api, the
   // method, headers (the cookie among them) and body as sent.
-  const edge = createMockEdge({ prismUrl: mockUrl, spec: loadSpec(readContractPaths(projectRoot, 'account').spec), basePath: '/api' });
+  const edge = createMockEdge({ prismUrl: mockUrl, spec: loadContractSpec('account'), basePath: '/api' });
   app.all('/api/*', (c) => edge.fetch(c.req.raw));
   app.get('*', (c) => pageResponse(pages, c.req.path, { method: c.req.method, secure: false }));
   const url = await new Promise<string>((resolve) => {

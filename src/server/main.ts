@@ -15,8 +15,7 @@ import { resolveLimits } from '../config/limits.js';
 import { npmScript } from '../config/npm-script.js';
 import { SECRET_VARIABLES, type SecretName } from '../config/secrets.js';
 import { readLimits } from '../contract/limits.js';
-import { readContractPaths } from '../contract/project.js';
-import { loadSpec } from '../contract/spec.js';
+import { loadContractSpec, loadSpec } from '../contract/spec.js';
 import { clientAddress, incomingAddress, trustedProxy } from '../http/client-address.js';
 import { type FetchHandler, listen as listenOn } from '../http/listener.js';
 import { compileRequestContract } from '../http/request-contract.js';
@@ -44,7 +43,7 @@ let config: ServerConfig;
 let resolved: ReturnType<typeof resolveLimits>;
 const contract = compileRequestContract(loadSpec(), 'main');
 // The web application's contract and limits: the account API, with its own bounds.
-const accountSpec = loadSpec(readContractPaths(undefined, 'account').spec);
+const accountSpec = loadContractSpec('account');
 const accountContract = compileRequestContract(accountSpec, 'account');
 const accountLimits = readLimits(accountSpec, 'account');
 try {

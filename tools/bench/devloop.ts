@@ -15,6 +15,7 @@ import { isMap, isScalar, parseDocument } from 'yaml';
 import { ExitCode, exitCodeFor, parseOrExit } from '../../src/cli/exit.js';
 import { portToBindLater } from '../../src/cli/port-to-bind-later.js';
 import { projectRoot } from '../../src/contract/project.js';
+import { HTTP_METHODS } from '../../src/contract/spec.js';
 import { checkSteps, readScripts, runChecks } from '../check/run-checks.js';
 import { describeExit, type LaunchedProcess, launch } from '../process/launch.js';
 import { copyProject } from '../process/project-copy.js';
@@ -217,7 +218,7 @@ function withSummarySaved(spec: string, run: number): string | undefined {
   const paths = document.get('paths');
   if (!isMap(paths)) return undefined;
   for (const { key } of paths.items)
-    for (const method of ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']) {
+    for (const method of HTTP_METHODS) {
       const summary = document.getIn(['paths', isScalar(key) ? key.value : key, method, 'summary'], true);
       if (!isScalar(summary) || !summary.range) continue;
       const [start, end] = summary.range;

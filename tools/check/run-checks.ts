@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { projectRoot } from '../../src/contract/project.js';
+import { MISSING_LIST_ROUTE } from '../fix/list-routes.js';
 import { runCommand } from '../process/run-command.js';
 import type { PassCache } from './pass-cache.js';
 
@@ -72,8 +73,7 @@ const FIXES: ReadonlyArray<{ when: RegExp; fix: string }> = [
     when: /headers: Record<"[^"]+"/,
     fix: 'return each header the spec now requires from the handler named below (headers: { ... }), or make it optional in the spec',
   },
-  // LIST_ROUTES in src/client/index.ts: the type it satisfies gives each route an `options`.
-  { when: /Property '\w+' is missing in type .*\{ options: "(?:body|query)"; \}/, fix: "npm run fix (writes the new list operation's route into the client)" },
+  { when: MISSING_LIST_ROUTE, fix: "npm run fix (writes the new list operation's route into the client)" },
   { when: /Formatter would have printed|File content differs from formatting output/, fix: 'npm run format:fix' },
   { when: /in the code the samples import/, fix: 'fix the code named below first (npm run typecheck names it too); the samples are checked against it' },
   { when: /^samples: FAILED/m, fix: 'make each sample named below say what the spec says now' },

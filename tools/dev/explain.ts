@@ -1,4 +1,5 @@
 import { displayPath } from '../check/display-path.js';
+import { MISSING_LIST_ROUTE } from '../fix/list-routes.js';
 import type { LintProblem } from './lint-spec.js';
 import type { TypecheckError } from './typecheck.js';
 
@@ -52,8 +53,7 @@ export function explainTypecheck(errors: TypecheckError[], cause: 'spec' | 'sour
       fixes.add(
         `a handler for operation ${operation} is missing in ${where}: add it (its input and result types come from the regenerated types), or run npm run fix for a stub that answers 500 until you do`,
       );
-    // LIST_ROUTES in src/client/index.ts: the type it satisfies gives each route an `options`.
-    const list = /^Property '(\w+)' is missing in type .*\{ options: "(?:body|query)"; \}/s.exec(error.message)?.[1];
+    const list = MISSING_LIST_ROUTE.exec(error.message)?.[1];
     if (list) fixes.add(`the spec has a new list operation ${list}: paginate needs its route in ${where}; npm run fix writes it from the spec`);
     for (const headers of requiredHeaders(error.message))
       fixes.add(

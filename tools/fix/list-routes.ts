@@ -10,6 +10,12 @@ import { readOperations } from '../../src/contract/operations.js';
 import type { OpenApiDocument } from '../../src/contract/spec.js';
 import { appendToLiteral } from './object-literal.js';
 
+/**
+ * The typecheck's complaint that `LIST_ROUTES` lacks an operation (TS2741): the type it satisfies gives each route an
+ * `options`, which a handler map's type does not. `check` and `npm run dev` name the fix by it.
+ */
+export const MISSING_LIST_ROUTE = /Property '(\w+)' is missing in type .*\{ options: "(?:body|query)"; \}/s;
+
 /** The client's file of list routes, relative to the project root. */
 export const CLIENT_FILE = 'src/client/index.ts';
 
