@@ -135,10 +135,7 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
             `This ${key.startsWith('session ') ? 'session' : 'address'} has sent ${requests} requests in the current ${requestWindow}-second window.`,
           headers: false,
         }),
-        (c, next) => {
-          checkSameOrigin(c, options.origin);
-          return next();
-        },
+        (c) => checkSameOrigin(c, options.origin),
         deviceCookie(devices),
       ],
     },
@@ -180,19 +177,18 @@ function deviceOf(c: Context<KernelEnv<WebVariables>>): DeviceRequest {
 }
 
 /**
- * Gives the handlers the request's device cookie (`DeviceRequest`), and appends the new one a handler issued to
- * its answer: the kernel writes one value per header, and the answer already sets the session cookie.
+ * Gives the handlers the request's device cookie (`DeviceRequest`); a new one a handler issues is sent with its
+ * answer (the kernel's `setCookies`, beside the session cookie the answer sets), only when the answer succeeds.
  */
 function deviceCookie(devices: Devices): Guard<WebVariables> {
-  return async (c, next) => {
-    let issued: string | undefined;
+  return (c) => {
     c.set('device', {
       find: () => devices.find(c),
       issue: async (userId) => {
-        issued = await devices.issue(userId);
+        const issued = await devices.issue(userId);
+        const kernel = kernelOf(c);
+        kernel.set('setCookies', [...(kernel.get('setCookies') ?? []), issued]);
       },
     });
-    await next();
-    if (issued !== undefined && c.res.status < 300) c.res.headers.append('set-cookie', issued);
   };
 }

@@ -5,14 +5,14 @@ import type { SessionRecord } from '../store/store.js';
 import type { Sessions } from './sessions.js';
 
 /**
- * The `sessionCookie` scheme's middleware: the live session the request's cookie names is set for the
+ * The `sessionCookie` scheme's check: the live session the request's cookie names is set for the
  * handlers, or the request is refused with 401. A live session is always served, whatever anyone has
  * sent: its lookup (one indexed, cached query) comes first. Each 401 spends the client address's
  * failed-authentication budget; over it, a request without a live session gets 429 instead.
  */
 export function sessionCookie(options: { sessions: Sessions; now: () => number; failures: FailureBudget }): Guard<{ session?: SessionRecord }> {
   const { sessions, now, failures } = options;
-  return async (c, next) => {
+  return async (c) => {
     let session = c.get('session');
     if (!session) {
       const client = c.get('client');
@@ -34,6 +34,5 @@ export function sessionCookie(options: { sessions: Sessions; now: () => number; 
     }
     c.set('session', session);
     kernelOf(c).set('principal', { userId: session.user.id });
-    await next();
   };
 }

@@ -1,4 +1,4 @@
-import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
+import type { Context, Env, Hono } from 'hono';
 import type { InputOf, OperationShape, ResultOf } from '../contract/types.js';
 import { ApiError } from './problems.js';
 import { InputViolation, locateViolation, type RequestInput, readInput } from './read-input.js';
@@ -16,6 +16,9 @@ export type HandlerMap<Operations extends { [Id in keyof Operations]: OperationS
   [Id in keyof Operations]: Handler<Operations[Id], HandlerContext>;
 };
 
+/** A check run before a handler (`Guard` in `kernel-env.ts`, for any Hono environment). */
+export type Check<E extends Env> = (c: Context<E>) => void | Promise<void>;
+
 /** What the seam writes: the status, JSON body (if any) and headers a handler answered with. */
 export interface HandlerResult {
   status: number;
@@ -30,11 +33,11 @@ export interface BindOptions<Operations extends { [Id in keyof Operations]: Oper
   basePath: string;
   maxBodyBytes: number;
   /**
-   * The middleware an operation runs before its handler (security, quotas): Hono middleware on the
-   * operation's route, each refusing by throwing an `ApiError`.
+   * The checks an operation runs before its handler (security, quotas), in order, each refusing by throwing an
+   * `ApiError`; each returns a promise only when it has to wait (`Guard`).
    */
-  middleware?: (operation: CompiledOperation) => MiddlewareHandler<E>[];
-  /** Builds what the handler works with, once the middleware has let the request through. */
+  checks?: (operation: CompiledOperation) => readonly Check<E>[];
+  /** Builds what the handler works with, once the checks have let the request through. */
   prepare: (c: Context<E>, operation: CompiledOperation) => HandlerContext | Promise<HandlerContext>;
   /** Turns a handler's answer into the response (headers, serialisation, validation). */
   write: (c: Context<E>, operation: CompiledOperation, result: HandlerResult) => Response;
@@ -66,8 +69,12 @@ export function bindOperations<Operations extends { [Id in keyof Operations]: Op
       | ((input: RequestInput, context: HandlerContext) => Promise<HandlerResult>)
       | undefined;
     if (typeof handler !== 'function') throw new Error(`the spec declares ${operation.operationId}, which has no handler`);
-    const route = async (c: Context<E>): Promise<Response> => {
-      const context = await options.prepare(c, operation);
+    const checks = options.checks?.(operation) ?? [];
+    // One route handler per operation, not a chain of middleware: the checks run in order and the handler after
+    // them, each step awaited only when it returned a promise (ADR 0033).
+    const respond = async (c: Context<E>): Promise<Response> => {
+      const prepared = options.prepare(c, operation);
+      const context = prepared instanceof Promise ? await prepared : prepared;
       const read = readInput(c, operation, options.maxBodyBytes, bounds);
       const input = read instanceof Promise ? await read : read;
       let result: HandlerResult;
@@ -79,8 +86,11 @@ export function bindOperations<Operations extends { [Id in keyof Operations]: Op
       }
       return options.write(c, operation, result);
     };
-    const chain = options.middleware?.(operation) ?? [];
-    for (const path of routePaths(basePath, operation.routePath)) app.on(operation.method, path, ...(chain as []), route);
+    const route = (c: Context<E>): Promise<Response> => {
+      const checked = runChecks(c, checks, 0);
+      return checked === undefined ? respond(c) : checked.then(() => respond(c));
+    };
+    for (const path of routePaths(basePath, operation.routePath)) app.on(operation.method, path, route);
   }
   for (const [specPath, methods] of contract.methodsByPath) {
     const allow = methods.join(', ');
@@ -93,6 +103,15 @@ export function bindOperations<Operations extends { [Id in keyof Operations]: Op
       app.all(path, refuse);
     }
   }
+}
+
+/** Runs `checks` from `from` on: synchronously while each returns at once, the rest after the first that waits. */
+function runChecks<E extends Env>(c: Context<E>, checks: readonly Check<E>[], from: number): Promise<void> | undefined {
+  for (let index = from; index < checks.length; index++) {
+    const waiting = (checks[index] as Check<E>)(c);
+    if (waiting instanceof Promise) return waiting.then(() => runChecks(c, checks, index + 1));
+  }
+  return undefined;
 }
 
 /** `{base_url}/` answers at the mount point with and without its trailing slash. */

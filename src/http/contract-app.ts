@@ -41,12 +41,12 @@ export interface ContractAppOptions<Operations extends { [Id in keyof Operations
   /** Who is calling: the one resolver (`clientAddress(config.trustedProxies)`); by default the TCP peer. */
   clientAddress?: ClientAddress | undefined;
   /**
-   * The middleware of each security scheme of the spec (`components.securitySchemes`), by name: an
+   * The check of each security scheme of the spec (`components.securitySchemes`), by name: an
    * operation runs the one its `security` names, and one that names none runs none. A scheme the spec's
    * operations use without an entry here fails at startup.
    */
   security: Readonly<Record<string, Guard<Variables>>>;
-  /** Middleware every operation runs before its security (a per-client quota, the same-origin check) and after it (a per-key quota). */
+  /** Checks every operation runs before its security (a per-client quota, the same-origin check) and after it (a per-key quota). */
   guards?: { beforeSecurity?: readonly Guard<Variables>[]; afterSecurity?: readonly Guard<Variables>[] };
   /** What the handlers work with, built once the middleware has let the request through. */
   context: (c: Context<KernelEnv<Variables>>, operation: CompiledOperation) => HandlerContext | Promise<HandlerContext>;
@@ -123,22 +123,16 @@ export function createContractApp<Operations extends { [Id in keyof Operations]:
     handlers: options.handlers,
     basePath: options.basePath,
     maxBodyBytes: options.maxBodyBytes,
-    middleware: (operation) => {
-      const enter: Guard<Variables> = (c, next) => {
+    checks: (operation) => {
+      const enter: Guard<Variables> = (c) => {
         kernelOf(c).set('operation', operation);
-        return next();
       };
       return [enter, ...before, ...securityOf(operation, options.security), ...after];
     },
     prepare: options.context,
     write(c, operation, result) {
-      const response = answer(kernelOf(c), result);
-      if (validator.mode !== 'off')
-        validator.check(operation.operationId, {
-          status: response.status,
-          headers: response.headers,
-          body: result.body === undefined ? '' : JSON.stringify(result.body),
-        });
+      const { response, text } = answer(kernelOf(c), result);
+      if (validator.mode !== 'off') validator.check(operation.operationId, { status: response.status, headers: response.headers, body: text });
       return response;
     },
     // The preflight's 204 carries the headers of every other answer (the security set, the request id) beside cors's own.
@@ -202,7 +196,7 @@ export function createContractApp<Operations extends { [Id in keyof Operations]:
   return app;
 }
 
-/** The middleware of the one security scheme an operation names; none for an operation that names none. */
+/** The check of the one security scheme an operation names; none for an operation that names none. */
 function securityOf<Variables extends object>(operation: CompiledOperation, security: Readonly<Record<string, Guard<Variables>>>): Guard<Variables>[] {
   if (operation.security.length === 0) return [];
   if (operation.security.length > 1)
@@ -213,8 +207,21 @@ function securityOf<Variables extends object>(operation: CompiledOperation, secu
   return [guard];
 }
 
-/** A handler's answer as a response: JSON (or no body) with the contract's headers and the handler's own (Set-Cookie). */
-function answer(c: Context<KernelEnv>, result: HandlerResult): Response {
+/**
+ * A handler's answer as a response: JSON (or no body) with the contract's headers, the handler's own and the
+ * cookies issued on the way (`setCookies`), and the text sent, which the response validation reads (serialised once).
+ */
+function answer(c: Context<KernelEnv>, result: HandlerResult): { response: Response; text: string } {
+  const text = result.body === undefined ? '' : JSON.stringify(result.body);
   const headers = responseHeaders(result.body === undefined ? undefined : 'application/json', c.get('requestId'), c.get('quota'), result.headers);
-  return new Response(result.body === undefined ? null : JSON.stringify(result.body), { status: result.status, headers });
+  const cookies = result.status < 300 ? c.get('setCookies') : undefined;
+  // A plain object keeps @hono/node-server on its fast path; `Headers` only when a header has two values.
+  const init = { status: result.status, headers: cookies ? withCookies(headers, cookies) : headers };
+  return { response: new Response(result.body === undefined ? null : text, init), text };
+}
+
+function withCookies(headers: Record<string, string>, cookies: readonly string[]): Headers {
+  const all = new Headers(headers);
+  for (const cookie of cookies) all.append('set-cookie', cookie);
+  return all;
 }

@@ -105,14 +105,44 @@ function readNodeBody(incoming: IncomingMessage, maxBytes: number): Promise<Uint
     };
     const onData = (chunk: Buffer) => {
       total += chunk.byteLength;
-      if (total > maxBytes) settle(tooLarge(maxBytes));
-      else chunks.push(chunk);
+      if (total <= maxBytes) return void chunks.push(chunk);
+      settle(tooLarge(maxBytes));
+      discardRest(incoming);
     };
     const onEnd = () => settle();
     const onError = (error: Error) => settle(error);
     const onClose = () => settle(new Error('the connection closed before the body ended'));
     incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
+}
+
+/** How long, and how much, the rest of a body cut off over the limit is read and thrown away before the connection is closed. */
+const DISCARD_MS = 500;
+const DISCARD_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The rest of a body cut off over the size limit, read and thrown away so the connection can carry the next
+ * request (Node discards a body nobody started reading, not one read half-way); a client that goes on sending
+ * past `DISCARD_BYTES` or `DISCARD_MS` has its connection closed, as @hono/node-server's own clean-up does.
+ */
+function discardRest(incoming: IncomingMessage): void {
+  let discarded = 0;
+  const close = () => {
+    done();
+    incoming.socket?.destroySoon();
+  };
+  const timer = setTimeout(close, DISCARD_MS);
+  timer.unref();
+  const onData = (chunk: Buffer) => {
+    discarded += chunk.byteLength;
+    if (discarded > DISCARD_BYTES) close();
+  };
+  const done = () => {
+    clearTimeout(timer);
+    incoming.off('data', onData).off('end', done).off('error', done);
+  };
+  incoming.on('data', onData).on('end', done).on('error', done);
+  incoming.resume();
 }
 
 const EMPTY = new Uint8Array(0);

@@ -28,6 +28,12 @@ export interface KernelVariables {
   problem?: { type: ProblemType; reason: string | undefined };
   /** The W3C trace id of the request's span, when tracing is on. */
   traceId?: string;
+  /**
+   * `Set-Cookie` values issued while the request was handled (a device cookie at sign-in), sent beside the
+   * handler's own headers with a 1xx or 2xx answer only: part of the answer the kernel writes and checks,
+   * each its own header line.
+   */
+  setCookies?: string[];
 }
 
 /** The owner of a request's credential, as the request line names it. */
@@ -39,8 +45,17 @@ export interface Principal {
 /** The Hono environment of a contract app: the Node request as @hono/node-server passes it, and the variables. */
 export type KernelEnv<Variables extends object = object> = { Bindings: { incoming?: IncomingMessage }; Variables: KernelVariables & Variables };
 
-/** Middleware of a contract app; it refuses a request by throwing an `ApiError`. */
-export type Guard<Variables extends object = object> = MiddlewareHandler<KernelEnv<Variables>>;
+/**
+ * A check a contract app runs before an operation's handler (a security scheme, a quota, the same-origin rule):
+ * it refuses the request by throwing an `ApiError`, and lets it through by returning. It returns a promise only
+ * when it has to wait (a lookup the cache cannot answer), so a request whose checks all answer from memory runs
+ * them without a turn of the microtask queue; the kernel runs them in order, in the operation's one route
+ * handler, rather than as a chain of Hono middleware (ADR 0033).
+ */
+export type Guard<Variables extends object = object> = (c: Context<KernelEnv<Variables>>) => void | Promise<void>;
+
+/** Middleware wrapped around everything the app does for a request (the request's span): Hono's own shape. */
+export type Wrapper = MiddlewareHandler<KernelEnv>;
 
 /** The kernel's own view of a request's context (TypeScript cannot see the kernel's variables through an API's generic ones). */
 export function kernelOf<Variables extends object>(c: Context<KernelEnv<Variables>>): Context<KernelEnv> {

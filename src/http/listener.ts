@@ -104,7 +104,14 @@ export function createListener(options: ListenerOptions): Server {
   /** The request the adapter is handling right now: it calls `errorHandler` synchronously for a malformed path or Host. */
   let current: { incoming: IncomingMessage; started: number } | undefined;
   // One adapter for all requests: one per request, to hand each its own error handler, cost a closure per request.
-  const adapter = getRequestListener(options.fetch, { hostname: options.host, errorHandler: (error) => adapterError(error) });
+  // Without the adapter's own clean-up of a body left unread: it set two timers and a drain on every request whose
+  // body the app read straight from Node's buffer. Node discards a body nobody started reading once the answer is
+  // out, and the one body the app stops reading half-way (over the size limit) is discarded by `readBody` itself.
+  const adapter = getRequestListener(options.fetch, {
+    hostname: options.host,
+    errorHandler: (error) => adapterError(error),
+    autoCleanupIncoming: false,
+  });
 
   function handle(incoming: IncomingMessage, outgoing: ServerResponse): void {
     const started = performance.now();

@@ -64,7 +64,7 @@ export interface QuotaOptions<Variables extends object> {
   headers: boolean;
 }
 
-/** Middleware that counts each request against a quota and refuses it with 429 once the quota is used up. */
+/** A check that counts each request against a quota and refuses it with 429 once the quota is used up. */
 export function quota<Variables extends object>(options: QuotaOptions<Variables>): Guard<Variables> {
   const { limiter, keyOf, refusal, headers } = options;
   const apply = (c: Context<KernelEnv<Variables>>, key: string, taken: Quota) => {
@@ -75,11 +75,12 @@ export function quota<Variables extends object>(options: QuotaOptions<Variables>
         reason: 'rate-limit',
       });
   };
-  return async (c, next) => {
-    const found = keyOf(c);
-    const key = typeof found === 'string' ? found : await found;
+  const count = (c: Context<KernelEnv<Variables>>, key: string): void | Promise<void> => {
     const taken = limiter.take(key);
-    apply(c, key, taken instanceof Promise ? await taken : taken);
-    await next();
+    return taken instanceof Promise ? taken.then((quota) => apply(c, key, quota)) : apply(c, key, taken);
+  };
+  return (c) => {
+    const found = keyOf(c);
+    return typeof found === 'string' ? count(c, found) : found.then((key) => count(c, key));
   };
 }

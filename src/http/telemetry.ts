@@ -1,5 +1,5 @@
 /** What the kernel tells the metrics and the tracing about each request; `src/ops/` implements it, the kernel only calls it. */
-import type { Guard } from './kernel-env.js';
+import type { Wrapper } from './kernel-env.js';
 import type { ProblemType } from './problems.js';
 
 /** The operation label of a request that reached no operation of the contract: the pages, a 404, a 405. */
@@ -26,5 +26,5 @@ export interface RequestObserver {
 export interface Telemetry {
   observer?: RequestObserver | undefined;
   /** Middleware around everything after the request log: the request's span (it sets `traceId`). */
-  tracing?: Guard | undefined;
+  tracing?: Wrapper | undefined;
 }

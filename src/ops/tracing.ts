@@ -25,7 +25,7 @@ import {
   DB_SYSTEM_NAME_VALUE_POSTGRESQL,
 } from '@opentelemetry/semantic-conventions';
 import type { Context as HonoContext } from 'hono';
-import type { Guard, KernelEnv } from '../http/kernel-env.js';
+import type { KernelEnv, Wrapper } from '../http/kernel-env.js';
 import { scrubKeys } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';
 import { type ExportFailureWarning, exportFailureReporter } from './export-failures.js';
@@ -44,7 +44,7 @@ export interface TracingOptions {
 /** What the server uses of the tracing: the request middleware, the store wrapper, and a flush at shutdown. */
 export interface Tracing {
   /** The request's span (the kernel runs it after the request log: the line carries its `traceId`). */
-  middleware: Guard;
+  middleware: Wrapper;
   /** The storage engine with a client span around each call (under the request's span). */
   traceStore(engine: Store, system: 'postgresql' | 'sqlite'): Store;
   /** Sends what is queued and stops; resolves within `timeoutMs` whether or not the collector answered. */
@@ -90,7 +90,7 @@ export function startTracing(options: TracingOptions): Tracing {
  * once the operation is known (`METHOD` alone for a request that reached none, so names stay few), with the
  * HTTP semantic conventions' attributes; an answer of 500 or more marks it as an error.
  */
-export function requestSpans(tracer: Tracer): Guard {
+export function requestSpans(tracer: Tracer): Wrapper {
   return async (c: HonoContext<KernelEnv>, next) => {
     const parent = propagation.extract(context.active(), c, HEADERS);
     const method = c.req.method;

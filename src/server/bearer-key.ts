@@ -13,7 +13,7 @@ export interface BearerKeyOptions {
 }
 
 /**
- * The `bearerAuth` scheme's middleware, shaped like Hono's own `bearerAuth({ verifyToken })`: the key in
+ * The `bearerAuth` scheme's check, shaped like Hono's own `bearerAuth({ verifyToken })` middleware: the key in
  * `Authorization: Bearer` is checked (`authenticate`), and the caller it belongs to is set for the
  * handlers. A valid, unexpired, unrevoked key is always served, whatever anyone has sent: nothing here
  * refuses it before it is looked up.
@@ -26,7 +26,7 @@ export interface BearerKeyOptions {
  */
 export function bearerKey(options: BearerKeyOptions): Guard<{ caller: Caller }> {
   const { store, now, failures } = options;
-  return async (c, next) => {
+  return async (c) => {
     const address = kernelOf(c).get('client');
     const at = now();
     // Read before the key is checked: the answer to a key that turns out invalid depends on what came before it.
@@ -45,7 +45,6 @@ export function bearerKey(options: BearerKeyOptions): Guard<{ caller: Caller }> 
       failures.fail(address);
       throw spent ? overBudget(c, spent, failures.windowSeconds) : error;
     }
-    await next();
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The contract kernel on its own, with a small spec of two security schemes and an open operation:
- * each operation runs the middleware its `security` names (and only that), guards run in their order,
- * a scheme without middleware fails at startup, and every refusal is the one problem writer's body.
+ * each operation runs the check its `security` names (and only that), guards run in their order,
+ * a scheme without a check fails at startup, and every refusal is the one problem writer's body.
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -63,13 +63,12 @@ const handlers: HandlerMap<Operations, { who: string }> = {
   open: async (_input, { who }) => ({ status: 200, body: { who } }),
 };
 
-/** A scheme's middleware: lets `let-me-in` through as `name`, refuses anything else with 401. */
+/** A scheme's check: lets `let-me-in` through as `name`, refuses anything else with 401. */
 function scheme(name: string, header: string): Guard<Variables> {
-  return async (c, next) => {
+  return async (c) => {
     c.get('trail').push(name);
     if (c.req.header(header) !== 'let-me-in') throw new ApiError('urn:problem-type:unauthorized', `No ${name} here.`);
     c.set('who', name);
-    await next();
   };
 }
 
@@ -86,16 +85,14 @@ function kernel(security: Record<string, Guard<Variables>> = { token: scheme('to
     security,
     guards: {
       beforeSecurity: [
-        (c, next) => {
+        (c) => {
           c.set('trail', ['before']);
           if (c.req.header('x-slow-down') !== undefined) throw new ApiError('urn:problem-type:rate-limited', 'Slow down.');
-          return next();
         },
       ],
       afterSecurity: [
-        (c, next) => {
+        (c) => {
           c.get('trail').push('after');
-          return next();
         },
       ],
     },
@@ -105,7 +102,7 @@ function kernel(security: Record<string, Guard<Variables>> = { token: scheme('to
 }
 
 describe('the contract kernel', () => {
-  it('runs the security middleware each operation names, between the guards', async () => {
+  it('runs the security check each operation names, between the guards', async () => {
     const { app } = kernel();
     const token = await app.request('/by-token', { headers: { authorization: 'let-me-in' } });
     expect(await token.json()).toEqual({ who: 'token via before > token > after' });
