@@ -20,6 +20,7 @@ import { typescriptCommand } from '../process/commands.js';
 import { describeExit, type LaunchedProcess, launch } from '../process/launch.js';
 import { waitForHttp } from '../process/ready.js';
 import { FALLBACK_KEY, FALLBACK_OWNER_ID, fixtureItems, REQUEST_BODY, requestHeaders } from './lib/fixture.js';
+import { checkGate, GATE_DEFAULTS, GATE_SERVERS } from './lib/gate.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { pinLoadGenerator } from './lib/pin.js';
 import { writeMockSpec } from './lib/prism.js';
@@ -52,6 +53,7 @@ const STARTUP_TIMEOUT_MS = 60_000;
 
 interface CliOptions {
   quick: boolean;
+  gate: boolean;
   rounds?: number;
   duration?: number;
   warmup?: number;
@@ -72,6 +74,11 @@ const positive = (name: string) => (value: string) => {
 const program = new Command('bench')
   .description('Throughput, latency and memory of this project next to its peers, in alternating rounds')
   .option('--quick', 'smoke mode: one short round per server, a few seconds in all', false)
+  .option(
+    '--gate',
+    `the CI gate: ${GATE_SERVERS.join(' and ')} only, ${GATE_DEFAULTS.rounds} rounds of ${GATE_DEFAULTS.durationSeconds} s unless given; exit 1 when this project's ratios to bare Hono fall past the thresholds (tools/bench/lib/gate.ts)`,
+    false,
+  )
   .option('--rounds <n>', 'measured rounds per server (default 8, quick 1)', positive('--rounds'))
   .option('--duration <seconds>', 'length of each measured run (default 3, quick 0.4)', positive('--duration'))
   .option('--warmup <seconds>', 'load before the first round, not measured (default 3, quick 0.2)', positive('--warmup'))
@@ -94,11 +101,12 @@ const program = new Command('bench')
   .showHelpAfterError();
 
 const options = parseOrExit('bench', () => program.parse().opts<CliOptions>());
+if (options.gate) options.only = [...GATE_SERVERS];
 const settings: Settings = {
   quick: options.quick,
-  rounds: Math.round(options.rounds ?? (options.quick ? 1 : 8)),
-  durationSeconds: options.duration ?? (options.quick ? 0.4 : 3),
-  warmupSeconds: options.warmup ?? (options.quick ? 0.2 : 3),
+  rounds: Math.round(options.rounds ?? (options.quick ? 1 : options.gate ? GATE_DEFAULTS.rounds : 8)),
+  durationSeconds: options.duration ?? (options.quick ? 0.4 : options.gate ? GATE_DEFAULTS.durationSeconds : 3),
+  warmupSeconds: options.warmup ?? (options.quick ? 0.2 : options.gate ? GATE_DEFAULTS.warmupSeconds : 3),
   connections: Math.round(options.connections ?? (options.quick ? 10 : 50)),
   projectLogLevel: options.logLevel,
 };
@@ -333,7 +341,16 @@ async function main(): Promise<number> {
   const cpu = formatCpuComparison(servers);
   if (cpu !== undefined) console.log(`\n${cpu}`);
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);
-  return servers.some((server) => server.failure !== undefined) ? ExitCode.failed : ExitCode.ok;
+  if (servers.some((server) => server.failure !== undefined)) return ExitCode.failed;
+  if (options.gate) {
+    const gate = checkGate(servers);
+    console.log(`\nPerformance gate (CI):\n${gate.lines.join('\n')}`);
+    if (!gate.pass) {
+      console.log('bench: the gate failed: this tree gives speed back against bare Hono (docs/performance.md says how the floors were set)');
+      return ExitCode.failed;
+    }
+  }
+  return ExitCode.ok;
 }
 
 /**
