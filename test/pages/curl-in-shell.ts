@@ -49,8 +49,7 @@ let runs = 0;
 
 /** Types `command`, then the key at its prompt, then `exit`, into the shell; what the history and curl saw. */
 export function runAsAPerson(shell: Shell, command: string, key: string) {
-  if (!existsSync(shell.path))
-    throw new Error(`${shell.name} is not installed (${shell.path}): apt-get update && apt-get install -y ${shell.debianPackage}`);
+  if (!existsSync(shell.path)) throw new Error(`${shell.name} is not installed (${shell.path}): apt-get update && apt-get install -y ${shell.debianPackage}`);
   const home = join(scratch, `run-${++runs}`);
   const bin = join(home, 'bin');
   mkdirSync(bin, { recursive: true });

@@ -21,6 +21,7 @@ import { describeExit, type LaunchedProcess, launch } from '../process/launch.js
 import { waitForHttp } from '../process/ready.js';
 import { FALLBACK_KEY, FALLBACK_OWNER_ID, fixtureItems, REQUEST_BODY, requestHeaders } from './lib/fixture.js';
 import { checkGate, GATE_DEFAULTS, GATE_SERVERS } from './lib/gate.js';
+import { PERFORMANCE_PAGE, writeLatestRun } from './lib/latest-run.js';
 import { type LoadResult, runLoad } from './lib/load.js';
 import { pinLoadGenerator } from './lib/pin.js';
 import { writeMockSpec } from './lib/prism.js';
@@ -341,6 +342,11 @@ async function main(): Promise<number> {
   const cpu = formatCpuComparison(servers);
   if (cpu !== undefined) console.log(`\n${cpu}`);
   console.log(`\nJSON: ${relative(process.cwd(), out)}`);
+  // A full run (every server, full rounds) is the one docs/performance.md shows.
+  if (!options.quick && !options.gate && options.only.length === SERVER_IDS.length && options.out === undefined) {
+    writeLatestRun(report);
+    console.log(`docs: the latest run written into ${relative(process.cwd(), PERFORMANCE_PAGE)}`);
+  }
   if (servers.some((server) => server.failure !== undefined)) return ExitCode.failed;
   if (options.gate) {
     const gate = checkGate(servers);

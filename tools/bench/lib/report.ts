@@ -170,10 +170,13 @@ export function summarise(runs: ServerRun[]): ServerSummary[] {
 export function checkTargets(servers: ServerSummary[], signIn?: SignInReport): TargetCheck[] {
   const get = (id: ServerId) => servers.find((server) => server.id === id && server.failure === undefined);
   const project = get('project');
+  // Issue 29's targets are for this project as it is deployed: metrics on through OPS_PORT (the `project-metrics` row).
+  const deployed = get('project-metrics');
   const hono = get('hono');
+  const fastify = get('fastify');
   const express = get('express');
   const postgres = get('project-pg');
-  const metrics = get('project-metrics');
+  const metrics = deployed;
   const tracing = get('project-tracing');
   const check = (
     target: string,
@@ -186,26 +189,28 @@ export function checkTargets(servers: ServerSummary[], signIn?: SignInReport): T
       return { target, actual: 'not measured', pass: undefined };
     return { target, actual: show(value, limit), pass: atLeast ? value >= limit : value <= limit };
   };
-  // Project vs Express goes through their ratios to raw node:http, each taken round by round.
-  const vsExpress = project && express ? project.vsRaw / express.vsRaw : undefined;
+  // Project vs Express and Fastify go through their ratios to bare Hono, each taken round by round.
+  const vsExpress = deployed && express ? deployed.vsHono / express.vsHono : undefined;
+  const vsFastify = deployed && fastify ? deployed.vsHono / fastify.vsHono : undefined;
   const times = (v: number) => `${v.toFixed(2)}x`;
   return [
-    check('req/s >= 0.80x bare Hono', project?.vsHono, hono ? 0.8 : undefined, true, times),
+    check('req/s >= 0.85x bare Hono (metrics on)', deployed?.vsHono, hono ? 0.85 : undefined, true, times),
     check(
-      'CPU per answer <= 1.3x bare Hono',
-      project && hono ? cpuRatioTo(project, hono) : undefined,
-      1.3,
+      'CPU per answer <= 1.25x bare Hono',
+      deployed && hono ? cpuRatioTo(deployed, hono) : undefined,
+      1.25,
       false,
-      (v) => `${times(v)} (${fixed(project?.cpuPerRequestUs ?? Number.NaN, 0)} us vs ${fixed(hono?.cpuPerRequestUs ?? Number.NaN, 0)} us)`,
+      (v) => `${times(v)} (${fixed(deployed?.cpuPerRequestUs ?? Number.NaN, 0)} us vs ${fixed(hono?.cpuPerRequestUs ?? Number.NaN, 0)} us)`,
     ),
     check(
-      'p99 <= 2x bare Hono p99',
-      project?.p99Ms,
-      mul(hono?.p99Ms, 2),
+      'p99 <= 1.5x bare Hono p99',
+      deployed?.p99Ms,
+      mul(hono?.p99Ms, 1.5),
       false,
-      (v, l) => `${v.toFixed(2)} ms vs ${(l / 2).toFixed(2)} ms (${(v / (l / 2)).toFixed(2)}x)`,
+      (v, l) => `${v.toFixed(2)} ms vs ${(l / 1.5).toFixed(2)} ms (${(v / (l / 1.5)).toFixed(2)}x)`,
     ),
-    check('RSS under load <= 120 MiB', project?.peakRssMiB, 120, false, (v) => `${v.toFixed(1)} MiB`),
+    check('RSS under load <= 110 MiB', deployed?.peakRssMiB, 110, false, (v) => `${v.toFixed(1)} MiB`),
+    check('moonshot: req/s >= Fastify + schema', vsFastify, 1, true, times),
     check('req/s >= 5x Express + openapi-validator', vsExpress, 5, true, times),
     check('PostgreSQL mode: req/s >= 0.6x SQLite mode', postgres && project ? ratioTo(postgres, project) : undefined, 0.6, true, times),
     check('metrics on (OPS_PORT): req/s >= 0.95x off', metrics && project ? ratioTo(metrics, project) : undefined, 0.95, true, times),
@@ -332,6 +337,16 @@ export function formatSignIn(signIn: SignInReport | undefined, hashing: { concur
     `  public API while ${signIn.floodClients} clients flood sign-in: req/s x${signIn.throughputRatio.toFixed(2)} of without (median of alternating rounds);`,
     `  the flood got ${signIn.signedInPerSecond.toFixed(1)} sign-ins/s, ${signIn.refusedPerSecond.toFixed(1)} refusals/s (503), ${signIn.otherPerSecond.toFixed(1)} other/s`,
   ].join('\n');
+}
+
+/** The table of a run as Markdown, for `docs/performance.md` (`writeLatestRun`). */
+export function formatMarkdownTable(servers: ServerSummary[]): string {
+  const rows = servers.map((s) =>
+    s.failure !== undefined
+      ? `| ${s.label} | failed | | | | | |`
+      : `| ${s.label}${s.problems.length > 0 ? ' (!)' : ''} | ${int(s.requestsPerSecond.median)} | ${fixed(s.vsHono, 2)} | ${fixed(s.p99Ms, 2)} | ${fixed(s.peakRssMiB, 1)} | ${fixed(s.cpuPerRequestUs, 0)}${s.databaseCpuPerRequestUs === undefined ? '' : ` (+${fixed(s.databaseCpuPerRequestUs, 0)} in the database)`} |`,
+  );
+  return ['| server | req/s | x Hono | p99 ms | RSS MiB | CPU µs/answer |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
 export function formatTargets(targets: TargetCheck[]): string {
