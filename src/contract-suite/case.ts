@@ -101,6 +101,8 @@ export interface FieldVariants {
   continuation?: LiveValue;
   /** The spec's reason why the field rightly leaves the answer as it is (`x-no-effect`): its effect is not judged. */
   noEffect?: string;
+  /** The schema's default: the field left out means this value, so the two are one value when effects are compared. */
+  default?: Json;
 }
 
 /** One check of the suite, derived from the spec. */

@@ -132,6 +132,37 @@ describe('a new request field that the handlers accept but ignore', async () => 
   });
 });
 
+describe('a field that changes nothing the suite can prove (issue 31: no false alarm)', async () => {
+  // `offset` can only be 0, its default: left out and 0 are one value by the spec, so the same answer proves nothing.
+  const listRequest = structuredClone(spec.components['schemas'] as JsonObject)['ListRequest'] as JsonObject;
+  (listRequest['properties'] as JsonObject)['offset'] = { type: 'integer', minimum: 0, maximum: 0, default: 0 };
+  const changed = specWith({ components: { schemas: { ListRequest: listRequest } } });
+  const equalValues = await runContractSuite({ baseUrl: 'http://fake.test', token: FAKE_TOKEN, spec: changed, fetch: fakeApi(changed, { ignore: ['offset'] }) });
+  // The same handler bug as above, on a spec that does not turn the ignored-fields rule on (as a foreign spec would not).
+  const withoutRules = structuredClone(spec) as JsonObject;
+  delete withoutRules['x-contract-suite'];
+  const ruleOff = await runContractSuite({
+    baseUrl: 'http://fake.test',
+    token: FAKE_TOKEN,
+    spec: withoutRules as typeof spec,
+    fetch: fakeApi(withoutRules as typeof spec, { ignore: ['sort'] }),
+  });
+
+  it('does not fail a field tried only as none and its default', () => {
+    const result = equalValues.results.find((entry) => entry.id === 'listOwnItems positive field-values body/offset');
+    expect(result?.outcome, result?.findings.map((finding) => finding.message).join('; ')).toBe('pass');
+    expect(result?.note).toBe('offset: only values the spec makes equal were accepted (0; left out means 0), so its effect is not judged');
+  });
+
+  it('reports an ignored field as a note, not a violation, where the spec does not turn the rule on', () => {
+    const result = ruleOff.results.find((entry) => entry.id === 'listOwnItems positive field-values body/sort');
+    expect(result?.outcome).toBe('pass');
+    expect(result?.note).toBe(
+      'field sort (body) of listOwnItems is accepted but ignored: no sort, sort="asc" and sort="desc" all gave the same answer, whose list of 5 could have changed. (a note: the spec does not turn on the ignored-fields rule)',
+    );
+  });
+});
+
 describe('a filter and a header added to the spec, which the API reads', async () => {
   // What a developer adds to the project's spec and implements: these tests run on that spec, so they must pass.
   const shared = structuredClone(spec.paths['/shared'] as JsonObject);

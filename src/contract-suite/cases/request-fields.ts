@@ -1,5 +1,6 @@
 import type { Json } from '../../contract/spec.js';
 import { type CaseDraft, type Derived, withField } from '../case.js';
+import { resolveSchema } from '../values/schema-refs.js';
 import { type FamilyContext, liveExcept, smallPage } from './family.js';
 
 /**
@@ -13,7 +14,7 @@ import { type FamilyContext, liveExcept, smallPage } from './family.js';
  * nothing), so its one value is the baseline's: taken from an earlier answer when
  * one carries it (see `operation-facts.ts`).
  */
-export function requestFields({ facts, values }: FamilyContext): Derived {
+export function requestFields({ spec, facts, values }: FamilyContext): Derived {
   if (facts.success === undefined) return { cases: [] };
   const cases: CaseDraft[] = [];
   const notes: string[] = [];
@@ -63,11 +64,18 @@ export function requestFields({ facts, values }: FamilyContext): Derived {
       notes.push(`no positive case for body field ${field.name}: none of its values keeps the body valid`);
       continue;
     }
+    const fallback = resolveSchema(spec, field.schema)['default'];
     cases.push({
       ...base,
       title: `${field.name}: ${tried.map((value) => (value === undefined ? 'none' : JSON.stringify(value))).join(', ')}`,
       input: facts.baseline,
-      variants: { location: field.location, name: field.name, values: tried, ...(field.noEffect !== undefined && { noEffect: field.noEffect }) },
+      variants: {
+        location: field.location,
+        name: field.name,
+        values: tried,
+        ...(field.noEffect !== undefined && { noEffect: field.noEffect }),
+        ...(fallback !== undefined && { default: fallback }),
+      },
     });
   }
   return { cases, notes };
