@@ -137,7 +137,12 @@ describe('a field that changes nothing the suite can prove (issue 31: no false a
   const listRequest = structuredClone(spec.components['schemas'] as JsonObject)['ListRequest'] as JsonObject;
   (listRequest['properties'] as JsonObject)['offset'] = { type: 'integer', minimum: 0, maximum: 0, default: 0 };
   const changed = specWith({ components: { schemas: { ListRequest: listRequest } } });
-  const equalValues = await runContractSuite({ baseUrl: 'http://fake.test', token: FAKE_TOKEN, spec: changed, fetch: fakeApi(changed, { ignore: ['offset'] }) });
+  const equalValues = await runContractSuite({
+    baseUrl: 'http://fake.test',
+    token: FAKE_TOKEN,
+    spec: changed,
+    fetch: fakeApi(changed, { ignore: ['offset'] }),
+  });
   // The same handler bug as above, on a spec that does not turn the ignored-fields rule on (as a foreign spec would not).
   const withoutRules = structuredClone(spec) as JsonObject;
   delete withoutRules['x-contract-suite'];
