@@ -53,5 +53,6 @@ USER api
 EXPOSE 3000 3001 9464
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.OPS_PORT + '/livez').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# node itself as PID 1, not npm: SIGTERM from the runtime reaches the server, which drains and stops.
-CMD ["node", "bin/run-built.mjs", "server"]
+# node itself as PID 1, not npm: SIGTERM from the runtime reaches the server, which drains and stops. The V8 flag is
+# the server's production flag (src/config/node-flags.ts).
+CMD ["node", "--max-semi-space-size=8", "bin/run-built.mjs", "server"]

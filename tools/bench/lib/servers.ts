@@ -1,6 +1,7 @@
 // The servers under test, in the order they are loaded in each round.
 import { MOCK_DEFAULTS, prismCommand } from '../../../src/mock/prism.js';
 import { compiledCommand, tsxCommand } from '../../process/commands.js';
+import { SERVER_NODE_FLAGS } from '../../../src/config/node-flags.js';
 import { SERVER_ENTRY } from './project.js';
 
 export const SERVER_IDS = [
@@ -64,8 +65,10 @@ type Observability = 'none' | 'metrics' | 'tracing';
 
 /** This project's server as `npm run start:prod` runs it, on SQLite or on PostgreSQL. */
 function projectLaunch(context: LaunchContext, database: 'sqlite' | 'postgres', observability: Observability = 'none') {
+  const [node = process.execPath, ...rest] = nodeArgv(SERVER_ENTRY, context.compiled);
   return {
-    argv: nodeArgv(SERVER_ENTRY, context.compiled),
+    // With the V8 flags it runs with in production (src/config/node-flags.ts).
+    argv: [node, ...SERVER_NODE_FLAGS, ...rest],
     env: {
       PORT: String(context.port),
       // A free port keeps several instances of this row apart; the SQLite row's is given, for the sign-in measurements.
