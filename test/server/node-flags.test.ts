@@ -17,7 +17,9 @@ describe("the server's production V8 flags", () => {
   it('are on the command line of every production start', () => {
     const scripts = JSON.parse(read('package.json')).scripts as Record<string, string>;
     expect(scripts['start:prod'], 'package.json start:prod').toBe(`exec node ${flags} bin/run-built.mjs server`);
-    expect(read('Dockerfile'), 'the image').toContain(`CMD ["node", ${SERVER_NODE_FLAGS.map((flag) => JSON.stringify(flag)).join(', ')}, "bin/run-built.mjs", "server"]`);
+    expect(read('Dockerfile'), 'the image').toContain(
+      `CMD ["node", ${SERVER_NODE_FLAGS.map((flag) => JSON.stringify(flag)).join(', ')}, "bin/run-built.mjs", "server"]`,
+    );
     expect(read('docs/deploying.md'), 'the systemd unit').toContain(`ExecStart=/usr/bin/node ${flags} bin/run-built.mjs server`);
   });
 
