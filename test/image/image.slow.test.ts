@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { portToBindLater } from '../../src/cli/port-to-bind-later.js';
+import { SERVER_NODE_FLAGS } from '../../src/config/node-flags.js';
 import { buildah, imageId, imageSize } from '../../tools/image/buildah.js';
 import { ensureStandInBase } from '../../tools/image/stand-in-base.js';
 import { type LaunchedProcess, launch } from '../../tools/process/launch.js';
@@ -118,7 +119,8 @@ describe('the container image', () => {
   });
 
   it("serves both listeners and the probes with the image's own command", { timeout: 60_000 }, async () => {
-    expect(config.Cmd).toEqual(['node', 'bin/run-built.mjs', 'server']);
+    // node itself (PID 1 gets the runtime's SIGTERM), with the server's production V8 flags.
+    expect(config.Cmd).toEqual(['node', ...SERVER_NODE_FLAGS, 'bin/run-built.mjs', 'server']);
     ports.api = await portToBindLater();
     ports.web = await portToBindLater();
     ports.ops = await portToBindLater();
