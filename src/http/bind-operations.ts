@@ -16,7 +16,7 @@ export type HandlerMap<Operations extends { [Id in keyof Operations]: OperationS
   [Id in keyof Operations]: Handler<Operations[Id], HandlerContext>;
 };
 
-/** A check run before a handler (`Guard` in `kernel-env.ts`, for any Hono environment). */
+/** A check run before a handler, for any Hono environment (`Guard` in `kernel-env.ts` is this for a contract app). */
 export type Check<E extends Env> = (c: Context<E>) => void | Promise<void>;
 
 /** What the seam writes: the status, JSON body (if any) and headers a handler answered with. */

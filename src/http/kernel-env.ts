@@ -1,6 +1,7 @@
 /** The types every contract app shares: its Hono environment, the kernel's variables, a guard's shape, the quota the answer reports. */
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
+import type { Check } from './bind-operations.js';
 import type { ProblemType } from './problems.js';
 import type { CompiledOperation } from './request-contract.js';
 
@@ -47,12 +48,12 @@ export type KernelEnv<Variables extends object = object> = { Bindings: { incomin
 
 /**
  * A check a contract app runs before an operation's handler (a security scheme, a quota, the same-origin rule):
- * it refuses the request by throwing an `ApiError`, and lets it through by returning. It returns a promise only
- * when it has to wait (a lookup the cache cannot answer), so a request whose checks all answer from memory runs
- * them without a turn of the microtask queue; the kernel runs them in order, in the operation's one route
- * handler, rather than as a chain of Hono middleware (ADR 0033).
+ * it refuses the request by throwing an `ApiError`, and lets it through by returning. The kernel runs them in
+ * order, in the operation's one route handler, rather than as a chain of Hono middleware, and awaits only a check
+ * that returns a promise (ADR 0033). Today the key and session checks are `async` (the key check awaits the store
+ * even when the key cache answers), so they still cost a turn of the microtask queue; the quota check does not.
  */
-export type Guard<Variables extends object = object> = (c: Context<KernelEnv<Variables>>) => void | Promise<void>;
+export type Guard<Variables extends object = object> = Check<KernelEnv<Variables>>;
 
 /** Middleware wrapped around everything the app does for a request (the request's span): Hono's own shape. */
 export type Wrapper = MiddlewareHandler<KernelEnv>;
