@@ -8,6 +8,19 @@ import { formatJunit } from './junit.js';
 import { formatProgress, formatReport } from './report.js';
 import { rulesOf } from './rules.js';
 import { runContractSuite, type SuiteOptions } from './run.js';
+import { UnresolvableSpec } from './spec/unresolvable.js';
+
+/**
+ * The suite's exit codes: the project's (`cli/exit.ts`: 0 no violation, 1 a violation, 2 bad usage or
+ * nothing answering at the URL, 3 the tool failed), and two of its own, so that CI can tell a run that
+ * checked nothing from one that passed: 4 nothing was checked (no operation, every case skipped), 5 the
+ * document cannot be resolved (a `$ref` to nothing). Each comes with one line on stderr saying why.
+ */
+export const ContractExit = { ...ExitCode, nothingChecked: 4, unresolvableSpec: 5 } as const;
+export type ContractExit = (typeof ContractExit)[keyof typeof ContractExit];
+
+/** Errors of reading a document whose `$ref`s lead nowhere, wherever they surface (bundling, or reading an operation). */
+const UNRESOLVED_REF = /^(unresolved \$ref|\$ref cycle|only local \$refs)/;
 
 /**
  * `npm run contract -- --base-url <url> --token <key>` (this project's contracts), or
@@ -16,10 +29,9 @@ import { runContractSuite, type SuiteOptions } from './run.js';
  * and prints a report. One request at a time; positive cases of operations that may write are
  * skipped unless `--allow-writes`. `interactive` (a terminal on stderr) redraws one progress
  * line; otherwise a line per operation. The phases (`phases/`) run after the derived cases.
- * Exit codes: 0 no violation, 1 a violation, 2 bad usage or nothing reachable, 3 the tool
- * failed (with a message, never a stack trace).
+ * Exit codes: `ContractExit` (with a message, never a stack trace).
  */
-export async function runContract(argv: readonly string[], io: CliIo = processIo, interactive = false): Promise<ExitCode> {
+export async function runContract(argv: readonly string[], io: CliIo = processIo, interactive = false): Promise<ContractExit> {
   let options: CliOptions;
   try {
     options = parseContractArgs(argv, io.err);
@@ -30,13 +42,18 @@ export async function runContract(argv: readonly string[], io: CliIo = processIo
     return await run(options, io, interactive);
   } catch (error) {
     if (error instanceof UsageError) return exitCodeFor('contract', error, io.err);
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof UnresolvableSpec || UNRESOLVED_REF.test(message)) {
+      io.err(`contract: the spec cannot be resolved (exit 5), nothing was checked: ${message}\n`);
+      return ContractExit.unresolvableSpec;
+    }
     // A bug of the suite, or a document it cannot handle: said plainly, apart from a violation of the API.
     io.err(`\ncontract: the suite itself failed (exit 3), not the API: ${error instanceof Error ? error.message : String(error)}\n`);
     return ExitCode.toolFailed;
   }
 }
 
-async function run(options: CliOptions, io: CliIo, interactive: boolean): Promise<ExitCode> {
+async function run(options: CliOptions, io: CliIo, interactive: boolean): Promise<ContractExit> {
   let spec: OpenApiDocument;
   let foreign: SuiteOptions['foreign'];
   if (options.spec !== undefined) {
@@ -89,5 +106,14 @@ async function run(options: CliOptions, io: CliIo, interactive: boolean): Promis
       throw new UsageError(`cannot write the JUnit report to ${options.junit}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return report.unreachable !== undefined ? ExitCode.usage : report.summary.failed > 0 ? ExitCode.failed : ExitCode.ok;
+  if (report.unreachable !== undefined) {
+    io.err(`contract: nothing answers at ${report.baseUrl} (exit 2): ${report.unreachable}\n`);
+    return ContractExit.usage;
+  }
+  if (report.summary.failed > 0) return ContractExit.failed;
+  if (report.nothingChecked !== undefined) {
+    io.err(`contract: nothing was checked (exit 4): ${report.nothingChecked}\n`);
+    return ContractExit.nothingChecked;
+  }
+  return ContractExit.ok;
 }

@@ -20,6 +20,7 @@ export function formatReport(report: SuiteReport): string {
     lines.push('', `Could not reach ${report.baseUrl}: ${report.unreachable}`, 'Nothing was checked. Is the server running, and is --base-url right?');
     return `${lines.join('\n')}\n`;
   }
+  if (report.nothingChecked !== undefined) lines.push('', `Nothing was checked: ${report.nothingChecked}.`);
 
   const byOperation = new Map<string, CaseResult[]>(report.operations.map((operation) => [operation.operationId, []]));
   for (const result of report.results) byOperation.set(result.operationId, [...(byOperation.get(result.operationId) ?? []), result]);
@@ -64,7 +65,11 @@ export function formatReport(report: SuiteReport): string {
   for (const hint of report.hints) lines.push('', `Hint: ${hint}`);
   lines.push(
     '',
-    summary.failed > 0 ? `FAILED: ${summary.failed} check${summary.failed === 1 ? '' : 's'} found a contract violation.` : 'PASSED: no contract violations.',
+    summary.failed > 0
+      ? `FAILED: ${summary.failed} check${summary.failed === 1 ? '' : 's'} found a contract violation.`
+      : report.nothingChecked !== undefined
+        ? 'NOTHING CHECKED: not a pass (exit 4).'
+        : 'PASSED: no contract violations.',
   );
   return `${lines.join('\n')}\n`;
 }

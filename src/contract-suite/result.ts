@@ -70,8 +70,10 @@ export interface SuiteReport {
   operations: OperationSummary[];
   /** Ids of the known differences that excused at least one finding. */
   differencesApplied: string[];
-  /** Set when the first request got no answer at all; nothing else was sent. */
+  /** Set when nothing answered at the base URL (asked before any case); nothing else was sent. */
   unreachable?: string;
+  /** Set when nothing was checked at all (no operation, or every case skipped), with the reason: not a pass. */
+  nothingChecked?: string;
   /** Advice about the run itself (e.g. the target looks like the mock). */
   hints: string[];
   results: CaseResult[];

@@ -8,6 +8,7 @@ import { Credentials, type GivenCredentials } from './credentials.js';
 import type { Target } from './known-differences.js';
 import type { ListShape } from './list-shape.js';
 import { runPhases, writeRole } from './phases/index.js';
+import { unreachableReason } from './reachability.js';
 import type { CaseResult, OperationSummary, SuiteReport } from './result.js';
 import { type Rules, rulesOf } from './rules.js';
 import type { RunContext } from './run-context.js';
@@ -57,6 +58,11 @@ export interface SuiteOptions {
   seed?: number;
   /** Run the stateful phase (OpenAPI links; create → read → update → delete → read). Default false. */
   stateful?: boolean;
+  /**
+   * The target keeps no state (a mock): the stateful phase does not expect what a write made to be
+   * readable afterwards, nor gone after a delete. Default: true for `target: 'prism'`.
+   */
+  stateless?: boolean;
   /** A credential of another user who shares nothing with the caller: sees none of the caller's resources. */
   otherToken?: string;
   /** Called before each case. */
@@ -117,29 +123,29 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
     sawPrism: false,
   };
   const results: CaseResult[] = [];
-  let unreachable: string | undefined;
-  for (const [index, entry] of cases.entries()) {
-    options.onProgress?.({ index, total: cases.length, entry });
-    const result = await runCase(context, entry);
-    results.push(result);
-    if (results.length === 1 && result.status === undefined && result.findings.some((finding) => finding.category === 'transport')) {
-      unreachable = result.findings[0]?.message ?? 'no answer';
-      break;
-    }
-  }
+  // Asked before any case: whichever case would run first (or a phase, when every case is skipped), a dead URL is one reason.
+  // A spec with no operation needs no server: that it checks nothing is the one thing to say.
+  const unreachable = coverage.length === 0 ? undefined : await unreachableReason(context.transport);
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const examples = options.examples ?? 0;
   if (unreachable === undefined) {
+    for (const [index, entry] of cases.entries()) {
+      options.onProgress?.({ index, total: cases.length, entry });
+      results.push(await runCase(context, entry));
+    }
     const phaseOptions = {
       examples,
       seed,
       allowWrites: options.allowWrites ?? false,
       stateful: options.stateful ?? false,
+      // A mock keeps nothing: what a write made is not there to read back (Prism), so the sequences expect no state.
+      stateless: options.stateless ?? target === 'prism',
       ...(options.otherToken !== undefined && { otherToken: options.otherToken }),
     };
     results.push(...(await runPhases({ run: context, facts, values: new SchemaValues(spec), options: phaseOptions })));
     results.push(...uncovered(coverage, results));
   }
+  const nothingChecked = unreachable === undefined ? whyNothingChecked(coverage, results) : undefined;
   const info = isObject(spec['info']) ? spec['info'] : {};
   return {
     baseUrl: options.baseUrl,
@@ -164,6 +170,7 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
     operations: coverage.map((entry) => summarise(entry, results)),
     differencesApplied: [...new Set(results.flatMap((result) => result.excused.map((finding) => finding.difference)))],
     ...(unreachable !== undefined && { unreachable }),
+    ...(nothingChecked !== undefined && { nothingChecked }),
     hints: [
       ...(context.sawPrism && target !== 'prism'
         ? ["The answers carry Prism's sl-violations header: this looks like the Prism mock. Run with --target prism to allow its known differences."]
@@ -172,6 +179,18 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
     ],
     results,
   };
+}
+
+/**
+ * Why the run checked nothing at all (no operation, or every case and phase skipped), or undefined
+ * when at least one check ran: a run that checked nothing must not pass as if all were well.
+ */
+function whyNothingChecked(coverage: OperationCoverage[], results: CaseResult[]): string | undefined {
+  if (coverage.length === 0) return 'the spec declares no operation (its paths are empty)';
+  if (results.some((result) => result.outcome !== 'skip' && result.family !== 'coverage')) return undefined;
+  const reasons = [...new Set(results.flatMap((result) => (result.outcome === 'skip' && result.note !== undefined ? [result.note] : [])))];
+  const shown = reasons.slice(0, 3).join('; ');
+  return `every case of its ${coverage.length} operation${coverage.length === 1 ? '' : 's'} was skipped${shown ? ` (${shown}${reasons.length > 3 ? `; and ${reasons.length - 3} more reasons` : ''})` : ''}`;
 }
 
 function runCase(context: RunContext, entry: SuiteCase): Promise<CaseResult> {

@@ -58,7 +58,8 @@ function resolvePointer(spec: OpenApiDocument, ref: string): Json | undefined {
   let node: Json | undefined = spec;
   for (const raw of ref.slice(2).split('/')) {
     const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
-    node = isObject(node) ? node[key] : undefined;
+    // A pointer may step into a list (`#/paths/~1pet/put/parameters/2`): JSON Pointer indexes arrays by number (RFC 6901 §4).
+    node = Array.isArray(node) ? node[Number(key)] : isObject(node) ? node[key] : undefined;
   }
   if (node === undefined) throw new Error(`unresolved $ref ${ref}`);
   return node;

@@ -18,6 +18,8 @@ export interface PhaseOptions {
   allowWrites: boolean;
   /** Whether the stateful phase runs (links and create → read → update → delete → read). */
   stateful: boolean;
+  /** The target keeps no state (a mock, `--target prism`): what a write made is not expected to read back. */
+  stateless?: boolean;
   /** A credential of another user, who must see none of the caller's resources. */
   otherToken?: string;
 }

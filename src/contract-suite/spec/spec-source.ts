@@ -4,6 +4,7 @@ import { formatNames } from 'ajv-formats/dist/formats.js';
 import { UsageError } from '../../cli/exit.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
 import { convertOpenApi30Schemas } from './openapi-30.js';
+import { UnresolvableSpec } from './unresolvable.js';
 
 /** An OpenAPI document read for the suite, and what reading it noted. */
 export interface SpecSource {
@@ -14,6 +15,11 @@ export interface SpecSource {
   unknownFormats: string[];
   /** What the report should say about the document itself. */
   notes: string[];
+}
+
+/** The command that turns a Swagger 2.0 document into OpenAPI 3.0, which the suite reads. */
+export function swaggerConversion(file: string): string {
+  return `npx swagger2openapi@7.0.8 --yaml --outfile ${file.replace(/\.(ya?ml|json)$/i, '')}.openapi.yaml ${file}`;
 }
 
 /** Formats OpenAPI defines as annotations or that Ajv's formats know. */
@@ -38,6 +44,12 @@ export async function readSpecSource(file: string): Promise<SpecSource> {
   const document = result.bundle.parsed as unknown;
   if (!isObject(document)) throw new UsageError(`${file} is not an OpenAPI document (it parses to ${JSON.stringify(typeof document)})`);
   const version = versionOf(file, document);
+  // A $ref to nothing leaves a hole where a parameter or schema should be: nothing checked on it would be certain.
+  const unresolved = errors.filter((problem) => /resolve \$ref/i.test(problem.message));
+  if (unresolved.length > 0) {
+    const where = unresolved.map((problem) => `${problem.message} at ${problem.location[0]?.pointer ?? '?'}`);
+    throw new UnresolvableSpec(`${file} cannot be resolved: ${where.join('; ')}`);
+  }
   const notes = errors.map((problem) => `while bundling: ${problem.message}`);
   if (!isObject(document['paths'])) document['paths'] = {};
   if (!isObject(document['components'])) document['components'] = {};
@@ -56,7 +68,9 @@ function versionOf(file: string, document: JsonObject): '3.0' | '3.1' {
   }
   if (detected === 'oas3_0') return '3.0';
   if (detected === 'oas3_1') return '3.1';
-  throw new UsageError(`${file} is ${detected === 'oas2' ? 'Swagger 2.0' : detected}: the contract suite reads OpenAPI 3.0 and 3.1 documents`);
+  if (detected === 'oas2')
+    throw new UsageError(`${file} is Swagger 2.0: the contract suite reads OpenAPI 3.0 and 3.1 documents; convert it first with: ${swaggerConversion(file)}`);
+  throw new UsageError(`${file} is ${detected}: the contract suite reads OpenAPI 3.0 and 3.1 documents`);
 }
 
 /** Every `format` a schema of the document names. */
