@@ -4,6 +4,8 @@
  * and events, items and shares, sessions, counters, generated secrets), so keys and passwords keep working.
  * docs/data.md, "Moving to PostgreSQL".
  */
+
+import { readDatabaseUrl } from '../config/database-secret.js';
 import { passwordOf } from '../config/database-url.js';
 import { ConfigError, describeDatabase, readStoreConfig } from '../config/env.js';
 import { copySqliteToPostgres } from '../store/copy-to-postgres.js';
@@ -22,8 +24,11 @@ const program = dataProgram(
   .action(async (options: { from: string; to?: string; force?: boolean }) => {
     // The same checks as the servers' DATABASE_PATH and DATABASE_URL, with the same messages.
     const { databasePath } = readStoreConfig({ DATABASE_PATH: options.from });
-    const [name, url] = options.to === undefined ? ['DATABASE_URL', process.env['DATABASE_URL']] : ['--to', options.to];
-    if (!url) throw new ConfigError('give the PostgreSQL database in DATABASE_URL (postgres://user:password@host:5432/database), as the servers will have it');
+    const [name, url] = options.to === undefined ? ['DATABASE_URL', readDatabaseUrl(process.env)] : ['--to', options.to];
+    if (!url)
+      throw new ConfigError(
+        'give the PostgreSQL database in DATABASE_URL or DATABASE_URL_FILE (postgres://user:password@host:5432/database), as the servers will have it',
+      );
     if (options.to !== undefined && hasPassword(options.to))
       throw new ConfigError(
         '--to holds a password, which every user of this machine can read on the command line: set DATABASE_URL instead and leave --to out',

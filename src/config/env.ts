@@ -4,7 +4,9 @@ import { projectRoot } from '../contract/project.js';
 import { FORWARDED_HEADERS, type ForwardedHeader, type TrustedProxies, trustedProxy } from '../http/client-address.js';
 import { DEFAULT_KEY_EVENTS_RETENTION_DAYS } from '../store/retention.js';
 import { ConfigError } from './config-error.js';
+import { readDatabaseUrl } from './database-secret.js';
 import { withoutPassword } from './database-url.js';
+import { unknownVariableWarnings } from './known-variables.js';
 import { type ConfiguredSecrets, readSecrets } from './secrets.js';
 
 /**
@@ -106,7 +108,7 @@ export { ConfigError };
 export function readStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConfig {
   const databasePath = env['DATABASE_PATH'] ?? 'data/api.sqlite';
   const config: StoreConfig = { databasePath: databasePath === ':memory:' || isAbsolute(databasePath) ? databasePath : resolve(projectRoot, databasePath) };
-  const databaseUrl = env['DATABASE_URL'];
+  const databaseUrl = readDatabaseUrl(env);
   // Checked whether or not they take effect: a value that is wrong is refused, even where it would be ignored (a warning says so).
   for (const [name, min, max] of POSTGRES_ONLY) optionalInteger(env, name, min, max);
   if (databaseUrl === undefined || databaseUrl === '') return config;
@@ -135,8 +137,8 @@ const POSTGRES_ONLY = [
  */
 export function configurationWarnings(env: NodeJS.ProcessEnv = process.env, uid: number | undefined = process.getuid?.()): string[] {
   const set = (name: string) => env[name] !== undefined && env[name] !== '';
-  const warnings: string[] = [];
-  if (set('DATABASE_URL')) {
+  const warnings: string[] = unknownVariableWarnings(env);
+  if (set('DATABASE_URL') || set('DATABASE_URL_FILE')) {
     if (set('DATABASE_PATH')) warnings.push('DATABASE_PATH has no effect with DATABASE_URL set: the data is in PostgreSQL');
   } else {
     for (const [name] of POSTGRES_ONLY)
@@ -220,6 +222,13 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const nodeEnv = env['NODE_ENV'] || 'development';
   if (!NODE_ENVS.includes(nodeEnv as NodeEnv)) throw new ConfigError(`NODE_ENV must be one of ${NODE_ENVS.join(', ')}, not ${JSON.stringify(nodeEnv)}`);
   const production = nodeEnv === 'production';
+  // In production the engine is named, never defaulted: a DATABASE_URL that did not arrive (a misspelt name, a
+  // secret not mounted) would otherwise start an instance on an empty SQLite file of its own that reports ready.
+  const store = readStoreConfig(env);
+  if (production && !store.databaseUrl && !env['DATABASE_PATH'])
+    throw new ConfigError(
+      'NODE_ENV=production needs its database named: DATABASE_URL or DATABASE_URL_FILE for PostgreSQL, or DATABASE_PATH for the embedded SQLite file (e.g. DATABASE_PATH=/var/lib/bearer-list-api/api.sqlite)',
+    );
   const responseValidation = env['RESPONSE_VALIDATION'] || (production ? 'off' : 'strict');
   if (!RESPONSE_VALIDATION_MODES.includes(responseValidation as ResponseValidationMode)) {
     throw new ConfigError(`RESPONSE_VALIDATION must be one of ${RESPONSE_VALIDATION_MODES.join(', ')}, not ${JSON.stringify(responseValidation)}`);
@@ -238,7 +247,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     ...(ops ? [{ name: 'OPS_PORT', host: ops.host, port: ops.port }] : []),
   ]);
   return {
-    ...readStoreConfig(env),
+    ...store,
     port,
     // Empty is unset, as for every other variable: `HOST=` in an env file must not mean "every interface" (Node's reading of '').
     host,

@@ -8,8 +8,8 @@ describe('configuration from the environment', () => {
   it.each([
     { given: {}, want: 'strict' },
     { given: { NODE_ENV: 'development' }, want: 'strict' },
-    { given: { NODE_ENV: 'production' }, want: 'off' },
-    { given: { NODE_ENV: 'production', RESPONSE_VALIDATION: 'log' }, want: 'log' },
+    { given: { NODE_ENV: 'production', DATABASE_PATH: 'data/api.sqlite' }, want: 'off' },
+    { given: { NODE_ENV: 'production', DATABASE_PATH: 'data/api.sqlite', RESPONSE_VALIDATION: 'log' }, want: 'log' },
     { given: { RESPONSE_VALIDATION: 'off' }, want: 'off' },
   ])('response validation with $given is $want', ({ given, want }) => {
     expect(readServerConfig(given).responseValidation).toBe(want);

@@ -14,8 +14,8 @@ describe('the ops listener and draining settings', () => {
   it.each([
     { given: {}, want: 0 },
     { given: { NODE_ENV: 'test' }, want: 0 },
-    { given: { NODE_ENV: 'production' }, want: 5 },
-    { given: { NODE_ENV: 'production', SHUTDOWN_DELAY_SECONDS: '0' }, want: 0 },
+    { given: { NODE_ENV: 'production', DATABASE_PATH: 'data/api.sqlite' }, want: 5 },
+    { given: { NODE_ENV: 'production', DATABASE_PATH: 'data/api.sqlite', SHUTDOWN_DELAY_SECONDS: '0' }, want: 0 },
     { given: { SHUTDOWN_DELAY_SECONDS: '15' }, want: 15 },
   ])('the shutdown delay with $given is $want s', ({ given, want }) => {
     expect(readServerConfig(given).shutdownDelaySeconds).toBe(want);

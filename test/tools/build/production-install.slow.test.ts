@@ -69,7 +69,16 @@ describe('the production artefact', () => {
     const opsPort = await portToBindLater();
     const server = launch(['npm', 'run', 'start:prod', '--silent'], {
       cwd: root,
-      env: { PORT: '0', WEB_PORT: '0', HOST: '127.0.0.1', OPS_PORT: String(opsPort), NODE_ENV: 'production', LOG_LEVEL: 'warn', SHUTDOWN_DELAY_SECONDS: '0' },
+      env: {
+        PORT: '0',
+        WEB_PORT: '0',
+        HOST: '127.0.0.1',
+        OPS_PORT: String(opsPort),
+        NODE_ENV: 'production',
+        DATABASE_PATH: 'data/api.sqlite',
+        LOG_LEVEL: 'warn',
+        SHUTDOWN_DELAY_SECONDS: '0',
+      },
     });
     try {
       const [, api = '', web = ''] = await waitForOutput(server, /^Listening on (\S+)\nWeb application on (\S+)$/m, { timeoutMs: 30_000 });
