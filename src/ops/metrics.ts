@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { AnsweredRequest, RequestObserver } from '../http/telemetry.js';
 import type { StoreStats } from '../store/store.js';
+import type { BuildInfo } from './build-info.js';
 import type { MetricsSource } from './ops-app.js';
 import { TalliedHistogram } from './tallied-histogram.js';
 
@@ -20,6 +21,8 @@ export interface MetricsOptions {
   processMetrics?: boolean;
   /** Whether the store has a connection pool (PostgreSQL), whose gauges are then served. */
   pool?: boolean;
+  /** The release this process runs, served as `build_info` (`build-info.ts`). */
+  build?: BuildInfo;
 }
 
 /**
@@ -68,6 +71,24 @@ export function createMetrics(options: MetricsOptions): Metrics {
     },
   });
   if (options.pool) poolGauges(registry, options.storeStats);
+  if (options.build) {
+    // Prometheus' convention for a release: a gauge that is always 1, whose labels say which (joined onto any series by instance).
+    const build = new Gauge({
+      name: 'build_info',
+      help: 'The release this instance runs: version, commit, the schema version its code writes, and its instance id; always 1.',
+      labelNames: ['version', 'commit', 'schema_version', 'instance_id'] as const,
+      registers,
+    });
+    build.set(
+      {
+        version: options.build.version,
+        commit: options.build.commit,
+        schema_version: String(options.build.schemaVersion),
+        instance_id: options.build.instanceId,
+      },
+      1,
+    );
+  }
 
   const observer: RequestObserver = {
     answered(request: AnsweredRequest) {

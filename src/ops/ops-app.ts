@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { BuildInfo } from './build-info.js';
 import type { Readiness } from './readiness.js';
 
 /** What `/metrics` serves: Prometheus' text format (prom-client's `Registry`). */
@@ -15,13 +16,15 @@ const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-
  * 503, each with the checks' verdicts as JSON; `GET /metrics` is Prometheus' text format when metrics are on.
  * Nothing here takes a credential, so nothing here may say anything secret.
  */
-export function createOpsApp(options: { readiness: Readiness; metrics?: MetricsSource | undefined }): Hono {
-  const { readiness, metrics } = options;
+export function createOpsApp(options: { readiness: Readiness; metrics?: MetricsSource | undefined; build?: BuildInfo | undefined }): Hono {
+  const { readiness, metrics, build } = options;
+  // Which release answered, so a probe's body tells instances of an upgrade apart (build-info.ts).
+  const release = build && { version: build.version, commit: build.commit, schemaVersion: build.schemaVersion, instanceId: build.instanceId };
   const app = new Hono();
   app.get('/livez', () => new Response(JSON.stringify({ status: 'live' }), { headers: JSON_HEADERS }));
   app.get('/readyz', async () => {
     const report = await readiness.report();
-    return new Response(JSON.stringify({ status: report.ready ? 'ready' : 'not ready', checks: report.checks }), {
+    return new Response(JSON.stringify({ status: report.ready ? 'ready' : 'not ready', checks: report.checks, ...(release && { release }) }), {
       status: report.ready ? 200 : 503,
       headers: JSON_HEADERS,
     });

@@ -9,7 +9,7 @@ import { type Attributes, context, propagation, type Span, SpanKind, SpanStatusC
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { setGlobalErrorHandler, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import {
   ATTR_CLIENT_ADDRESS,
@@ -20,6 +20,7 @@ import {
   ATTR_HTTP_RESPONSE_STATUS_CODE,
   ATTR_HTTP_ROUTE,
   ATTR_SERVICE_NAME,
+  ATTR_SERVICE_VERSION,
   ATTR_URL_PATH,
   ATTR_URL_SCHEME,
   DB_SYSTEM_NAME_VALUE_POSTGRESQL,
@@ -28,6 +29,7 @@ import type { Context as HonoContext } from 'hono';
 import type { KernelEnv, Wrapper } from '../http/kernel-env.js';
 import { scrubKeys } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';
+import type { BuildInfo } from './build-info.js';
 import { type ExportFailureWarning, exportFailureReporter } from './export-failures.js';
 
 export interface TracingOptions {
@@ -35,6 +37,8 @@ export interface TracingOptions {
   endpoint: string;
   /** `service.name` (`OTEL_SERVICE_NAME`, else `bearer-list-api`). */
   serviceName: string;
+  /** The release: `service.version` and `service.instance.id` on every span, `app.commit` and `app.schema_version` beside them. */
+  build?: BuildInfo;
   /** How long spans wait to be sent together; by default `OTEL_BSP_SCHEDULE_DELAY`, else OpenTelemetry's 5 s. */
   scheduledDelayMillis?: number;
   /** Told of failed exports: the first at once, then at most one a minute with the count (`export-failures.ts`). */
@@ -66,7 +70,9 @@ export function startTracing(options: TracingOptions): Tracing {
   if (options.onExportFailure) setGlobalErrorHandler(exportFailureReporter(options.onExportFailure));
   // The SDK reads OpenTelemetry's own variables for what is not set here: OTEL_TRACES_SAMPLER(_ARG), OTEL_BSP_*.
   const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName }),
+    // This server's own attributes, then OpenTelemetry's environment detection over them (OTEL_RESOURCE_ATTRIBUTES,
+    // OTEL_SERVICE_NAME), as the specification orders them: what the operator sets wins over what the code knows.
+    resource: resourceFromAttributes(ownResource(options)).merge(detectResources({ detectors: [envDetector] })),
     spanProcessors: [
       // The queue is bounded (`OTEL_BSP_MAX_QUEUE_SIZE`, 2,048 by default): past it, new spans are dropped.
       new BatchSpanProcessor(exporter, options.scheduledDelayMillis === undefined ? {} : { scheduledDelayMillis: options.scheduledDelayMillis }),
@@ -82,6 +88,19 @@ export function startTracing(options: TracingOptions): Tracing {
       await Promise.race([provider.shutdown().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
       clearTimeout(timer);
     },
+  };
+}
+
+function ownResource(options: TracingOptions): Attributes {
+  const { build } = options;
+  return {
+    [ATTR_SERVICE_NAME]: options.serviceName,
+    ...(build && {
+      [ATTR_SERVICE_VERSION]: build.version,
+      'service.instance.id': build.instanceId,
+      'app.commit': build.commit,
+      'app.schema_version': build.schemaVersion,
+    }),
   };
 }
 

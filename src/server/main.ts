@@ -21,6 +21,7 @@ import { type FetchHandler, listen as listenOn } from '../http/listener.js';
 import { compileRequestContract } from '../http/request-contract.js';
 import { destinationRequestLines, isoTimeOncePerMillisecond } from '../http/request-lines.js';
 import type { Telemetry } from '../http/telemetry.js';
+import { logFields, readBuildInfo } from '../ops/build-info.js';
 import { addServerChecks } from '../ops/checks.js';
 import { withoutUserInfo } from '../ops/export-failures.js';
 import { createMetrics } from '../ops/metrics.js';
@@ -79,8 +80,16 @@ logStream.on('error', (error: NodeJS.ErrnoException) => {
 });
 // Every line, pino's and the request lines, goes through one batch per turn of the event loop into logStream.
 const log = new BatchedLog(logStream);
+// Which release this is, named the same way in the log, /readyz, /metrics, the spans and the greeting (build-info.ts).
+const build = readBuildInfo();
 const logger = pino(
-  { level: config.logLevel, base: null, timestamp: isoTimeOncePerMillisecond, redact: ['authorization', '*.authorization', 'headers.authorization'] },
+  // pino's lines carry the release (the request lines, one per request, leave it out: see docs/observability.md).
+  {
+    level: config.logLevel,
+    base: logFields(build),
+    timestamp: isoTimeOncePerMillisecond,
+    redact: ['authorization', '*.authorization', 'headers.authorization'],
+  },
   log,
 );
 for (const warning of configurationWarnings()) logger.warn({ warning }, `configuration: ${warning}`);
@@ -166,7 +175,7 @@ if (config.listenOnSignal) await waitForListenSignal();
 // The ops listener first: /livez answers while the database is opened and migrated, and /readyz says that it is.
 const readiness = addServerChecks(new Readiness(), { store: () => store, draining: () => draining });
 // Metrics are measured only when there is somewhere to scrape them: without OPS_PORT, nothing is counted.
-const metrics = config.ops ? createMetrics({ storeStats: () => store?.stats?.(), pool: config.databaseUrl !== undefined }) : undefined;
+const metrics = config.ops ? createMetrics({ storeStats: () => store?.stats?.(), pool: config.databaseUrl !== undefined, build }) : undefined;
 // Tracing's packages are loaded only when there is a collector to send to: without it, they cost nothing.
 if (config.otlpEndpoint) {
   // Any user and password in the endpoint's URL stay out of the log lines.
@@ -174,6 +183,7 @@ if (config.otlpEndpoint) {
   tracing = (await import('../ops/tracing.js')).startTracing({
     endpoint: config.otlpEndpoint,
     serviceName: config.serviceName,
+    build,
     onExportFailure: ({ reason, failures }) =>
       logger.warn({ endpoint, reason, failures }, `tracing: ${failures} span export(s) failed (${reason}); spans are dropped while the collector is away`),
   });
@@ -182,7 +192,7 @@ if (config.otlpEndpoint) {
 const telemetry: Telemetry = { observer: metrics?.observer, tracing: tracing?.middleware };
 if (config.ops) {
   try {
-    const ops = await listenOps(createOpsApp({ readiness, metrics }), config.ops.host, config.ops.port);
+    const ops = await listenOps(createOpsApp({ readiness, metrics, build }), config.ops.host, config.ops.port);
     opsServer = ops.server;
     opsUrl = ops.url;
     logger.info({ ops: ops.url }, 'ops listener: /livez, /readyz, /metrics');
@@ -414,6 +424,7 @@ function announce(url: string, webUrl: string): void {
   // Printed whatever LOG_LEVEL says: scripts and tests wait for these lines to learn the URLs (PORT=0 and WEB_PORT=0 pick free ports).
   // On stderr: stdout carries JSON log lines only, for a log shipper to parse (the `listening` line says the same in JSON).
   const lines = [
+    `Bearer List API ${build.version} (commit ${build.commit.slice(0, 12)}, schema ${build.schemaVersion})`,
     `Listening on ${url}`,
     `Web application on ${webUrl}`,
     ...(opsUrl ? [`Probes and metrics on ${opsUrl} (/livez, /readyz, /metrics)`] : []),

@@ -48,7 +48,7 @@ export class ServerStartError extends Error {
 
 /** The lines of the server's greeting (`announce` in src/server/main.ts), all on stderr, and the blank lines between them. */
 const GREETING_LINE =
-  /^(Listening on \S+|Web application on \S+|Probes and metrics on .*|Open \S+ in a browser: .*|Serving .*\.|For sample data to try the API on: .*|)$/;
+  /^(Bearer List API \S+ \(commit \w+, schema \d+\)|Listening on \S+|Web application on \S+|Probes and metrics on .*|Open \S+ in a browser: .*|Serving .*\.|For sample data to try the API on: .*|)$/;
 
 /** What the server wrote on stderr besides its greeting: what a test expects to be empty (no warning, no stack). */
 export function stderrBeyondGreeting(stderr: string): string {
