@@ -1,5 +1,7 @@
+import type { OperationContract } from '../contract/operations.js';
 import { isObject, type OpenApiDocument } from '../contract/spec.js';
-import type { OperationFacts } from './operation-facts.js';
+import type { LiveValue } from './case.js';
+import type { Field } from './field.js';
 import { resolveSchema } from './values/schema-refs.js';
 
 /**
@@ -23,7 +25,10 @@ export interface ListShape {
  * Undefined unless the operation's 200 answer is a page: an object with `items`
  * and `nextCursor`. The suite's order and walk checks mean nothing for anything else.
  */
-export function listShape(spec: OpenApiDocument, facts: Pick<OperationFacts, 'operation' | 'fields' | 'continuations'>): ListShape | undefined {
+export function listShape(
+  spec: OpenApiDocument,
+  facts: { operation: OperationContract; fields: readonly Field[]; continuations: ReadonlyMap<string, LiveValue> },
+): ListShape | undefined {
   const page = resolveSchema(spec, facts.operation.responses['200']?.content['application/json']?.schema);
   const pageProperties = isObject(page['properties']) ? page['properties'] : {};
   if (!('items' in pageProperties) || !('nextCursor' in pageProperties)) return undefined;

@@ -1,7 +1,8 @@
 import { noEffectOf, type OperationContract, withNoEffect } from '../contract/operations.js';
-import { deref, isObject, type Json, type JsonObject, type OpenApiDocument } from '../contract/spec.js';
+import { deref, isObject, type Json, type OpenApiDocument } from '../contract/spec.js';
 import type { LiveValue, Location, RequestInput } from './case.js';
 import type { Credentials } from './credentials.js';
+import type { Field } from './field.js';
 import { type ListShape, listShape } from './list-shape.js';
 import type { Rules } from './rules.js';
 import { componentName, componentsIn, resolveSchema } from './values/schema-refs.js';
@@ -15,22 +16,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The spec extension that declares an operation with an unsafe method to be a read (the list POSTs). */
 export const READ_ONLY_EXTENSION = 'x-read-only';
 
-/** One thing a request can carry: a path, query, header or cookie parameter, or a top-level property of the body. */
-export interface Field {
-  location: Location;
-  name: string;
-  required: boolean;
-  /** The schema as written: a `$ref` stays one, so Ajv and the harvest see the component. */
-  schema: Json;
-  /** The schema with its top-level `$ref` followed. */
-  resolved: JsonObject;
-  /** The component the schema refers to (`ItemId`), if any. */
-  component?: string;
-  /** The parameter's example (body properties take theirs from the schema). */
-  example?: Json;
-  /** Why the field rightly leaves the answer as it is (`x-no-effect`), if the spec says so. */
-  noEffect?: string;
-}
+export type { Field } from './field.js';
 
 /** What the families read about one operation, read from the spec once. */
 export interface OperationFacts {

@@ -19,7 +19,10 @@
  *   request's `Prefer` is echoed as `Preference-Applied` (RFC 7240), so a client can tell the mock;
  * - a problem the edge writes for an operation carries the headers the spec declares
  *   on that answer, with their examples, as Prism sends them with the answers it takes
- *   from the spec (the `RateLimit-*` of a 400, say).
+ *   from the spec (the `RateLimit-*` of a 400, say);
+ * - with a stateful mock (`stateful/`), a `2xx` Prism gave an operation whose effect the mock inferred is
+ *   replaced by the answer about what the caller made (Prism still validates first, so every problem is
+ *   as above), and `POST <base>/__mock/reset` forgets everything the callers made.
  */
 import { randomUUID } from 'node:crypto';
 import { type Context, Hono } from 'hono';
@@ -28,6 +31,7 @@ import type { OperationContract } from '../contract/operations.js';
 import { deref, HTTP_METHODS, isObject, type OpenApiDocument } from '../contract/spec.js';
 import { ApiError, PROBLEM_TYPES, type ProblemBody, type ProblemType, problemBody } from '../http/problems.js';
 import { compileRequestContract, type ProblemBounds, toRoutePath } from '../http/request-contract.js';
+import type { StatefulMock, StatefulRequest } from './stateful/stateful-mock.js';
 import { type ParameterName, readPrismViolations, toContractViolations } from './violations.js';
 
 export interface MockEdgeOptions {
@@ -37,7 +41,12 @@ export interface MockEdgeOptions {
   spec: OpenApiDocument;
   /** Where the edge mounts the API, e.g. `/api` for the account API beside the pages; removed before Prism sees the path. */
   basePath?: string;
+  /** Remember what each caller makes (`stateful/stateful-mock.ts`); Prism's examples only when absent. */
+  stateful?: StatefulMock;
 }
+
+/** The path of the stateful mock's reset, under the edge's base path. */
+export const RESET_PATH = '/__mock/reset';
 
 /** What a translation needs to know about the request Prism answered. */
 export interface AnsweredRequest {
@@ -83,15 +92,23 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
     const refused = cookieApi ? crossSiteRefusal(c, facts, specPath === undefined ? {} : (examples.get(`${c.req.method} ${specPath} 403`) ?? {})) : undefined;
     if (refused) return refused;
     const url = new URL(c.req.url);
+    const apiPath = url.pathname.slice(basePath.length) || '/';
     const headers = new Headers(c.req.raw.headers);
     headers.delete('host');
     const body = c.req.method === 'GET' || c.req.method === 'HEAD' ? undefined : await c.req.arrayBuffer();
-    const answer = await fetch(`${prismUrl}${url.pathname.slice(basePath.length) || '/'}${url.search}`, {
+    const asked: StatefulRequest | undefined =
+      options.stateful && specPath !== undefined
+        ? { method: c.req.method, specPath, apiPath, instance: c.req.path, query: url.searchParams, headers: c.req.raw.headers, ...(body && { body }) }
+        : undefined;
+    const ended = asked && options.stateful?.refuse(asked);
+    if (ended) return ended;
+    const prismAnswer = await fetch(`${prismUrl}${apiPath}${url.search}`, {
       method: c.req.method,
       headers,
       redirect: 'manual',
       ...(body && { body }),
     });
+    const answer = (asked && (await options.stateful?.answer(asked, prismAnswer))) || prismAnswer;
     const declaredHeaders = specPath === undefined ? undefined : (status: number) => examples.get(`${c.req.method} ${specPath} ${status}`) ?? {};
     const prefer = c.req.header('prefer');
     return translateAnswer(
@@ -108,6 +125,12 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
     );
   };
 
+  const { stateful } = options;
+  if (stateful)
+    app.post(`${basePath}${RESET_PATH}`, (c) => {
+      stateful.reset();
+      return c.body(null, 204, { 'x-request-id': randomUUID() });
+    });
   for (const [specPath, methods] of contract.methodsByPath) {
     const route = toRoutePath(specPath);
     const paths = route !== '/' ? [basePath + route] : basePath ? [basePath, `${basePath}/`] : ['/'];

@@ -3,7 +3,8 @@
  * frontend work. Starts Prism on a loopback port of its own, puts the mock's
  * edge in front of it on `--host`/`--port` (Prism's errors in the contract's
  * words: `src/mock/edge.ts`), waits until it answers, says where it is, and
- * passes Ctrl-C on. Exit codes: Prism's own once it ends (0 when stopped with
+ * passes Ctrl-C on. With `--stateful` the edge remembers what each caller makes
+ * (`stateful/`): SIGHUP or `POST /__mock/reset` forgets it. Exit codes: Prism's own once it ends (0 when stopped with
  * Ctrl-C or SIGTERM), 1 when it does not come up, 2 on bad usage.
  */
 import type { Server } from 'node:http';
@@ -14,9 +15,11 @@ import { portToBindLater } from '../cli/port-to-bind-later.js';
 import { waitForHttp } from '../cli/wait-for-http.js';
 import { projectRoot, readContractPaths } from '../contract/project.js';
 import { loadSpec } from '../contract/spec.js';
-import { createMockEdge } from './edge.js';
+import { createMockEdge, RESET_PATH } from './edge.js';
 import { MOCK_DEFAULTS, type MockOptions, prismCommand, prismReadinessProbe } from './prism.js';
 import { launchPrism } from './prism-launcher.js';
+import { coverageLines } from './stateful/coverage.js';
+import { createStatefulMock } from './stateful/stateful-mock.js';
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -29,6 +32,7 @@ const program = new Command('mock')
   .addOption(new Option('--host <host>', 'interface to listen on').default(MOCK_DEFAULTS.host))
   .addOption(new Option('--port <port>', 'port to listen on').default(MOCK_DEFAULTS.port).argParser(port))
   .option('--dynamic', 'generate bodies from the schemas instead of serving the named examples', false)
+  .option('--stateful', 'remember what each credential creates, changes and deletes (POST /__mock/reset or SIGHUP forgets it)', false)
   .option('--seed <seed>', 'make dynamic bodies repeatable')
   .option('--verbose', "log every request and Prism's negotiation (slower)", false)
   .addOption(new Option('--api <name>', 'which contract of redocly.yaml to serve').default('main'))
@@ -47,7 +51,9 @@ await runCli('mock', async () => {
 
   try {
     await waitForHttp(prism, prismReadinessProbe(prismUrl, options.api), { timeoutMs: 60_000, intervalMs: 100 });
-    const edge = createMockEdge({ prismUrl, spec });
+    const stateful = options.stateful ? createStatefulMock(spec) : undefined;
+    if (stateful) process.on('SIGHUP', () => stateful.reset());
+    const edge = createMockEdge({ prismUrl, spec, ...(stateful && { stateful }) });
     const url = await new Promise<string>((resolve, reject) => {
       server = serve({ fetch: edge.fetch, port: options.port, hostname: options.host }, (info) => resolve(`http://${options.host}:${info.port}`)) as Server;
       serving(server);
@@ -65,6 +71,7 @@ await runCli('mock', async () => {
           ? `  curl -s ${url}/session -b '__Host-session=anything'`
           : `  curl -s -X POST ${url}/ -H 'Authorization: Bearer anything' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
         options.verbose ? '' : '  Quiet: rejected requests are logged; add --verbose to log every request.',
+        ...(stateful ? coverageLines(stateful.coverage, `POST ${url}${RESET_PATH}`) : []),
         '',
       ].join('\n'),
     );

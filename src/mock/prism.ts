@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
-import { projectRoot, readContractPaths } from '../contract/project.js';
 import type { ReadinessProbe } from '../cli/wait-for-http.js';
+import { projectRoot, readContractPaths } from '../contract/project.js';
 
 export interface MockOptions {
   host: string;
@@ -16,6 +16,8 @@ export interface MockOptions {
   spec?: string;
   /** Which api of `redocly.yaml` to serve: `main` (the public API, the default) or `account`. */
   api?: string;
+  /** Remember what callers make (the edge's stateful mock, `stateful/`); not a Prism option. */
+  stateful?: boolean;
 }
 
 export const MOCK_DEFAULTS: MockOptions = { host: '127.0.0.1', port: 4010, dynamic: false, verbose: false };

@@ -13,6 +13,7 @@ export interface MockProcess extends LaunchedProcess {
 export function mockArguments(options: MockOptions): string[] {
   const args = ['--host', options.host, '--port', String(options.port)];
   if (options.dynamic) args.push('--dynamic');
+  if (options.stateful) args.push('--stateful');
   if (options.seed !== undefined) args.push('--seed', options.seed);
   if (options.verbose) args.push('--verbose');
   if (options.api !== undefined) args.push('--api', options.api);

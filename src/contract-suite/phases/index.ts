@@ -2,7 +2,7 @@ import type { CaseResult } from '../result.js';
 import { credentialsPhase } from './credentials.js';
 import { type Phase, type PhaseContext, redactSecrets } from './phase.js';
 import { propertyPhase } from './property.js';
-import { statefulPhase } from './stateful.js';
+import { statefulPhase } from './stateful/index.js';
 
 export { PHASE_FAMILIES, type PhaseOptions } from './phase.js';
 export { writeRole } from './write-order.js';

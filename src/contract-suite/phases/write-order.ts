@@ -1,11 +1,13 @@
 import type { OperationContract } from '../../contract/operations.js';
-import { deref, isObject, type OpenApiDocument } from '../../contract/spec.js';
+import { deref, isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
 import { mayWrite, type OperationFacts } from '../operation-facts.js';
+import { resolveSchema } from '../values/schema-refs.js';
 
 /**
  * What a write does to the run itself, read from the spec:
  * - `makes-credential`: open to anyone (`security: []`) and answers with a `Set-Cookie` (sign-up, sign-in);
- * - `creates`: a POST to a collection (no path parameter, or one that can also be listed) answering with a body;
+ * - `creates`: a POST to a collection (no path parameter, or one that can also be listed) answering with a body,
+ *   or a POST under an item answering 201 with something else than the item (a sub-resource: `/pets/{id}/notes`);
  * - `changes`: any other write to a resource (PUT, PATCH, a POST action such as `/keys/{id}/revoke`);
  * - `deletes`: a DELETE of a resource;
  * - `ends-credential`: a write under a security scheme whose success sets a cookie: it can end or replace
@@ -34,7 +36,44 @@ export function writeRole(spec: OpenApiDocument, operation: OperationContract): 
     const answers = Object.entries(operation.responses).some(([status, response]) => status.startsWith('2') && Object.keys(response.content).length > 0);
     if (answers) return 'creates';
   }
+  if (operation.method === 'POST' && subResourceCreate(spec, operation)) return 'creates';
   return 'changes';
+}
+
+/**
+ * A POST under an item (`/pets/{id}/notes`) that answers 201 with something other than the item itself: it
+ * creates a sub-resource (a note), it does not change the pet. One that answers with the item's own schema
+ * (`/keys/{keyId}/roll`, a new key) replaces or changes the item, and stays a change.
+ */
+function subResourceCreate(spec: OpenApiDocument, operation: OperationContract): boolean {
+  const match = /^(.*\/\{[^}]+\})\/[^{}/]+$/.exec(operation.path);
+  const created = operation.responses['201']?.content['application/json']?.schema;
+  if (!match?.[1] || created === undefined) return false;
+  const item = match[1];
+  const collection = item.replace(/\/\{[^}]+\}$/, '');
+  const itemSchemas = [operationAt(spec, item, 'get')?.['responses'], operationAt(spec, collection, 'post')?.['responses']].flatMap((responses) =>
+    isObject(responses)
+      ? Object.entries(responses)
+          .filter(([status]) => status.startsWith('2'))
+          .map(([, response]) => jsonSchemaOf(spec, response))
+      : [],
+  );
+  const same = (schema: Json | undefined) =>
+    schema !== undefined && JSON.stringify(resolveSchema(spec, schema)) === JSON.stringify(resolveSchema(spec, created));
+  return !itemSchemas.some(same);
+}
+
+function operationAt(spec: OpenApiDocument, path: string, method: string): JsonObject | undefined {
+  const item = spec.paths[path];
+  if (!isObject(item)) return undefined;
+  const raw = deref(spec, item)[method];
+  return raw === undefined ? undefined : deref(spec, raw);
+}
+
+function jsonSchemaOf(spec: OpenApiDocument, response: Json): Json | undefined {
+  const content = deref(spec, response)['content'];
+  const media = isObject(content) ? (content['application/json'] ?? Object.values(content)[0]) : undefined;
+  return isObject(media) ? media['schema'] : undefined;
 }
 
 function listable(spec: OpenApiDocument, path: string): boolean {
