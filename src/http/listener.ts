@@ -223,7 +223,7 @@ function carriesBody(incoming: IncomingMessage): boolean {
  * gets no answer: reading its request first would let a slow one hold the connection anyway.
  * Refusals are logged at most once a second, with how many there were.
  */
-function limitConnections(server: Server, options: ListenerOptions): void {
+export function limitConnections(server: Server, options: Pick<ListenerOptions, 'connections' | 'logger' | 'name'>): void {
   const { max, perAddress, exempt } = options.connections;
   server.maxConnections = max;
   const open = new Map<string, number>();

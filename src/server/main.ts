@@ -173,7 +173,12 @@ process.on('SIGHUP', () => {
 if (config.listenOnSignal) await waitForListenSignal();
 
 // The ops listener first: /livez answers while the database is opened and migrated, and /readyz says that it is.
-const readiness = addServerChecks(new Readiness(), { store: () => store, draining: () => draining });
+const readiness = addServerChecks(new Readiness(), {
+  store: () => store,
+  draining: () => draining,
+  // At most once a second (the check's own interval): the reason /readyz gives leaves the driver's text out.
+  onDatabaseError: (error) => logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'readiness: the database does not answer'),
+});
 // Metrics are measured only when there is somewhere to scrape them: without OPS_PORT, nothing is counted.
 const metrics = config.ops ? createMetrics({ storeStats: () => store?.stats?.(), pool: config.databaseUrl !== undefined, build }) : undefined;
 // Tracing's packages are loaded only when there is a collector to send to: without it, they cost nothing.
@@ -192,7 +197,7 @@ if (config.otlpEndpoint) {
 const telemetry: Telemetry = { observer: metrics?.observer, tracing: tracing?.middleware };
 if (config.ops) {
   try {
-    const ops = await listenOps(createOpsApp({ readiness, metrics, build }), config.ops.host, config.ops.port);
+    const ops = await listenOps(createOpsApp({ readiness, metrics, build }), { host: config.ops.host, port: config.ops.port, logger });
     opsServer = ops.server;
     opsUrl = ops.url;
     logger.info({ ops: ops.url }, 'ops listener: /livez, /readyz, /metrics');
