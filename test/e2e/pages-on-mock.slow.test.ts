@@ -1,7 +1,8 @@
 /**
- * What a frontend developer gets from `npm run mock:web`: the real pages, in
+ * What a frontend developer gets from `npm run mock:web --examples`: the real pages, in
  * Chromium, against the Prism mock of the account API, showing the spec's
- * examples. No server, no database.
+ * examples. No server, no database. (Its default, the stateful mock, is
+ * `stateful-mock-web.slow.test.ts`.)
  */
 
 import type { Browser } from 'playwright-core';
@@ -18,7 +19,7 @@ let pages: LaunchedProcess | undefined;
 
 beforeAll(async () => {
   const [pagesPort, mockPort] = [await portToBindLater(), await portToBindLater()];
-  pages = launch(tsxCommand('src/mock/web.ts', ['--port', String(pagesPort), '--mock-port', String(mockPort)]));
+  pages = launch(tsxCommand('src/mock/web.ts', ['--examples', '--port', String(pagesPort), '--mock-port', String(mockPort)]));
   browser = await launchChromium();
   const [, started = ''] = await waitForOutput(pages, /^Web application on (\S+)$/m, { timeoutMs: 60_000 });
   url = started;
