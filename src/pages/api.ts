@@ -7,7 +7,9 @@ export const account = createAccountClient({ baseUrl: '/api' });
 export function problemMessage(error: AccountProblem | undefined, fallback: string): string {
   if (!error) return fallback;
   if (error.type === 'urn:problem-type:validation-failed' && error.errors?.length) {
-    return error.errors.map((violation) => `${violation.pointer.replace(/^\//, '') || 'request'} ${violation.detail}`).join('; ');
+    const text = error.errors.map((violation) => `${violation.pointer.replace(/^\//, '') || 'request'} ${violation.detail}`).join('; ');
+    // A message the page shows as a sentence starts with a capital letter ("Name is ...").
+    return text.charAt(0).toUpperCase() + text.slice(1);
   }
   return error.detail || fallback;
 }
