@@ -218,6 +218,18 @@ function carriesBody(incoming: IncomingMessage): boolean {
 }
 
 /**
+ * From now on every answer says `Connection: close` and its connection ends after it: while an instance drains,
+ * a balancer or client holding a kept-alive connection opens its next one elsewhere, instead of sending a request
+ * on a connection the instance is about to close (a 502 at nginx). Costs nothing before the drain: the listener is
+ * added then.
+ */
+export function closeConnectionsAfterAnswers(server: Server): void {
+  server.prependListener('request', (_incoming: IncomingMessage, outgoing: ServerResponse) => {
+    outgoing.shouldKeepAlive = false;
+  });
+}
+
+/**
  * Caps open connections in all (Node's `maxConnections`, which closes a connection over it as it
  * is accepted) and per client address (closed as soon as Node hands it over), but for a trusted proxy's. A refused client
  * gets no answer: reading its request first would let a slow one hold the connection anyway.

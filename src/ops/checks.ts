@@ -14,7 +14,7 @@ export interface ServerCheckState {
 
 /**
  * The server's own readiness checks: `migrations` (the store is open, which it is only once its migrations are
- * applied), `database` (it answered `SELECT 1` within the last second) and `draining` (no SIGTERM yet). `store` is
+ * applied), `database` (advisory: it answered `SELECT 1` within the last second) and `draining` (no SIGTERM yet). `store` is
  * read on every probe: it is undefined while the server is still opening it. The database is pinged at most once a
  * second, callers at the same time sharing one ping: 200 unauthenticated probes are one query, not 200.
  */
@@ -32,12 +32,18 @@ export function addServerChecks(readiness: Readiness, state: ServerCheckState): 
     );
   return readiness
     .add('migrations', () => (state.store() ? undefined : 'the database is being opened and migrated'))
-    .add('database', () => {
-      const store = state.store();
-      if (!store) return 'not open yet';
-      const at = now();
-      if (!last || last.store !== store || at - last.at >= DATABASE_CHECK_INTERVAL_MS) last = { at, store, verdict: ping(store) };
-      return last.verdict;
-    })
+    .add(
+      'database',
+      () => {
+        const store = state.store();
+        if (!store) return 'not open yet';
+        const at = now();
+        if (!last || last.store !== store || at - last.at >= DATABASE_CHECK_INTERVAL_MS) last = { at, store, verdict: ping(store) };
+        return last.verdict;
+      },
+      // Every instance shares the database: while it is away each answers 503 problem+json with Retry-After itself,
+      // and stays in the balancer's pool (ADR 0034). `migrations` still holds a starting instance back.
+      { advisory: true },
+    )
     .add('draining', () => (state.draining() ? 'shutting down: finishing what is in flight, taking nothing new' : undefined));
 }

@@ -4,17 +4,29 @@ export type CheckResult = string | undefined;
 /** One named condition of readiness: the database answers, migrations are done, the instance is not draining... */
 export type ReadinessCheck = () => CheckResult | Promise<CheckResult>;
 
-/** What `/readyz` answers: ready when every check is, and each check's verdict by name. */
+/** A check's verdict; `advisory` when it is reported but does not decide readiness (ADR 0034). */
+export type CheckVerdict = ({ ready: true } | { ready: false; reason: string }) & { advisory?: true };
+
+/** What `/readyz` answers: ready when every check that decides is, and each check's verdict by name. */
 export interface ReadinessReport {
   ready: boolean;
-  checks: Record<string, { ready: true } | { ready: false; reason: string }>;
+  checks: Record<string, CheckVerdict>;
+}
+
+export interface CheckOptions {
+  /**
+   * Reported, but never makes the instance not ready: for a dependency every instance shares (the database), whose
+   * failure this instance answers in the contract itself (503 problem+json with Retry-After). Failing readiness there
+   * would take every instance out of the balancer at once, which then answers in its own words (ADR 0034).
+   */
+  advisory?: boolean;
 }
 
 /** How long one check may take before it counts as failed (a database that hangs is not ready). */
 export const DEFAULT_CHECK_TIMEOUT_MS = 2_000;
 
 /**
- * Readiness as a list of named checks, run together on every `/readyz`. Any part of the server adds its own
+ * Readiness as a list of named checks, run together on every `/readyz`; an advisory check is reported and does not decide. Any part of the server adds its own
  * (`readiness.add('secrets', …)`) without the probe knowing about it. A check that throws, or takes longer than
  * the timeout, is not ready, with its error's message as the reason.
  *
@@ -25,6 +37,7 @@ export const DEFAULT_CHECK_TIMEOUT_MS = 2_000;
  */
 export class Readiness {
   readonly #checks = new Map<string, ReadinessCheck>();
+  readonly #advisory = new Set<string>();
   readonly #timeoutMs: number;
 
   constructor(options: { timeoutMs?: number } = {}) {
@@ -32,9 +45,10 @@ export class Readiness {
   }
 
   /** Adds a check; a name is added once (two parts claiming one name is a mistake to see at startup). */
-  add(name: string, check: ReadinessCheck): this {
+  add(name: string, check: ReadinessCheck, options: CheckOptions = {}): this {
     if (this.#checks.has(name)) throw new Error(`the readiness check ${name} is already added`);
     this.#checks.set(name, check);
+    if (options.advisory) this.#advisory.add(name);
     return this;
   }
 
@@ -47,8 +61,11 @@ export class Readiness {
   async report(): Promise<ReadinessReport> {
     const entries = await Promise.all([...this.#checks].map(async ([name, check]) => [name, await this.#run(check)] as const));
     const checks: ReadinessReport['checks'] = {};
-    for (const [name, reason] of entries) checks[name] = reason === undefined ? { ready: true } : { ready: false, reason };
-    return { ready: entries.every(([, reason]) => reason === undefined), checks };
+    for (const [name, reason] of entries) {
+      const verdict: CheckVerdict = reason === undefined ? { ready: true } : { ready: false, reason };
+      checks[name] = this.#advisory.has(name) ? { ...verdict, advisory: true } : verdict;
+    }
+    return { ready: entries.every(([name, reason]) => reason === undefined || this.#advisory.has(name)), checks };
   }
 
   async #run(check: ReadinessCheck): Promise<CheckResult> {

@@ -17,7 +17,7 @@ import { SECRET_VARIABLES, type SecretName } from '../config/secrets.js';
 import { readLimits } from '../contract/limits.js';
 import { loadContractSpec, loadSpec } from '../contract/spec.js';
 import { clientAddress, incomingAddress, trustedProxy } from '../http/client-address.js';
-import { type FetchHandler, listen as listenOn } from '../http/listener.js';
+import { closeConnectionsAfterAnswers, type FetchHandler, listen as listenOn } from '../http/listener.js';
 import { compileRequestContract } from '../http/request-contract.js';
 import { destinationRequestLines, isoTimeOncePerMillisecond } from '../http/request-lines.js';
 import type { Telemetry } from '../http/telemetry.js';
@@ -122,6 +122,7 @@ function shutdown(signal: string): void {
   }
   stopping = true;
   draining = true;
+  for (const server of servers) closeConnectionsAfterAnswers(server);
   const delayMs = servers.length > 0 ? config.shutdownDelaySeconds * 1000 : 0;
   logger.info({ signal, delaySeconds: delayMs / 1000 }, 'draining: /readyz answers 503 now; the listeners close after the delay');
   flushLogs();
@@ -270,14 +271,21 @@ const secretRings = await loadSecrets(store, config.secrets);
 const secretsInstance = { id: randomUUID(), since: Date.now() };
 const secretsStore = store;
 const checkOurSecrets = () => checkSecrets(secretsStore, secretRings, secretsInstance);
-const agreement = await checkOurSecrets();
+let agreement = await checkOurSecrets();
 if (!agreement.ok) logger.warn({ reason: agreement.reason }, 'secrets disagree with another instance on this database');
+/** Asks the database again, at most once a second however many probes call; while it is away, the last answer stands (ADR 0034). */
+let agreementCheckedAt = Date.now();
+const refreshAgreement = async () => {
+  if (Date.now() - agreementCheckedAt < 1_000) return;
+  agreementCheckedAt = Date.now();
+  agreement = await checkOurSecrets().catch(() => agreement);
+};
 // Refreshed without probes too: an entry not refreshed for a minute is an instance that is gone.
-setInterval(() => void checkOurSecrets().catch(() => undefined), SECRETS_REFRESH_MS).unref();
+setInterval(() => void refreshAgreement(), SECRETS_REFRESH_MS).unref();
 const secrets: SecretSource = async (name) => secretRings[name];
 readiness.add('secrets', async () => {
-  const checked = await checkOurSecrets();
-  return checked.ok ? undefined : checked.reason;
+  await refreshAgreement();
+  return agreement.ok ? undefined : agreement.reason;
 });
 const { headersTimeoutMs, requestTimeoutMs, ...limits } = resolved;
 // One resolver for both listeners: every per-client limit and the request lines see the same address.

@@ -25,20 +25,20 @@ describe('the ops app', () => {
       const readiness = addServerChecks(new Readiness(), { store: () => store, draining: () => draining });
       expect(await readyz(readiness)).toEqual({
         status: 200,
-        body: { status: 'ready', checks: { migrations: { ready: true }, database: { ready: true }, draining: { ready: true } } },
+        body: { status: 'ready', checks: { migrations: { ready: true }, database: { ready: true, advisory: true }, draining: { ready: true } } },
       });
       draining = true;
       const { status, body } = await readyz(readiness);
       expect(status).toBe(503);
       expect(body.status).toBe('not ready');
       expect(body.checks['draining']).toEqual({ ready: false, reason: expect.stringContaining('shutting down') });
-      expect(body.checks['database']).toEqual({ ready: true });
+      expect(body.checks['database']).toEqual({ ready: true, advisory: true });
     } finally {
       await store.close();
     }
   });
 
-  it('is not ready before the store is open, nor when the database does not answer', async () => {
+  it('is not ready before the store is open; stays ready, saying so, when the shared database does not answer (ADR 0034)', async () => {
     let store: Store | undefined;
     const readiness = addServerChecks(new Readiness(), { store: () => store, draining: () => false });
     const opening = await readyz(readiness);
@@ -47,8 +47,8 @@ describe('the ops app', () => {
     store = await openStore({ databasePath: ':memory:' });
     await store.close(); // a closed database throws on every query, as one that went away does
     const closed = await readyz(readiness);
-    expect(closed.status).toBe(503);
-    expect(closed.body.checks['database']).toEqual({ ready: false, reason: 'the database does not answer (the server log says why)' });
+    expect(closed.status).toBe(200);
+    expect(closed.body.checks['database']).toEqual({ ready: false, reason: 'the database does not answer (the server log says why)', advisory: true });
   });
 
   it('asks the database at most once a second whatever the callers, and keeps its error text for the log', async () => {
