@@ -6,6 +6,7 @@ import type { RequestInput, SuiteCase } from './case.js';
 import type { Credentials } from './credentials.js';
 import type { Exchange } from './http.js';
 import type { ListShape } from './list-shape.js';
+import { itemsOf } from './owned.js';
 import type { Rules } from './rules.js';
 
 /** The options of a list request: the POST body, or the GET query read as an object. */
@@ -23,6 +24,11 @@ export interface CheckContext {
   rules: Rules;
   /** `--max-response-time`: an answer slower than this is a finding. */
   maxResponseTimeMs?: number;
+  /**
+   * Lists the spec marks as the caller's own (`x-own-list: <owner property>` on the operation), by operationId:
+   * every item of one answer has the same owner.
+   */
+  ownLists?: Map<string, string>;
   /** URLs a DELETE was accepted for in this run: deleting one again may get a documented 404 or 410. */
   deleted?: Set<string>;
 }
@@ -112,10 +118,27 @@ export function checkExchange(context: CheckContext, entry: SuiteCase, exchange:
   const body = parseJson(response.body);
   if (rules.has('problem-details') && response.status >= 400 && isObject(body) && isProblemResponse(response))
     findings.push(...checkProblem(entry, response, body));
+  const owner = context.ownLists?.get(entry.operation.operationId);
+  if (owner !== undefined && response.status >= 200 && response.status < 300 && body !== undefined) findings.push(...checkOneOwner(body, owner));
   const list = context.lists.get(entry.operation.operationId);
   if (list && !entry.apiWide && response.status === 200 && isObject(body) && Array.isArray(body['items']))
     findings.push(...checkPage(body['items'], listOptions(input, list), list));
   return findings;
+}
+
+/** The spec extension that marks a list as the caller's own, naming the property of an item that holds its owner. */
+export const OWN_LIST_EXTENSION = 'x-own-list';
+
+/** A list marked as the caller's own holds items of one owner only: another's item in it is someone else's data shown to the caller. */
+function checkOneOwner(body: Json, owner: string): Finding[] {
+  const owners = [...new Set(itemsOf(body).flatMap((item) => (isObject(item) && item[owner] !== undefined ? [JSON.stringify(item[owner])] : [])))];
+  if (owners.length <= 1) return [];
+  return [
+    {
+      category: 'semantics',
+      message: `the caller's own list (${OWN_LIST_EXTENSION}: ${owner}) holds items of ${owners.length} owners (${owners.slice(0, 3).join(', ')}): another user's items are shown to the caller`,
+    },
+  ];
 }
 
 /** Where a list request's options are, read as one object. */

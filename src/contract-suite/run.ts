@@ -1,9 +1,11 @@
 import type { Options } from 'ajv/dist/2020.js';
+import type { OperationContract } from '../contract/operations.js';
 import { ResponseChecker } from '../contract/response-checker.js';
-import { isObject, loadSpec, type OpenApiDocument } from '../contract/spec.js';
+import { deref, isObject, loadSpec, type OpenApiDocument } from '../contract/spec.js';
 import { ApiWideAnswers } from './api-wide-answers.js';
 import type { SuiteCase } from './case.js';
 import { deriveCases, type OperationCoverage } from './cases.js';
+import { OWN_LIST_EXTENSION } from './checks.js';
 import { Credentials, type GivenCredentials } from './credentials.js';
 import type { Target } from './known-differences.js';
 import type { ListShape } from './list-shape.js';
@@ -110,6 +112,7 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
       checker,
       apiWide: new ApiWideAnswers(spec, ajv),
       lists,
+      ownLists: ownListsOf(spec, checker.operations),
       credentials,
       rules,
       ...(options.maxResponseTimeMs !== undefined && { maxResponseTimeMs: options.maxResponseTimeMs }),
@@ -191,6 +194,17 @@ function whyNothingChecked(coverage: OperationCoverage[], results: CaseResult[])
   const reasons = [...new Set(results.flatMap((result) => (result.outcome === 'skip' && result.note !== undefined ? [result.note] : [])))];
   const shown = reasons.slice(0, 3).join('; ');
   return `every case of its ${coverage.length} operation${coverage.length === 1 ? '' : 's'} was skipped${shown ? ` (${shown}${reasons.length > 3 ? `; and ${reasons.length - 3} more reasons` : ''})` : ''}`;
+}
+
+/** The owner property of each operation the spec marks `x-own-list` (the caller's own list), by operationId. */
+function ownListsOf(spec: OpenApiDocument, operations: readonly OperationContract[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const operation of operations) {
+    const raw = deref(spec, deref(spec, spec.paths[operation.path])[operation.method.toLowerCase()]);
+    const owner = raw[OWN_LIST_EXTENSION];
+    if (typeof owner === 'string' && owner !== '') found.set(operation.operationId, owner);
+  }
+  return found;
 }
 
 function runCase(context: RunContext, entry: SuiteCase): Promise<CaseResult> {

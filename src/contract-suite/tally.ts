@@ -4,6 +4,7 @@ import type { RequestInput, RequestOverrides, SuiteCase } from './case.js';
 import { type Category, type Finding, parseJson, resourceOf } from './checks.js';
 import { buildRequest, type Exchange, redactRequest, send, toCurl } from './http.js';
 import { excusesFor } from './known-differences.js';
+import { rememberOwned } from './owned.js';
 import type { CaseResult, ExcusedFinding } from './result.js';
 import type { RunContext } from './run-context.js';
 import { harvest } from './values/schema-refs.js';
@@ -126,6 +127,7 @@ export class Tally {
     const schema = media?.[1].schema;
     const body = parseJson(response.body);
     if (schema !== undefined && body !== undefined) harvest(this.#context.spec, schema, body, this.#context.harvest);
+    rememberOwned(this.#context.spec, operation.method, operation.path, body, this.#context.harvest);
   }
 }
 

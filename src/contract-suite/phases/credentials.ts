@@ -1,7 +1,8 @@
 import type { Json } from '../../contract/spec.js';
-import { withField } from '../case.js';
+import { fieldOf, withField } from '../case.js';
 import { checkExchange, parseJson } from '../checks.js';
 import type { OperationFacts } from '../operation-facts.js';
+import { collectionOf, idOf, itemsOf, ownedIn } from '../owned.js';
 import type { CaseResult } from '../result.js';
 import type { RunContext } from '../run-context.js';
 import { Tally } from '../tally.js';
@@ -19,7 +20,10 @@ const IDENTIFIER = /Id$/;
  * the derived cases' `refused-credential`, `cases/authentication.ts`):
  * - another user's credential sees none of the caller's resources: no id the
  *   caller's answers held comes back in an answer to the other user, and a
- *   request for one of the caller's resources by id is a 403 or 404.
+ *   request for one of the caller's resources by id is a 403 or 404. What is the
+ *   caller's is learned, never guessed: an id of an `*Id` component its answers
+ *   held, or one its own list or create of the collection answered (`owned.ts`),
+ *   of any type. Where nothing is known to be the caller's, nothing is expected.
  * A black-box tester can only catch "a revoked key accepted" or "another user's
  * items listed" when it holds such credentials: this phase is where it uses them.
  */
@@ -37,23 +41,33 @@ async function otherUser(context: PhaseContext, facts: OperationFacts, token: st
   const run = as(context.run, token);
   const tally = new Tally(run, entry);
   if (facts.unsafe !== undefined) return tally.skip(undefined, facts.unsafe);
-  const seen = facts.live.filter((value) => value.source === 'seen' && (context.run.harvest.get(value.component)?.length ?? 0) > 0);
+  const paths = facts.fields.filter((field) => field.location === 'path');
+  // What the request names must be the caller's for certain: an id its own answers gave, by component or by collection.
+  const mine = new Map(paths.map((field) => [field.name, callersId(context, facts, field.name, field.component)]));
+  const known = [...mine.values()].every((id) => id !== undefined);
   // A write is sent with the other user's credential only to act on one of the caller's resources by id (it must be refused):
   // anything else would act on the other user's own account (sign them out, change their password).
   const role = writeRole(context.run.spec, facts.operation);
-  if (role !== undefined && (seen.length === 0 || role === 'makes-credential' || role === 'creates'))
+  if (role !== undefined && (paths.length === 0 || !known || role === 'makes-credential' || role === 'creates'))
     return tally.skip(undefined, "a write that names none of the caller's resources: not sent with another user's credential");
-  if (seen.length > 0) {
+  if (paths.length > 0) {
+    if (!known)
+      return tally.skip(
+        undefined,
+        "nothing is known to be the caller's here: no answer to the caller (a list or a create of the collection) named one, so what the other user gets proves nothing",
+      );
     // A request for one of the caller's resources, by the id the caller's answers gave, with the other user's credential.
     let input = facts.baseline;
-    for (const value of seen) input = withField(input, value.location, value.name, context.run.harvest.get(value.component)?.[0] as Json);
+    for (const [name, id] of mine) input = withField(input, 'path', name, id as Json);
+    for (const value of facts.live.filter((live) => live.location !== 'path'))
+      input = withField(input, value.location, value.name, context.run.harvest.get(value.component)?.[0] ?? fieldOf(input, value.location, value.name));
     const exchange = await tally.send(input);
     const status = exchange.response?.status;
     const findings = checkExchange(run.checks, { ...entry, expectedStatus: status ?? 0 }, exchange, input);
     if (status !== undefined && status < 300)
       findings.push({
         category: 'semantics',
-        message: `another user's request for the caller's resource was answered ${status}, not ${FORBIDDEN} or ${NOT_FOUND}`,
+        message: `another user's request for the caller's ${[...mine.values()].map((id) => JSON.stringify(id)).join(', ')} was answered ${status}, not ${FORBIDDEN} or ${NOT_FOUND}`,
       });
     return renamed(tally.finish(exchange, findings), '$OTHER_API_KEY');
   }
@@ -76,7 +90,34 @@ async function otherUser(context: PhaseContext, facts: OperationFacts, token: st
         });
     }
   }
+  if (response && response.status < 300 && body !== undefined && !findings.some((finding) => finding.category === 'semantics')) {
+    // Ids of any type (an integer too) that the caller's own list of this collection showed: the other user's list must show none of them.
+    const key = Object.keys(context.run.spec.paths)
+      .find((path) => path.startsWith(`${facts.operation.path.replace(/\/$/, '')}/{`))
+      ?.match(/\{([^}]+)\}$/)?.[1];
+    const mine = new Set(ownedIn(context.run.harvest, facts.operation.path).map(String));
+    const leaked = itemsOf(body).flatMap((item) => {
+      const id = idOf(item, key);
+      return id !== undefined && mine.has(String(id)) ? [id] : [];
+    });
+    if (leaked.length > 0)
+      findings.push({
+        category: 'semantics',
+        message: `another user's ${facts.operation.operationId} shows ${leaked.length} of the caller's own items (${leaked
+          .slice(0, 3)
+          .map((id) => JSON.stringify(id))
+          .join(', ')})`,
+      });
+  }
   return renamed(tally.finish(exchange, findings), '$OTHER_API_KEY');
+}
+
+/** An id the caller's own answers gave for a path parameter: by its component (`ItemId`), else from a list or create of its collection. */
+function callersId(context: PhaseContext, facts: OperationFacts, name: string, component: string | undefined): Json | undefined {
+  const byComponent = component === undefined ? undefined : context.run.harvest.get(component)?.[0];
+  if (byComponent !== undefined && facts.live.some((value) => value.name === name && value.component === component)) return byComponent;
+  const collection = collectionOf(facts.operation.path, name);
+  return collection === undefined ? undefined : ownedIn(context.run.harvest, collection)[0];
 }
 
 /** The run's context with another credential on the wire; what its answers hold is kept apart from the caller's harvest. */

@@ -1,7 +1,7 @@
 import type { OperationContract } from '../../contract/operations.js';
 import { deref, isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
 import { mayWrite, type OperationFacts } from '../operation-facts.js';
-import { resolveSchema } from '../values/schema-refs.js';
+import { componentName, componentsIn, resolveSchema } from '../values/schema-refs.js';
 
 /**
  * What a write does to the run itself, read from the spec:
@@ -42,13 +42,18 @@ export function writeRole(spec: OpenApiDocument, operation: OperationContract): 
 
 /**
  * A POST under an item (`/pets/{id}/notes`) that answers 201 with something other than the item itself: it
- * creates a sub-resource (a note), it does not change the pet. One that answers with the item's own schema
- * (`/keys/{keyId}/roll`, a new key) replaces or changes the item, and stays a change.
+ * creates a sub-resource (a note), it does not change the pet. One that answers with the item's own schema,
+ * or with ids of the kind its path parameter names (`/keys/{keyId}/roll` answers with keys), replaces or
+ * changes the item, and stays a change.
  */
 function subResourceCreate(spec: OpenApiDocument, operation: OperationContract): boolean {
   const match = /^(.*\/\{[^}]+\})\/[^{}/]+$/.exec(operation.path);
   const created = operation.responses['201']?.content['application/json']?.schema;
   if (!match?.[1] || created === undefined) return false;
+  // An answer that carries ids of the kind the path parameter names (a roll answers with keys) is about the item's kind: a change.
+  const named = operation.parameters.filter((parameter) => parameter.in === 'path').flatMap((parameter) => componentName(parameter.schema) ?? []);
+  const answered = componentsIn(spec, created);
+  if (named.some((component) => answered.has(component))) return false;
   const item = match[1];
   const collection = item.replace(/\/\{[^}]+\}$/, '');
   const itemSchemas = [operationAt(spec, item, 'get')?.['responses'], operationAt(spec, collection, 'post')?.['responses']].flatMap((responses) =>

@@ -44,7 +44,7 @@ export async function resourceSequence(context: PhaseContext, run: RunContext, g
     return [tally.result()];
   }
   const results: CaseResult[] = [];
-  const steps: string[] = [`created ${JSON.stringify(id)}`];
+  const steps: string[] = [`created ${id}`];
   const readBack = async (label: string): Promise<ReadBack> =>
     stateless ? { found: true, how: 'nothing (the target keeps no state)' } : read(sender, group, id, label);
   const compare = (label: string, answer: Json | undefined, body: Json | undefined, after: ReadBack, operation: OperationContract) => {
@@ -56,7 +56,7 @@ export async function resourceSequence(context: PhaseContext, run: RunContext, g
   const afterCreate = await readBack(`read after ${create.operation.operationId}`);
   if (!afterCreate.found)
     tally.record(afterCreate.step?.exchange ?? made.exchange, [
-      { category: 'semantics', message: `${create.operation.operationId} answered ${made.status}, but ${afterCreate.how} does not find ${JSON.stringify(id)}` },
+      { category: 'semantics', message: `${create.operation.operationId} answered ${made.status}, but ${afterCreate.how} does not find ${id}` },
     ]);
   compare(create.operation.operationId, made.body, sent, afterCreate, create.operation);
   if (context.options.otherToken !== undefined && !stateless) results.push(await otherUserOnCreated(context, group, id, context.options.otherToken));
@@ -115,7 +115,7 @@ export async function resourceSequence(context: PhaseContext, run: RunContext, g
       tally.record(after.step?.exchange ?? removed.exchange, [
         {
           category: 'semantics',
-          message: `use after free: ${remove.operation.operationId} answered ${removed.status}, but ${after.how} still finds ${JSON.stringify(id)}`,
+          message: `use after free: ${remove.operation.operationId} answered ${removed.status}, but ${after.how} still finds ${id}`,
         },
       ]);
     for (const other of [...changes, remove]) {
@@ -126,7 +126,7 @@ export async function resourceSequence(context: PhaseContext, run: RunContext, g
         tally.record(again.exchange, [
           {
             category: 'semantics',
-            message: `use after free: ${other.operation.operationId} on ${JSON.stringify(id)} answered ${again.status} after ${remove.operation.operationId} deleted it`,
+            message: `use after free: ${other.operation.operationId} on ${id} answered ${again.status} after ${remove.operation.operationId} deleted it`,
           },
         ]);
     }

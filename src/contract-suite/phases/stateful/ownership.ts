@@ -35,7 +35,7 @@ export async function otherUserOnCreated(context: PhaseContext, group: ResourceG
       tally.record(got.exchange, [
         {
           category: 'semantics',
-          message: `another user read the caller's ${JSON.stringify(id)} (just created by ${group.create.operation.operationId}): answered ${got.status}, not ${FORBIDDEN} or ${NOT_FOUND}`,
+          message: `another user read the caller's ${id} (just created by ${group.create.operation.operationId}): answered ${got.status}, not ${FORBIDDEN} or ${NOT_FOUND}`,
         },
       ]);
   }
@@ -46,7 +46,7 @@ export async function otherUserOnCreated(context: PhaseContext, group: ResourceG
       tally.record(got.exchange, [
         {
           category: 'semantics',
-          message: `another user's ${group.list.operation.operationId} shows the caller's ${JSON.stringify(id)} (just created by ${group.create.operation.operationId})`,
+          message: `another user's ${group.list.operation.operationId} shows the caller's ${id} (just created by ${group.create.operation.operationId})`,
         },
       ]);
   }
