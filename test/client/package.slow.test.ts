@@ -6,15 +6,15 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
 import { projectRoot, readContracts } from '../../src/contract/project.js';
 import { loadSpec } from '../../src/contract/spec.js';
 import { codeSamples, SAMPLE_LANGUAGES } from '../../src/docs/code-samples.js';
+import { buildClientPackage, CLIENT_PACKAGE_NAME, clientVersion, packClientPackage } from '../../tools/client-package/client-package.js';
 import { typescriptCommand } from '../../tools/process/commands.js';
 import { runCommand } from '../../tools/process/run-command.js';
-import { buildClientPackage, CLIENT_PACKAGE_NAME, packClientPackage } from '../../tools/client-package/client-package.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'client-package-'));
 const consumer = join(scratch, 'consumer');
@@ -104,7 +104,10 @@ describe('the client package', () => {
     expect(installed).toEqual([CLIENT_PACKAGE_NAME, ...[...dependencyClosure('openapi-fetch')].sort()]);
     const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules', CLIENT_PACKAGE_NAME, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest['dependencies']).toEqual({ 'openapi-fetch': expect.any(String) });
-    expect(manifest['version']).toBe((loadSpec()['info'] as { version: string }).version);
+    // The contract's info.version with the contracts' hash as a pre-release, in the manifest and the tarball's name.
+    expect(manifest['version']).toBe(clientVersion());
+    expect(manifest['version']).toMatch(new RegExp(`^${(loadSpec()['info'] as { version: string }).version.replaceAll('.', '\\.')}-spec\\.[0-9a-f]{8,}$`));
+    expect(basename(tarball)).toBe(`bearer-list-api-client-${clientVersion()}.tgz`);
   });
 
   it("typechecks a consumer and every typed-client sample of the docs, and the consumer runs (the key's whitespace trimmed)", async () => {
