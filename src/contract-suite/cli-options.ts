@@ -105,8 +105,11 @@ export function parseContractArgs(argv: readonly string[], writeErr: (text: stri
         .conflicts('spec'),
     )
     .addOption(
-      new Option('--target <target>', 'what the URL serves; "prism" allows the differences listed in src/contract-suite/known-differences.ts')
-        .choices(['implementation', 'prism'])
+      new Option(
+        '--target <target>',
+        'what the URL serves; "prism" (npm run mock) and "stateful-mock" (npm run mock -- --stateful) allow the differences listed in src/contract-suite/known-differences.ts',
+      )
+        .choices(['implementation', 'prism', 'stateful-mock'])
         .default('implementation'),
     )
     .option('--json', 'print the report as JSON on stdout')

@@ -68,8 +68,13 @@ export class Principals {
     this.#made.set(credential, principal);
   }
 
+  /**
+   * Ends a credential the mock made (a sign-out). One it did not make (a token a developer made up, which
+   * Prism accepts as any other) cannot end: the mock never knew it as a session, and a request Prism lets
+   * through that the server would refuse (an unknown query parameter on a sign-out) must not end a run's token.
+   */
   end(credential: string): void {
-    this.#made.delete(credential);
+    if (!this.#made.delete(credential)) return;
     this.#ended.add(credential);
   }
 

@@ -31,7 +31,9 @@ function rewrite(spec: OpenApiDocument, maker: ValueMaker, schema: Json | undefi
   const out: JsonObject = { ...value };
   for (const [name, current] of Object.entries(value)) {
     const property = properties[name];
-    if (sent.has(name) && (typeof current === typeof sent.get(name) || current === null)) out[name] = sent.get(name) ?? null;
+    const given = sent.get(name);
+    // Only a value the answer may carry: a sign-in's name of one character is no user name (`UserName` takes 3 to 64).
+    if (given !== undefined && property !== undefined && maker.values.isValid(property, given)) out[name] = given;
     else if (name === 'id' && property !== undefined) out[name] = maker.newId(property, []);
     else if (/^created/i.test(name) && isDateTime(spec, property)) out[name] = maker.now();
     else out[name] = rewrite(spec, maker, property, current, sent, depth + 1);

@@ -22,7 +22,7 @@ export function createdItem(context: ItemContext, resource: Resource, body: Json
   const { spec, maker } = context;
   const properties = objectProperties(spec, resource.schema);
   const item: JsonObject = structuredClone(resource.template ?? resource.seeds[0] ?? {});
-  for (const [name, value] of Object.entries(isObject(body) ? body : {})) if (name in properties && !isReadOnly(spec, properties[name])) item[name] = value;
+  for (const [name, value] of Object.entries(isObject(body) ? body : {})) if (settable(context, properties, name, value)) item[name] = value;
   item[resource.idField] = maker.newId(resource.idSchema, taken);
   const now = maker.now();
   for (const [name, property] of Object.entries(properties)) {
@@ -53,11 +53,16 @@ export function changedItem(
   const body = isObject(change.body) ? change.body : {};
   if (change.how === 'replace') for (const name of change.settable) if (!(name in body) && name !== resource.idField) delete next[name];
   if (change.how !== 'action')
-    for (const [name, value] of Object.entries(body))
-      if (name in properties && name !== resource.idField && !isReadOnly(spec, properties[name])) next[name] = value;
+    for (const [name, value] of Object.entries(body)) if (name !== resource.idField && settable(context, properties, name, value)) next[name] = value;
   Object.assign(next, structuredClone(change.effect));
   const now = maker.now();
   for (const name of change.stamps) next[name] = now;
   for (const [name, property] of Object.entries(properties)) if (isDateTime(spec, property) && CHANGED_AT.test(name)) next[name] = now;
   return next;
+}
+
+/** Whether a request's field lands on the item: the item has it, the server does not set it, and the value is one the item may hold. */
+function settable(context: ItemContext, properties: Record<string, Json>, name: string, value: Json): boolean {
+  const property = properties[name];
+  return property !== undefined && !isReadOnly(context.spec, property) && context.maker.values.isValid(property, value);
 }
