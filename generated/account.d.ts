@@ -289,7 +289,8 @@ export interface components {
              *     (`x-limits.password.minGuessesLog10`) is refused with `422`, whose violation names the rule it breaks
              *     ("repeats a character or a group of characters", "is built on your user name or the service's name",
              *     "is on a list of common and breached passwords", ...). No rule on which kinds of characters it holds.
-             *     Never logged or returned.
+             *     For example, `passwordpassword` is refused ("repeats a character or a group of characters"), and
+             *     `granite tulip seventy otter`, four unrelated words, is accepted. Never logged or returned.
              */
             password: string;
         };

@@ -50,8 +50,8 @@ describe('the request samples of the docs', () => {
       given: 'an operation without security (no credential) and a body with a quote-free string',
       contract: account,
       operationId: 'signUp',
-      curl: `curl -X POST http://127.0.0.1:3001/api/users \\\n  -H 'Content-Type: application/json' \\\n  -d '{"name":"ada","password":"correct horse battery staple"}'\n`,
-      client: "const { data, error } = await account.POST('/users', { body: { name: 'ada', password: 'correct horse battery staple' } });",
+      curl: `curl -X POST http://127.0.0.1:3001/api/users \\\n  -H 'Content-Type: application/json' \\\n  -d '{"name":"ada","password":"granite tulip seventy otter"}'\n`,
+      client: "const { data, error } = await account.POST('/users', { body: { name: 'ada', password: 'granite tulip seventy otter' } });",
     },
   ])('$given', ({ contract, operationId, curl, client }) => {
     const shown = samples(contract, operationId);
