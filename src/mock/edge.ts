@@ -30,7 +30,8 @@ import { checkSameOrigin } from '../account/same-origin.js';
 import type { OperationContract } from '../contract/operations.js';
 import { deref, HTTP_METHODS, isObject, type OpenApiDocument } from '../contract/spec.js';
 import { ApiError, PROBLEM_TYPES, type ProblemBody, type ProblemType, problemBody } from '../http/problems.js';
-import { compileRequestContract, type ProblemBounds, toRoutePath } from '../http/request-contract.js';
+import { type ProblemBounds, toRoutePath } from '../http/request-contract.js';
+import { edgeContract } from './edge-contract.js';
 import type { StatefulMock, StatefulRequest } from './stateful/stateful-mock.js';
 import { type ParameterName, readPrismViolations, toContractViolations } from './violations.js';
 
@@ -78,7 +79,7 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'content-le
 export function createMockEdge(options: MockEdgeOptions): Hono {
   const prismUrl = options.prismUrl.replace(/\/+$/, '');
   const basePath = (options.basePath ?? '').replace(/\/+$/, '');
-  const contract = compileRequestContract(options.spec);
+  const contract = edgeContract(options.spec);
   const facts: ContractFacts = {
     problemTypes: problemTypesByStatus(options.spec),
     bounds: contract.problemBounds,

@@ -1,18 +1,21 @@
 /**
- * The problems the stateful mock answers itself (an item that is gone, a credential a sign-out ended), in
- * the contract's words as the edge writes its own: the operation's documented example for that status with
- * this request's `instance` and `requestId`, else the contract's problem type for the status, else a plain
- * RFC 9457 problem for a spec that has no problem types of its own.
+ * The problems the stateful mock answers itself (an item that is gone, a credential a sign-out ended), as the
+ * spec documents them for the operation and as the edge writes its own: the contract's problem type for the
+ * status when the spec has one (this project's specs), else the operation's example for that status with this
+ * request's `instance` and `requestId`, else a value of the documented schema (a foreign spec's `{code, message}`),
+ * else a plain RFC 9457 problem.
  */
 import { randomUUID } from 'node:crypto';
 import type { OperationContract } from '../../contract/operations.js';
-import { isObject, type OpenApiDocument } from '../../contract/spec.js';
+import { isObject, type Json, type OpenApiDocument } from '../../contract/spec.js';
 import { type ProblemType, problemBody } from '../../http/problems.js';
 import type { ProblemBounds } from '../../http/request-contract.js';
 import { answerExamples } from './examples.js';
+import type { ValueMaker } from './make-values.js';
 
 export interface ProblemFacts {
   spec: OpenApiDocument;
+  maker: ValueMaker;
   problemTypes: ReadonlyMap<number, ProblemType>;
   bounds: ProblemBounds;
   /** The example of each header the spec declares on an operation's answer with a status (`WWW-Authenticate` on a 401). */
@@ -23,24 +26,21 @@ const TITLES: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found' }
 
 export function problemAnswer(facts: ProblemFacts, operation: OperationContract, status: 401 | 404, instance: string, detail: string): Response {
   const requestId = randomUUID();
+  const [mediaType, media] = Object.entries(operation.responses[String(status)]?.content ?? {}).find(([type]) => /json/i.test(type)) ?? [];
   const type = facts.problemTypes.get(status);
-  // A 404's example names what is missing ("No key with this id"); a 401's first example may be another cause (a wrong password).
-  const documented = status === 404 || !type ? problemExample(facts, operation, status) : undefined;
-  const body = documented
-    ? { ...documented, ...('instance' in documented && { instance }), ...('requestId' in documented && { requestId }) }
-    : type
-      ? problemBody(type, detail, { instance, requestId }, facts.bounds)
-      : { type: 'about:blank', title: TITLES[status], status, detail, instance };
+  // A 404's example names what is missing ("You have no API key with this id"); a 401's first example may be another cause.
+  const example = status === 404 || !type ? answerExamples(facts.spec, operation, status).find(isObject) : undefined;
+  let body: Json | undefined;
+  if (example) body = { ...example, ...('instance' in example && { instance }), ...('requestId' in example && { requestId }) };
+  else if (type && (mediaType === undefined || /problem\+json/i.test(mediaType))) body = problemBody(type, detail, { instance, requestId }, facts.bounds);
+  else if (media) body = facts.maker.values.one(media.schema);
+  body ??= { type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, instance };
   return new Response(JSON.stringify(body), {
     status,
-    headers: { ...facts.declaredHeaders(operation, status), 'content-type': 'application/problem+json', 'x-request-id': requestId },
+    headers: {
+      ...facts.declaredHeaders(operation, status),
+      'content-type': mediaType ?? 'application/problem+json',
+      'x-request-id': requestId,
+    },
   });
-}
-
-/** The operation's documented problem for the status, when the spec gives one (`KeyNotFound`'s example). */
-function problemExample(facts: ProblemFacts, operation: OperationContract, status: number) {
-  const response = operation.responses[String(status)];
-  if (!response || !Object.keys(response.content).some((type) => /problem\+json/i.test(type))) return undefined;
-  const [example] = answerExamples(facts.spec, operation, status).filter(isObject);
-  return example;
 }

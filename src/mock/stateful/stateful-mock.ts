@@ -8,8 +8,8 @@
 import type { OperationContract } from '../../contract/operations.js';
 import { readOperations } from '../../contract/operations.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
-import { compileRequestContract } from '../../http/request-contract.js';
 import { headerExamples, problemTypesByStatus } from '../edge.js';
+import { edgeContract } from '../edge-contract.js';
 import { credentialOf, credentialSources, Principals } from './credentials.js';
 import { answerSchema, successStatus } from './examples.js';
 import { cookieWithToken, identityFor, newToken, signedInName } from './identity.js';
@@ -58,8 +58,9 @@ export function createStatefulMock(spec: OpenApiDocument): StatefulMock {
   const headers = headerExamples(spec);
   const problems: ProblemFacts = {
     spec,
+    maker,
     problemTypes: problemTypesByStatus(spec),
-    bounds: compileRequestContract(spec).problemBounds,
+    bounds: edgeContract(spec).problemBounds,
     declaredHeaders: (operation, status) => headers.get(`${operation.method} ${operation.path} ${status}`) ?? {},
   };
 
