@@ -1,5 +1,6 @@
-import { noEffectOf, type OperationContract, withNoEffect } from '../contract/operations.js';
+import { type OperationContract, withNoEffect } from '../contract/operations.js';
 import { deref, isObject, type Json, type OpenApiDocument } from '../contract/spec.js';
+import { bodyFields } from './body-fields.js';
 import type { LiveValue, Location, RequestInput } from './case.js';
 import type { Credentials } from './credentials.js';
 import type { Field } from './field.js';
@@ -94,25 +95,10 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
   const media = mediaType === undefined ? undefined : operation.requestBody?.content[mediaType];
   let body: OperationFacts['body'];
   if (media && mediaType !== undefined) {
-    const schema = resolveSchema(spec, media.schema);
-    const required = Array.isArray(schema['required']) ? schema['required'].map(String) : [];
-    for (const [name, property] of Object.entries(isObject(schema['properties']) ? schema['properties'] : {})) {
-      const resolved = resolveSchema(spec, property);
-      // A readOnly property is the server's to set: a request does not send it (OpenAPI 3 §4.8.24.1), so it is no field of one.
-      if (resolved['readOnly'] === true) continue;
-      fields.push({
-        location: 'body',
-        name,
-        required: required.includes(name),
-        schema: property,
-        resolved,
-        ...withComponent(componentName(property)),
-        ...(resolved['example'] !== undefined && { example: resolved['example'] }),
-        ...withNoEffect(noEffectOf(isObject(property) ? property : {}) ?? noEffectOf(resolved)),
-      });
-    }
-    const closed = schema['additionalProperties'] === false || schema['unevaluatedProperties'] === false;
-    body = { mediaType, schema: media.schema, closed, examples: media.examples };
+    // Read through `allOf`, `oneOf` and `anyOf`, read-only properties left out (`body-fields.ts`).
+    const read = bodyFields(spec, values, media.schema);
+    fields.push(...read.fields);
+    body = { mediaType, schema: read.schema, closed: read.closed, examples: media.examples };
   }
 
   const own = new Set<string>();
@@ -124,6 +110,8 @@ function factsOf(spec: OpenApiDocument, operation: OperationContract, values: Sc
   for (const field of fields) {
     // Without a valid body to start from, the body's fields are not set one by one: the result would be a body nobody validated.
     if (field.location === 'body' && body && minimalBody === undefined) continue;
+    // A field of one alternative of the body is varied in a body of its own alternative, never set in the baseline's.
+    if (field.branch !== undefined) continue;
     const fallbacks = [...new Set([field.example, values.one(field.schema, field.example)])].filter((value): value is Json => value !== undefined);
     if (!field.required) {
       // An optional field of a component the operation itself answers with is a continuation token (a cursor): only its own answer can give one.

@@ -50,7 +50,7 @@ describe('deriveCases on the spec', () => {
     const sort = cases.find((entry) => entry.id === 'listOwnItems positive field-values body/sort');
     expect(sort?.variants?.values).toEqual([undefined, 'asc', 'desc']);
     const limit = cases.find((entry) => entry.id === 'listOwnItems positive field-values body/limit');
-    expect(limit?.variants?.values).toEqual([undefined, LIMIT.minimum, LIMIT.maximum, LIMIT.default]);
+    expect(limit?.variants?.values).toEqual([undefined, LIMIT.minimum, LIMIT.maximum, LIMIT.default, Math.round((LIMIT.minimum + LIMIT.maximum) / 2)]);
   });
 
   it('replaces a cursor in an example by a live one, and tries the cursor field with the one the first page offers', () => {

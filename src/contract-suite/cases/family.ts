@@ -1,6 +1,7 @@
 import type { OpenApiDocument } from '../../contract/spec.js';
 import { type Derived, type LiveValue, type Location, type RequestInput, withField } from '../case.js';
 import type { Credentials } from '../credentials.js';
+import type { Field } from '../field.js';
 import type { OperationFacts } from '../operation-facts.js';
 import type { Rules } from '../rules.js';
 import type { SchemaValues } from '../values/schema-values.js';
@@ -38,4 +39,14 @@ export function smallPage(facts: OperationFacts, input: RequestInput): RequestIn
 /** The word for a field in titles: a body field, a query or header parameter, a path parameter. */
 export function describeLocation(location: Location): string {
   return location === 'body' ? 'in the body' : location === 'cookie' ? 'in a cookie' : `in the ${location}`;
+}
+
+/** The request a field is varied in: the baseline, or for a field of one alternative of a `oneOf` body, the baseline with that alternative's body. */
+export function baseFor(facts: OperationFacts, field: Pick<Field, 'branch'>): RequestInput {
+  return field.branch === undefined ? facts.baseline : { ...facts.baseline, body: field.branch.body };
+}
+
+/** What tells a field's cases apart in their ids: `body/name`, or `body/<alternative>/name` for a field of one alternative of the body. */
+export function fieldKey(field: Pick<Field, 'location' | 'name' | 'branch'>): string {
+  return field.branch === undefined ? `${field.location}/${field.name}` : `${field.location}/${field.branch.label}/${field.name}`;
 }

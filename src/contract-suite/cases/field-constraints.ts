@@ -2,7 +2,7 @@ import { isJsonMediaType } from '../../contract/media-types.js';
 import { type CaseDraft, type Derived, type Location, withField } from '../case.js';
 import { documents, type Field } from '../operation-facts.js';
 import { faultsOf } from '../values/faults.js';
-import { describeLocation, type FamilyContext, liveExcept } from './family.js';
+import { baseFor, describeLocation, type FamilyContext, fieldKey, liveExcept } from './family.js';
 
 const UNPROCESSABLE = 422;
 const NOT_FOUND = 404;
@@ -50,21 +50,23 @@ export function fieldConstraints({ facts, rules }: FamilyContext): Derived {
   for (const field of facts.fields) {
     const where = field.location === 'path' ? `malformed ${field.name} in the path` : undefined;
     const textual = field.location !== 'body' || (facts.body !== undefined && !isJsonMediaType(facts.body.mediaType));
+    const input = baseFor(facts, field);
+    const of = field.branch ? ` (${field.branch.label})` : '';
     for (const fault of faultsOf(field.resolved, field.location, textual)) {
       add(field, {
-        key: `${field.location}/${field.name}`,
+        key: fieldKey(field),
         family: fault.family,
-        title: where ? `${where}: ${fault.title(field.name)}` : `${fault.title(field.name)} ${describeLocation(field.location)}`,
-        input: withField(facts.baseline, field.location, field.name, fault.value),
+        title: where ? `${where}: ${fault.title(field.name)}` : `${fault.title(field.name)} ${describeLocation(field.location)}${of}`,
+        input: withField(input, field.location, field.name, fault.value),
       });
     }
     // A path without its parameter is another path: that is the routing cases' business.
     if (field.required && field.location !== 'path') {
       add(field, {
-        key: `${field.location}/${field.name}`,
+        key: fieldKey(field),
         family: 'missing-required',
-        title: `required ${field.name} left out of the ${field.location}`,
-        input: withField(facts.baseline, field.location, field.name, undefined),
+        title: `required ${field.name} left out of the ${field.location}${of}`,
+        input: withField(input, field.location, field.name, undefined),
       });
     }
   }

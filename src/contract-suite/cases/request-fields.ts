@@ -1,7 +1,7 @@
 import type { Json } from '../../contract/spec.js';
 import { type CaseDraft, type Derived, withField } from '../case.js';
 import { resolveSchema } from '../values/schema-refs.js';
-import { type FamilyContext, liveExcept, smallPage } from './family.js';
+import { baseFor, type FamilyContext, fieldKey, liveExcept, smallPage } from './family.js';
 
 /**
  * A positive case for every query, header and body field: the request without
@@ -21,8 +21,9 @@ export function requestFields({ spec, facts, values }: FamilyContext): Derived {
   for (const field of facts.fields) {
     // No valid body to vary a field of (its note says why).
     if (field.location === 'body' && facts.baseline.body === undefined) continue;
+    const input = baseFor(facts, field);
     const base = {
-      key: `${field.location}/${field.name}`,
+      key: fieldKey(field),
       polarity: 'positive' as const,
       family: 'field-values' as const,
       location: field.location,
@@ -58,7 +59,7 @@ export function requestFields({ spec, facts, values }: FamilyContext): Derived {
     // A body field's value is tried only where the whole body stays valid (a `required` written in an `allOf`, a `oneOf`).
     const body = facts.body;
     const fits = (value: Json | undefined) =>
-      field.location !== 'body' || body === undefined || values.isValid(body.schema, withField(facts.baseline, 'body', field.name, value).body ?? null);
+      field.location !== 'body' || body === undefined || values.isValid(body.schema, withField(input, 'body', field.name, value).body ?? null);
     const tried = (field.required ? valid : [undefined, ...valid]).filter(fits);
     if (tried.length === 0) {
       notes.push(`no positive case for body field ${field.name}: none of its values keeps the body valid`);
@@ -67,8 +68,8 @@ export function requestFields({ spec, facts, values }: FamilyContext): Derived {
     const fallback = resolveSchema(spec, field.schema)['default'];
     cases.push({
       ...base,
-      title: `${field.name}: ${tried.map((value) => (value === undefined ? 'none' : JSON.stringify(value))).join(', ')}`,
-      input: facts.baseline,
+      title: `${field.branch ? `${field.branch.label}: ` : ''}${field.name}: ${tried.map((value) => (value === undefined ? 'none' : JSON.stringify(value))).join(', ')}`,
+      input,
       variants: {
         location: field.location,
         name: field.name,

@@ -2,7 +2,9 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { Ajv2020, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { compileSpecSchema, createSpecAjv } from '../../contract/schemas.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
+import { type Branch, branchesOf, branchOfValue, mergeAllOf } from './composed.js';
 import { type Pick, seeded, stringMatching } from './pattern.js';
+import { requestView } from './request-view.js';
 import { resolveSchema } from './schema-refs.js';
 
 /** Most values a field is tried with, so a field with a long enum does not flood a live service. */
@@ -29,13 +31,20 @@ export class SchemaValues {
     this.#ajv = createSpecAjv(spec, ajv);
   }
 
-  /** Whether the value is valid; false too when the schema cannot be compiled (a foreign spec's), so no value is handed out for it. */
+  /**
+   * Whether the value is valid in a request; false too when the schema cannot be compiled (a foreign spec's),
+   * so no value is handed out for it. As a request: read-only properties are not required there
+   * (`request-view.ts`). A value of a `oneOf`/`anyOf` whose discriminator names an alternative is checked
+   * against that alternative, as OpenAPI's discriminator means (two alternatives that both match would
+   * otherwise make every value of a plain `oneOf` invalid).
+   */
   isValid(schema: Json, value: Json): boolean {
-    const key = JSON.stringify(schema);
+    const target = branchOfValue(this.#spec, schema, value)?.schema ?? schema;
+    const key = JSON.stringify(target);
     let validate = this.#validators.get(key);
     if (!validate) {
       try {
-        validate = compileSpecSchema(this.#ajv, schema);
+        validate = compileSpecSchema(this.#ajv, requestView(this.#spec, target));
       } catch {
         validate = Object.assign(() => false, { errors: null }) as unknown as ValidateFunction;
       }
@@ -46,12 +55,31 @@ export class SchemaValues {
 
   /** One valid value: the given example, the schema's example or default, else a generated one. */
   one(schema: Json, example?: Json): Json | undefined {
-    return this.#firstValid(schema, [example, ...this.#documented(schema), generate(this.#spec, schema, seeded(1))]);
+    return this.#firstValid(schema, [example, ...this.#documented(schema), ...this.#generated(schema, 1)]);
   }
 
   /** The smallest valid value: generated from the required parts only, else the documented ones. */
   minimal(schema: Json): Json | undefined {
-    return this.#firstValid(schema, [generate(this.#spec, schema, seeded(1)), ...this.#documented(schema)]);
+    return this.#firstValid(schema, [...this.#generated(schema, 1), ...this.#documented(schema)]);
+  }
+
+  /**
+   * A valid value with every optional property set too, at any depth (read-only ones never): what a create
+   * sends so that a read after it can show each field kept. Else the documented or minimal value.
+   */
+  full(schema: Json): Json | undefined {
+    return this.#firstValid(schema, [...this.#generated(schema, 1, { optional: true }), ...this.#documented(schema), ...this.#generated(schema, 1)]);
+  }
+
+  /**
+   * The smallest valid value of each alternative of a `oneOf`/`anyOf` (its discriminator value set), by the
+   * alternative's label; empty for a schema without alternatives, or when none of them can be generated.
+   */
+  branches(schema: Json): Array<{ label: string; value: Json }> {
+    return branchesOf(this.#spec, schema).flatMap((branch) => {
+      const value = generateBranch(this.#spec, branch, seeded(1), 0, {});
+      return value !== undefined && this.isValid(schema, value) ? [{ label: branch.label, value }] : [];
+    });
   }
 
   /**
@@ -64,8 +92,10 @@ export class SchemaValues {
     if (Array.isArray(resolved['enum'])) candidates = resolved['enum'];
     else if (resolved['type'] === 'boolean') candidates = [true, false];
     else if (resolved['type'] === 'integer' || resolved['type'] === 'number') {
-      candidates = [resolved['minimum'], resolved['maximum'], resolved['default'], example, generate(this.#spec, schema, seeded(1))];
-    } else candidates = [example, ...this.#documented(schema), generate(this.#spec, schema, seeded(1)), generate(this.#spec, schema, seeded(2))];
+      // Both bounds, the default, and one value inside the domain (a fault inside it, not at its edges, shows there).
+      const { low, high } = numericBounds(resolved);
+      candidates = [low, high, resolved['default'], insideValue(resolved), example, generate(this.#spec, schema, seeded(1))];
+    } else candidates = [example, ...this.#documented(schema), ...this.#generated(schema, 1), ...this.#generated(schema, 2)];
     const seen = new Set<string>();
     const values: Json[] = [];
     for (const candidate of candidates) {
@@ -96,6 +126,12 @@ export class SchemaValues {
     return candidates.find((candidate) => this.isValid(schema, candidate));
   }
 
+  /** Generated candidates: one from the schema, then one per alternative of a `oneOf` (the first may match two, which `oneOf` forbids). */
+  #generated(schema: Json, seed: number, options: GenerateOptions = {}): Array<Json | undefined> {
+    const branches = branchesOf(this.#spec, schema).map((branch) => generateBranch(this.#spec, branch, seeded(seed), 0, options));
+    return [generate(this.#spec, schema, seeded(seed), 0, options), ...branches];
+  }
+
   #documented(schema: Json): Array<Json | undefined> {
     const resolved = resolveSchema(this.#spec, schema);
     const examples = Array.isArray(resolved['examples']) ? resolved['examples'] : [];
@@ -107,18 +143,25 @@ export class SchemaValues {
   }
 }
 
+/** How a value is generated: `optional` sets every optional property too, at any depth (else only the required ones). */
+export interface GenerateOptions {
+  optional?: boolean;
+}
+
 /** A value built from the schema's keywords; rough on purpose, because `SchemaValues` validates it. */
-export function generate(spec: OpenApiDocument, schema: Json, pick: Pick, depth = 0): Json | undefined {
+export function generate(spec: OpenApiDocument, schema: Json, pick: Pick, depth = 0, options: GenerateOptions = {}): Json | undefined {
   if (depth > 8) return undefined;
-  const resolved = resolveSchema(spec, schema);
+  // Every branch of an `allOf` at once (Galaxy's `createUser` was sent `{}` when only the first was read).
+  const resolved = mergeAllOf(spec, schema);
   if (resolved['const'] !== undefined) return resolved['const'];
   if (Array.isArray(resolved['enum'])) return resolved['enum'][pick(resolved['enum'].length)];
-  for (const keyword of ['oneOf', 'anyOf', 'allOf'] as const) {
-    const branches = resolved[keyword];
-    if (Array.isArray(branches)) {
-      const value = branches.map((branch) => generate(spec, branch, pick, depth + 1)).find((candidate) => candidate !== undefined && candidate !== null);
-      if (value !== undefined) return value;
+  const branches = branchesOf(spec, resolved);
+  if (branches.length > 0) {
+    for (const branch of branches) {
+      const value = generateBranch(spec, branch, pick, depth + 1, options);
+      if (value !== undefined && value !== null) return value;
     }
+    return undefined;
   }
   const types = Array.isArray(resolved['type']) ? resolved['type'] : [resolved['type']];
   const type = types.find((candidate) => candidate !== 'null') ?? types[0];
@@ -135,14 +178,14 @@ export function generate(spec: OpenApiDocument, schema: Json, pick: Pick, depth 
     case 'array': {
       // One item at least where the schema allows it: an empty array in a query string is no value at all.
       const count = Math.max(typeof resolved['minItems'] === 'number' ? resolved['minItems'] : 0, resolved['maxItems'] === 0 ? 0 : 1);
-      const items = Array.from({ length: count }, () => generate(spec, resolved['items'] ?? {}, pick, depth + 1));
+      const items = Array.from({ length: count }, () => generate(spec, resolved['items'] ?? {}, pick, depth + 1, options));
       return items.every((item) => item !== undefined) ? (items as Json[]) : undefined;
     }
     case 'object':
-      return generateObject(spec, resolved, pick, depth);
+      return generateObject(spec, resolved, pick, depth, options);
     default:
       // A schema that says nothing of its type (`{}`) takes any value; one with properties is an object.
-      if (isObject(resolved['properties']) || Array.isArray(resolved['required'])) return generateObject(spec, resolved, pick, depth);
+      if (isObject(resolved['properties']) || Array.isArray(resolved['required'])) return generateObject(spec, resolved, pick, depth, options);
       return Object.keys(resolved).every((keyword) => ANNOTATIONS.has(keyword)) ? 'contract-suite-value' : undefined;
   }
 }
@@ -169,24 +212,63 @@ function generateString(schema: JsonObject, pick: Pick): string | undefined {
 }
 
 function generateNumber(schema: JsonObject): number {
-  const step = typeof schema['multipleOf'] === 'number' ? schema['multipleOf'] : 1;
-  const low =
-    typeof schema['minimum'] === 'number' ? schema['minimum'] : typeof schema['exclusiveMinimum'] === 'number' ? schema['exclusiveMinimum'] + step : undefined;
-  const high =
-    typeof schema['maximum'] === 'number' ? schema['maximum'] : typeof schema['exclusiveMaximum'] === 'number' ? schema['exclusiveMaximum'] - step : undefined;
-  if (low !== undefined) return Math.ceil(low / step) * step;
+  const step = stepOf(schema);
+  const { low, high } = numericBounds(schema);
+  if (low !== undefined) return low;
   if (high !== undefined) return Math.min(high, step);
   return step;
 }
 
-function generateObject(spec: OpenApiDocument, schema: JsonObject, pick: Pick, depth: number): Json | undefined {
+function stepOf(schema: JsonObject): number {
+  return typeof schema['multipleOf'] === 'number' && schema['multipleOf'] > 0 ? schema['multipleOf'] : 1;
+}
+
+/** The lowest and highest valid value of a number, from its inclusive or (3.1's numeric) exclusive bounds, on its `multipleOf` grid. */
+export function numericBounds(schema: JsonObject): { low?: number; high?: number } {
+  const step = stepOf(schema);
+  const low =
+    typeof schema['minimum'] === 'number' ? schema['minimum'] : typeof schema['exclusiveMinimum'] === 'number' ? schema['exclusiveMinimum'] + step : undefined;
+  const high =
+    typeof schema['maximum'] === 'number' ? schema['maximum'] : typeof schema['exclusiveMaximum'] === 'number' ? schema['exclusiveMaximum'] - step : undefined;
+  return {
+    ...(low !== undefined && { low: Math.ceil(low / step) * step }),
+    ...(high !== undefined && { high: Math.floor(high / step) * step }),
+  };
+}
+
+/** A value strictly inside a bounded domain (its middle, on the grid), when there is room between the bounds. */
+export function insideValue(schema: JsonObject): number | undefined {
+  const { low, high } = numericBounds(schema);
+  if (low === undefined || high === undefined) return undefined;
+  const step = stepOf(schema);
+  const middle = Math.round((low + high) / 2 / step) * step;
+  return middle > low && middle < high ? middle : undefined;
+}
+
+function generateObject(spec: OpenApiDocument, schema: JsonObject, pick: Pick, depth: number, options: GenerateOptions): Json | undefined {
   const properties = isObject(schema['properties']) ? schema['properties'] : {};
   const required = Array.isArray(schema['required']) ? schema['required'].map(String) : [];
   const value: JsonObject = {};
-  for (const name of required) {
-    const field = generate(spec, properties[name] ?? {}, pick, depth + 1);
+  // A read-only property is the server's to set: never in a request, even where the schema requires it (in answers).
+  const writable = (name: string) => resolveSchema(spec, properties[name])['readOnly'] !== true;
+  for (const name of required.filter(writable)) {
+    const field = generate(spec, properties[name] ?? {}, pick, depth + 1, options);
     if (field === undefined) return undefined;
     value[name] = field;
   }
+  if (!options.optional) return value;
+  // Every optional field too (a create that keeps them all can be read back field by field); one that cannot be generated is left out.
+  for (const name of Object.keys(properties).filter(writable)) {
+    if (name in value) continue;
+    const field = generate(spec, properties[name] ?? {}, pick, depth + 1, options);
+    if (field !== undefined) value[name] = field;
+  }
   return value;
+}
+
+/** A value of one alternative, carrying the discriminator value that names it. */
+function generateBranch(spec: OpenApiDocument, branch: Branch, pick: Pick, depth: number, options: GenerateOptions): Json | undefined {
+  const value = generate(spec, branch.schema, pick, depth, options);
+  if (branch.discriminator === undefined || !isObject(value)) return value;
+  return { ...value, [branch.discriminator.propertyName]: branch.discriminator.value };
 }
