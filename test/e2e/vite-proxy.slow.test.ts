@@ -95,6 +95,8 @@ describe("Vite's server.proxy, as docs/mock-and-client.md sets it", () => {
     const result = await signUpThroughVite(withTarget(documentedConfigs().plain, DOCS_TARGET, mockUrl), 'grace', 'vite-proxy-mock');
     expect(result).toContain('POST /users 201');
     expect(result).toContain('GET /session 200');
+    // The stateful mock's session is the user who signed up, through the proxy's cookie.
+    expect(result).toContain('signed in as grace');
     expect(result).toContain('POST /keys 201');
   });
 
@@ -110,8 +112,10 @@ describe("Vite's server.proxy, as docs/mock-and-client.md sets it", () => {
   it('changeOrigin: true with the Origin set on proxyReq (for a target that needs its own Host), against both', async () => {
     if (!server) throw new Error('no server');
     const config = documentedConfigs().keepsChangeOrigin;
-    const onMock = await signUpThroughVite(withTarget(config, DOCS_STAGING, mockUrl), 'grace', 'vite-proxy-configure-mock');
+    // A name of its own: a mock that keeps its users may refuse one taken by the test above.
+    const onMock = await signUpThroughVite(withTarget(config, DOCS_STAGING, mockUrl), 'grace-two', 'vite-proxy-configure-mock');
     expect(onMock).toContain('POST /users 201');
+    expect(onMock).toContain('signed in as grace-two');
     expect(onMock).toContain('POST /keys 201');
     const onServer = await signUpThroughVite(withTarget(config, DOCS_STAGING, webUrlOf(server)), 'vite-user-two', 'vite-proxy-configure-server');
     expect(onServer).toContain('POST /users 201');
