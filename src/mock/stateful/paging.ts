@@ -15,6 +15,8 @@ export interface Paging {
   page?: { name: string; first: number };
   /** The answer's field for the next page's cursor (`nextCursor`). */
   next?: string;
+  /** Whether the last page says so with `null` in that field (else it leaves the field out). */
+  nextNullable?: boolean;
   /** The answer's field for the count of every item (`total`). */
   total?: string;
 }
@@ -44,7 +46,10 @@ export function pagingOf(spec: OpenApiDocument, operation: OperationContract, an
   const fields = Object.keys(objectProperties(spec, answer));
   const next =
     fields.find((name) => /^next(_?cursor|_?page_?token)?$/i.test(name)) ?? (paging.cursor ? fields.find((name) => /cursor/i.test(name)) : undefined);
-  if (next) paging.next = next;
+  if (next) {
+    paging.next = next;
+    paging.nextNullable = nullable(spec, objectProperties(spec, answer)[next]);
+  }
   const total = fields.find((name) => /^(total|total_?count|count)$/i.test(name));
   if (total) paging.total = total;
   return paging;
@@ -69,11 +74,19 @@ export function withPagingFields(answer: JsonObject, paging: Paging, next: strin
   const out = { ...answer };
   if (paging.next !== undefined) {
     if (next !== null) out[paging.next] = next;
-    else if (paging.next in answer && answer[paging.next] !== null && typeof answer[paging.next] === 'string') delete out[paging.next];
-    else out[paging.next] = null;
+    else if (paging.nextNullable) out[paging.next] = null;
+    else delete out[paging.next];
   }
   if (paging.total !== undefined && typeof answer[paging.total] === 'number') out[paging.total] = total;
   return out;
+}
+
+/** Whether a schema takes `null` (3.1's `type: [..., 'null']` or a `null` branch, 3.0's `nullable`). */
+function nullable(spec: OpenApiDocument, schema: Json | undefined): boolean {
+  const resolved = resolveSchema(spec, schema);
+  if (resolved['nullable'] === true || resolved['type'] === 'null' || (Array.isArray(resolved['type']) && resolved['type'].includes('null'))) return true;
+  const branches = [...(Array.isArray(resolved['oneOf']) ? resolved['oneOf'] : []), ...(Array.isArray(resolved['anyOf']) ? resolved['anyOf'] : [])];
+  return branches.some((branch) => nullable(spec, branch));
 }
 
 function cursorFor(offset: number): string {
