@@ -31,6 +31,7 @@ export type Family =
   | 'unknown-id'
   // the request as a whole
   | 'malformed-json'
+  | 'empty-body'
   | 'wrong-content-type'
   | 'body-too-large'
   // routing, decided for the whole API
@@ -64,6 +65,11 @@ export interface RequestInput {
 export interface RequestOverrides {
   /** `none` sends no credential at all; a scheme and value replaces that scheme's credential (an unknown or refused one). */
   credentials?: 'none' | { scheme: string; value: string };
+  /**
+   * Present this alternative of the operation's `security` (the names of its schemes), and no other:
+   * each alternative gets its own valid and refused cases. Default: the first the run has credentials for.
+   */
+  security?: string[];
   /** `null` leaves the `Authorization` header out; a string replaces it. */
   authorization?: string | null;
   /** For an operation under a cookie scheme: `null` leaves the `Cookie` header out; a string replaces it. */

@@ -4,6 +4,7 @@ import type { OpenApiDocument } from '../contract/spec.js';
 import type { SuiteCase } from './case.js';
 import { authentication } from './cases/authentication.js';
 import { bodySize } from './cases/body-size.js';
+import { emptyBody } from './cases/empty-body.js';
 import type { CaseFamily } from './cases/family.js';
 import { fieldConstraints } from './cases/field-constraints.js';
 import { mediaType } from './cases/media-type.js';
@@ -32,6 +33,7 @@ const FAMILIES: CaseFamily[] = [
   requestFields,
   pagination,
   mediaType,
+  emptyBody,
   authentication,
   fieldConstraints,
   pathParameters,

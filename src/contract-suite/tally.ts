@@ -108,6 +108,7 @@ export class Tally {
       title: entry.title,
       outcome: this.#findings.length > 0 ? 'fail' : 'pass',
       expectedStatus: entry.expectedStatus,
+      ...(entry.anyClientError && { anyClientError: true }),
       ...(exchange?.response && { status: exchange.response.status }),
       findings: this.#findings,
       excused: this.#excused,

@@ -84,9 +84,11 @@ export function freshChange(values: SchemaValues, facts: OperationFacts): Json |
   const base = facts.baseline.body;
   if (!isObject(base)) return base;
   const body: JsonObject = { ...base };
+  // A PATCH or PUT whose minimal body is empty would change nothing: its optional text fields are sent too, so a change that is not kept shows.
+  const replaces = facts.operation.method === 'PATCH' || facts.operation.method === 'PUT';
   for (const field of facts.fields) {
     if (field.location !== 'body' || field.resolved['type'] !== 'string' || field.resolved['enum'] !== undefined) continue;
-    if (!(field.name in body)) continue;
+    if (!(field.name in body) && !replaces) continue;
     const fresh = values.unguessable(field.schema);
     if (fresh !== undefined) body[field.name] = fresh;
   }
