@@ -163,4 +163,17 @@ export const PROBE_DIFFERENCES: readonly ProbeDifference[] = [
     probe: 'main: read from another origin',
     reason: 'As for the preflight: the mock answers any origin with Access-Control-Allow-Origin, the server only the origins of CORS_ORIGINS.',
   },
+  {
+    probe: "account: a new user's keys",
+    reason:
+      "The stateful mock starts every caller's world with the spec's example items (the three example keys), so a page has something to show " +
+      'before anything was made; a new user of the server has no keys. `POST /api/__mock/reset` does not change that: it starts every world again.',
+  },
+  {
+    probe: 'account: an active key removed, a revoked key rolled',
+    reason:
+      "The stateful mock infers create, read, change and delete from the spec's shapes, not the business rules its prose states: it removes an " +
+      'active key (the server answers 409, "revoke it first"), and rolls a key in any state it still holds (the server answers 409 for a revoked one). ' +
+      'Their 409 examples stay reachable with `Prefer: code=409`.',
+  },
 ];
