@@ -110,10 +110,10 @@ async function run(options: CliOptions, io: CliIo, interactive: boolean): Promis
     io.err(`contract: nothing answers at ${report.baseUrl} (exit 2): ${report.unreachable}\n`);
     return ContractExit.usage;
   }
-  if (report.summary.failed > 0) return ContractExit.failed;
+  // Set only when no check ran at all: the failures then are only the operations left unchecked, and this says why in one line.
   if (report.nothingChecked !== undefined) {
     io.err(`contract: nothing was checked (exit 4): ${report.nothingChecked}\n`);
     return ContractExit.nothingChecked;
   }
-  return ContractExit.ok;
+  return report.summary.failed > 0 ? ContractExit.failed : ContractExit.ok;
 }

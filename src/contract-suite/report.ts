@@ -65,10 +65,10 @@ export function formatReport(report: SuiteReport): string {
   for (const hint of report.hints) lines.push('', `Hint: ${hint}`);
   lines.push(
     '',
-    summary.failed > 0
-      ? `FAILED: ${summary.failed} check${summary.failed === 1 ? '' : 's'} found a contract violation.`
-      : report.nothingChecked !== undefined
-        ? 'NOTHING CHECKED: not a pass (exit 4).'
+    report.nothingChecked !== undefined
+      ? 'NOTHING CHECKED: not a pass (exit 4).'
+      : summary.failed > 0
+        ? `FAILED: ${summary.failed} check${summary.failed === 1 ? '' : 's'} found a contract violation.`
         : 'PASSED: no contract violations.',
   );
   return `${lines.join('\n')}\n`;
