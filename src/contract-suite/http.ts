@@ -1,6 +1,7 @@
 import type { ObservedResponse } from '../contract/response-checker.js';
 import type { RequestInput, SuiteCase } from './case.js';
 import type { Credentials, CredentialWire } from './credentials.js';
+import { presentAlternative } from './security-alternatives.js';
 import { acceptHeader, requestMediaType, writeBody } from './wire/body.js';
 import { serializeHeader, serializePairs, serializePath } from './wire/parameters.js';
 
@@ -45,7 +46,10 @@ export function buildRequest(transport: Transport, entry: Pick<SuiteCase, 'opera
   for (const [name, value] of Object.entries(input.headers)) wire.headers[name] = serializeHeader(parameter('header', name), value);
   for (const [name, value] of Object.entries(input.query)) wire.query.push(...serializePairs(parameter('query', name), value));
   for (const [name, value] of Object.entries(input.cookie ?? {})) wire.cookies.push(...serializePairs(parameter('cookie', name), value));
-  if (overrides.credentials !== 'none') transport.credentials.apply(operation, wire, overrides.credentials);
+  if (overrides.credentials !== 'none') {
+    if (overrides.security) presentAlternative(transport.credentials, overrides.security, wire, overrides.credentials);
+    else transport.credentials.apply(operation, wire, overrides.credentials);
+  }
   const headers = wire.headers;
   if (overrides.authorization === null) delete headers['Authorization'];
   else if (overrides.authorization !== undefined) headers['Authorization'] = overrides.authorization;
