@@ -9,7 +9,7 @@ import { readDatabaseUrl } from '../config/database-secret.js';
 import { passwordOf } from '../config/database-url.js';
 import { ConfigError, describeDatabase, readStoreConfig } from '../config/env.js';
 import { copySqliteToPostgres } from '../store/copy-to-postgres.js';
-import { dataProgram, describeCounts, runDataCommand } from './data-command.js';
+import { callerPath, dataProgram, describeCounts, runDataCommand } from './data-command.js';
 
 const program = dataProgram(
   'migrate:store',
@@ -23,7 +23,8 @@ const program = dataProgram(
   .option('--force', 'replace the data the PostgreSQL database holds')
   .action(async (options: { from: string; to?: string; force?: boolean }) => {
     // The same checks as the servers' DATABASE_PATH and DATABASE_URL, with the same messages.
-    const { databasePath } = readStoreConfig({ DATABASE_PATH: options.from });
+    // From the folder the operator ran npm in, as backup and restore read their files (not the install folder).
+    const { databasePath } = readStoreConfig({ DATABASE_PATH: callerPath(options.from) });
     const [name, url] = options.to === undefined ? ['DATABASE_URL', readDatabaseUrl(process.env)] : ['--to', options.to];
     if (!url)
       throw new ConfigError(

@@ -9,7 +9,7 @@ import { ConfigError } from '../config/config-error.js';
 import { DataCommandRefused, replaceAtomically, type TableCounts } from './data-commands.js';
 import { runPostgresTool } from './postgres-binaries.js';
 import { connectionRefusedByConfiguration, translateError } from './postgres-store.js';
-import { prepareDatabaseFile } from './private-files.js';
+import { preparePrivateFile } from './private-files.js';
 import { isDataTable } from './schema-policy.js';
 
 /** Rows in each data table of the database at `url` (none when it has no tables yet). */
@@ -50,14 +50,23 @@ export async function withPostgres<T>(url: string, work: (client: pg.Client) => 
 /** `pg_dump --format=custom` of `url` into a new file `out` (0600); refuses an existing `out` unless `force`. */
 export async function backupPostgres(url: string, out: string, options: { force?: boolean } = {}): Promise<TableCounts> {
   if (existsSync(out) && !options.force) throw new DataCommandRefused(`${out} exists already: give another --out, or --force to replace it`);
-  // Counted in a snapshot of its own, not pg_dump's: a server writing meanwhile may make the dump hold more.
-  const counts = await withPostgres(url, postgresCounts);
-  // Written beside `out` and renamed over it once pg_dump has succeeded: a failed dump leaves the last good one in place.
-  await replaceAtomically(out, async (partial) => {
-    prepareDatabaseFile(partial);
-    await runPostgresTool('pg_dump', url, ['--format=custom', '--no-owner', '--no-privileges', `--file=${partial}`]);
+  // The rows are counted in the very snapshot pg_dump copies: this transaction exports it (pg_export_snapshot) and
+  // stays open while pg_dump runs with --snapshot, so the counts describe the dump even while servers write.
+  return withPostgres(url, async (client) => {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    try {
+      const snapshot = (await client.query<{ id: string }>('SELECT pg_export_snapshot() AS id')).rows[0]?.id ?? '';
+      const counts = await postgresCounts(client);
+      // Written beside `out` and renamed over it once pg_dump has succeeded: a failed dump leaves the last good one in place.
+      await replaceAtomically(out, async (partial) => {
+        preparePrivateFile(partial, { name: '--out', value: out }, (message) => new DataCommandRefused(message));
+        await runPostgresTool('pg_dump', url, ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${snapshot}`, `--file=${partial}`]);
+      });
+      return counts;
+    } finally {
+      await client.query('COMMIT').catch(() => undefined);
+    }
   });
-  return counts;
 }
 
 /**

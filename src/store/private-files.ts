@@ -45,17 +45,40 @@ export function prepareDatabaseFile(location: string): void {
   try {
     prepare(location);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const refusal = code === undefined ? undefined : REFUSALS[code];
+    const refusal = refusalOf(error);
     if (refusal === undefined) throw error;
-    const account = process.getuid ? `uid ${process.getuid()}` : 'this account';
     throw new UnwritableLocationError(
-      `cannot create or open the database at ${location} (${refusal}): ${account} cannot write there. ` +
+      `cannot create or open the database at ${location} (${refusal}): ${accountName()} cannot write there. ` +
         'Set DATABASE_PATH to a file in a folder this account owns (such as /var/lib/bearer-list-api/api.sqlite, or $HOME/.local/share/bearer-list-api/api.sqlite), ' +
         'or give it the folder (docs/server.md, "Where the data lives")',
       { cause: error },
     );
   }
+}
+
+/**
+ * Prepares a private file named on a command line (`backup --out`) as `prepareDatabaseFile` does, but a refusal names
+ * that option and the file it gave (`location` may be a partial file beside it), not DATABASE_PATH: `refused` makes the error the command throws.
+ */
+export function preparePrivateFile(location: string, option: { name: string; value: string }, refused: (message: string) => Error): void {
+  try {
+    prepare(location);
+  } catch (error) {
+    if (error instanceof UnsafeLocationError)
+      throw refused(`${error.message.replace(/ or choose another DATABASE_PATH$/, '')} or give ${option.name} another folder`);
+    const refusal = refusalOf(error);
+    if (refusal === undefined) throw error;
+    throw refused(`cannot write ${option.value} (${refusal}): ${accountName()} cannot write there; give ${option.name} a file in a folder it can write`);
+  }
+}
+
+function refusalOf(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === undefined ? undefined : REFUSALS[code];
+}
+
+function accountName(): string {
+  return process.getuid ? `uid ${process.getuid()}` : 'this account';
 }
 
 function prepare(location: string): void {

@@ -6,7 +6,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { DataCommandRefused, replaceAtomically, type TableCounts } from './data-commands.js';
-import { prepareDatabaseFile } from './private-files.js';
+import { prepareDatabaseFile, preparePrivateFile } from './private-files.js';
 import { isDataTable } from './schema-policy.js';
 
 /** SQLite's page copy in one step: a step that ends between two writes of another connection never restarts. */
@@ -50,7 +50,7 @@ export async function backupSqlite(source: string, out: string, options: { force
   try {
     // Written beside `out` and renamed over it once checked: a failed backup leaves the last good one in place.
     return await replaceAtomically(out, async (partial) => {
-      prepareDatabaseFile(partial);
+      preparePrivateFile(partial, { name: '--out', value: out }, (message) => new DataCommandRefused(message));
       await db.backup(partial, { progress: () => ALL_REMAINING_PAGES });
       return checkCopy(partial);
     });
