@@ -21,6 +21,8 @@ export interface Upstream {
   port: number;
   webPort: number;
   opsPort: number;
+  /** The local address HAProxy connects from (`source`): the one address the instance trusts for X-Forwarded-For. */
+  source?: string;
 }
 
 /** Which listener of an instance each backend of `deploy/haproxy.cfg` sends to. */
@@ -41,7 +43,10 @@ export function clusterConfig(shipped: string, upstreams: readonly Upstream[]): 
     if (backend !== undefined && backend in BACKENDS && /^\s+server\s/.test(line)) {
       if (!replaced.has(backend)) {
         const listener = BACKENDS[backend as keyof typeof BACKENDS];
-        for (const upstream of upstreams) output.push(`  server ${upstream.name} ${upstream.host}:${upstream[listener]} check port ${upstream.opsPort}`);
+        for (const upstream of upstreams)
+          output.push(
+            `  server ${upstream.name} ${upstream.host}:${upstream[listener]} check port ${upstream.opsPort}${upstream.source ? ` source ${upstream.source}` : ''}`,
+          );
         replaced.add(backend);
       }
       continue;

@@ -1,7 +1,8 @@
 /**
  * `npm run start:cluster`: a local trial of the scaled-out deployment. N server
  * instances on one PostgreSQL (`DATABASE_URL`, or a throwaway one started from
- * the machine's PostgreSQL binaries), each on free ports with its ops listener,
+ * the machine's PostgreSQL binaries), each the built artefact (`dist/`, rebuilt when older than `src/`) on free
+ * ports with its ops listener,
  * behind Debian's HAProxy on the configuration the project ships for operators
  * (`deploy/haproxy.cfg`): the public API on `--port`, the web application on
  * `--web-port`, each instance health-checked on `/readyz` and trusting the
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { DEFAULT_MAX_CONNECTIONS } from '../../src/config/env.js';
+import { ensureFreshBuild } from '../build/fresh-build.js';
 import { describeExit, type LaunchedProcess } from '../process/launch.js';
 import { type ServerProcess, startServer } from '../process/server.js';
 import { startHaproxy, type Upstream } from './haproxy.js';
@@ -69,6 +71,15 @@ function labelled(index: number): (text: string, stream: 'stdout' | 'stderr') =>
   };
 }
 
+/**
+ * The address HAProxy connects to the instances from, and the only one they trust for X-Forwarded-For: on loopback a
+ * second loopback address (127.0.0.2), so a local client that reaches an instance directly from 127.0.0.1 cannot name
+ * another client; elsewhere the host's own address (set TRUSTED_PROXIES to narrow it).
+ */
+function proxySourceFor(host: string): string | undefined {
+  return /^127\./.test(host) ? (host === '127.0.0.2' ? '127.0.0.3' : '127.0.0.2') : undefined;
+}
+
 async function startInstance(index: number, host: string, databaseUrl: string, publicApiUrl: string): Promise<ServerProcess & { opsPort: number }> {
   // Free ports for each instance's listeners, each bound by the instance itself (0) and read from its greeting; the
   // pages show HAProxy's URL in their curl.
@@ -86,7 +97,7 @@ async function startInstance(index: number, host: string, databaseUrl: string, p
       OPS_PORT: '0',
       OPS_HOST: host,
       // HAProxy connects from this address and writes the client's in X-Forwarded-For (option forwardfor).
-      TRUSTED_PROXIES: process.env['TRUSTED_PROXIES'] || host,
+      TRUSTED_PROXIES: process.env['TRUSTED_PROXIES'] || proxySourceFor(host) || host,
       // What this process has, or the server's default: a 5 s drain under NODE_ENV=production, none otherwise.
       SHUTDOWN_DELAY_SECONDS: process.env['SHUTDOWN_DELAY_SECONDS'],
       // Behind HAProxy every connection comes from its address: the per-address cap would cap HAProxy.
@@ -97,6 +108,8 @@ async function startInstance(index: number, host: string, databaseUrl: string, p
     maxOutputChars: 1 << 16,
     // The instances migrate one database at once, one after the other behind the advisory lock.
     timeoutMs: 60_000,
+    // What operators deploy: the artefact, with plain node and the production V8 flags (built first when stale).
+    built: true,
   });
   children.push(instance);
   running++;
@@ -125,14 +138,17 @@ async function main(): Promise<void> {
     databaseUrl = await postgres.createDatabase('api');
     process.stdout.write(`PostgreSQL on ${databaseUrl}\n`);
   }
+  await ensureFreshBuild((line) => process.stdout.write(`${line}\n`));
   // Started together on purpose: their migrations race, and the advisory lock sorts it out.
   const instances = await Promise.all(Array.from({ length: options.instances }, (_, index) => startInstance(index + 1, options.host, databaseUrl, url)));
+  const source = proxySourceFor(options.host);
   const upstreams: Upstream[] = instances.map((instance, index) => ({
     name: `instance${index + 1}`,
     host: options.host,
     port: instance.port,
     webPort: Number(new URL(instance.webUrl).port),
     opsPort: instance.opsPort,
+    ...(source !== undefined && { source }),
   }));
   haproxy = await startHaproxy({
     upstreams,

@@ -1,4 +1,7 @@
 import { setPriority } from 'node:os';
+import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../src/config/node-flags.js';
+import { projectRoot } from '../../src/contract/project.js';
 import { READY_TO_LISTEN_LINE } from '../../src/server/listen-on-signal.js';
 import { tsxCommand } from './commands.js';
 import { describeExit, type LaunchedProcess, type LaunchOptions, launch, type OutputMode } from './launch.js';
@@ -33,6 +36,11 @@ export interface StartServerOptions {
   onOutput?: LaunchOptions['onOutput'];
   /** How long to wait for the `Listening on` line (default 30 s). */
   timeoutMs?: number;
+  /**
+   * Run the built server (`dist/`, `npm run build`) with plain node and the production V8 flags, as operators run
+   * it (`npm run start:prod`), instead of the source under tsx.
+   */
+  built?: boolean;
 }
 
 /** A server that ended or hung before it listened: `reason` in a few words, `output` the end of what it printed. */
@@ -148,7 +156,8 @@ const READY_TO_LISTEN = new RegExp(`^${READY_TO_LISTEN_LINE}$`, 'm');
 const READY_TO_LISTEN_AND_NEWLINE = new RegExp(`^${READY_TO_LISTEN_LINE}\\n`, 'm');
 
 function launchServer(options: StartServerOptions): LaunchedProcess {
-  return launch(tsxCommand('src/server/main.ts'), {
+  const command = options.built ? [process.execPath, ...SERVER_NODE_FLAGS, join(projectRoot, 'bin/run-built.mjs'), 'server'] : tsxCommand('src/server/main.ts');
+  return launch(command, {
     env: {
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',

@@ -5,7 +5,8 @@
  *   takes it out within about 2 s, and it closes only after: not one request fails.
  * - SIGKILL to another: a request HAProxy sends it in the moment before the check sees it gone may fail (a few
  *   at most, reported), but once HAProxy has marked it DOWN, not one 5xx or failed request follows.
- * The third serves everything in the end.
+ * The third serves everything in the end. And the instances run the built artefact (`dist/`) and trust only
+ * HAProxy's own source address, so a client on this machine cannot forge its address around HAProxy.
  */
 import { describe, expect, it } from 'vitest';
 import { portToBindLater } from '../../../src/cli/port-to-bind-later.js';
@@ -55,7 +56,7 @@ describe('start:cluster behind HAProxy, an instance lost under load', () => {
     const databaseUrl = await freshDatabase('haproxy_failover');
     const [port, webPort] = [await portToBindLater(), await portToBindLater()];
     const cluster = launch(tsxCommand('tools/cluster/main.ts', ['--instances', '3', '--port', String(port), '--web-port', String(webPort)]), {
-      env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', SHUTDOWN_DELAY_SECONDS: '4', RATE_LIMIT_REQUESTS: '1000000' },
+      env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', NODE_ENV: 'production', SHUTDOWN_DELAY_SECONDS: '4', RATE_LIMIT_REQUESTS: '1000000' },
     });
     const output = () => `${cluster.stdout()}${cluster.stderr()}`;
     try {
@@ -63,6 +64,27 @@ describe('start:cluster behind HAProxy, an instance lost under load', () => {
       const pids = [...cluster.stdout().matchAll(/^ {2}instance (\d): pid (\d+),/gm)].map((match) => Number(match[2]));
       expect(pids, output()).toHaveLength(3);
       const { key } = await makeKey(':unused:', 'ann', { DATABASE_URL: databaseUrl });
+      // The instances run the built artefact, and trust HAProxy's own source address only (127.0.0.2): a local client
+      // that reaches an instance directly cannot name another client in X-Forwarded-For; through HAProxy it is itself.
+      expect(cluster.stdout()).toMatch(/instance 1: pid \d+, http:\/\/127\.0\.0\.1:\d+/);
+      const direct = /instance 1: pid \d+, (http:\/\/\S+),/.exec(cluster.stdout())?.[1] ?? '';
+      const probe = async (base: string, id: string) => {
+        const answer = await fetch(`${base}/shared?sort=asc`, {
+          headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': '203.0.113.9', 'x-request-id': id },
+        });
+        await answer.arrayBuffer();
+        return answer.status;
+      };
+      expect(await probe(direct, 'forge-direct')).toBe(200);
+      expect(await probe(`http://127.0.0.1:${port}`, 'forge-through-haproxy')).toBe(200);
+      await sleep(1_500); // the request lines are written within a second
+      for (const id of ['forge-direct', 'forge-through-haproxy']) {
+        const line = cluster
+          .stdout()
+          .split('\n')
+          .find((candidate) => candidate.includes(`"clientRequestId":"${id}"`));
+        expect(line, `${id}'s request line`).toContain('"clientAddress":"127.0.0.1"');
+      }
       const traffic = load(`http://127.0.0.1:${port}`, key, CLIENTS);
       await sleep(1500);
 
