@@ -1,6 +1,6 @@
 import type { OperationContract } from '../contract/operations.js';
 import type { ObservedResponse, ResponseChecker } from '../contract/response-checker.js';
-import { isObject, type Json } from '../contract/spec.js';
+import { isObject, type Json, type OpenApiDocument } from '../contract/spec.js';
 import type { ApiWideAnswers } from './api-wide-answers.js';
 import type { RequestInput, SuiteCase } from './case.js';
 import type { Credentials } from './credentials.js';
@@ -8,6 +8,7 @@ import type { Exchange } from './http.js';
 import type { ListShape } from './list-shape.js';
 import { itemsOf } from './owned.js';
 import type { Rules } from './rules.js';
+import { writeOnlyReturned } from './write-only.js';
 
 /** The options of a list request: the POST body, or the GET query read as an object. */
 export type ListOptions = Record<string, Json>;
@@ -15,6 +16,8 @@ export type ListOptions = Record<string, Json>;
 /** What the checks compare an answer with. */
 export interface CheckContext {
   checker: ResponseChecker;
+  /** The spec: an answer is walked with its schema for properties marked `writeOnly` (`write-only.ts`); without it that check is not made. */
+  spec?: OpenApiDocument;
   apiWide: ApiWideAnswers;
   /** The list shape of each list operation, by operationId. */
   lists: Map<string, ListShape>;
@@ -116,6 +119,10 @@ export function checkExchange(context: CheckContext, entry: SuiteCase, exchange:
     findings.push({ category: 'status', message: statusMessage(entry, response) });
 
   const body = parseJson(response.body);
+  // What a client sends and the server keeps (a password, a secret) is never shown back.
+  if (context.spec && !entry.apiWide)
+    for (const message of writeOnlyReturned(context.spec, entry.operation, response.status, response.headers.get('content-type'), body))
+      findings.push({ category: 'contract', message });
   if (rules.has('problem-details') && response.status >= 400 && isObject(body) && isProblemResponse(response))
     findings.push(...checkProblem(entry, response, body));
   const owner = context.ownLists?.get(entry.operation.operationId);

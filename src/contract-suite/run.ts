@@ -110,6 +110,7 @@ export async function runContractSuite(options: SuiteOptions): Promise<SuiteRepo
     transport: { baseUrl: options.baseUrl, credentials, fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.timeoutMs ?? 10_000 },
     checks: {
       checker,
+      spec,
       apiWide: new ApiWideAnswers(spec, ajv),
       lists,
       ownLists: ownListsOf(spec, checker.operations),
