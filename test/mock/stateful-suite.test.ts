@@ -55,6 +55,30 @@ describe('the contract suite against the stateful mock of the account API', () =
     expect(outcome('write-effect', 'signOut')).toEqual([['pass', 'answered 204; the ended credential is refused afterwards']]);
   });
 
+  it('forgets what was made on SIGHUP and on POST /__mock/reset, as its start message says', async () => {
+    if (!mock) throw new Error('no mock');
+    const url = mock.url;
+    expect(mock.stdout()).toContain(`\`POST ${url}/__mock/reset\` or \`kill -HUP ${mock.pid}\` forgets it.`);
+    const names = async () => {
+      const answer = await fetch(`${url}/keys?limit=100`, { headers: { Cookie: '__Host-session=forgetful' } });
+      return ((await answer.json()) as { keys: Array<{ name: string }> }).keys.map((key) => key.name);
+    };
+    const make = () =>
+      fetch(`${url}/keys`, {
+        method: 'POST',
+        headers: { Cookie: '__Host-session=forgetful', 'Content-Type': 'application/json' },
+        body: '{"name":"forget me"}',
+      });
+    expect((await make()).status).toBe(201);
+    expect(await names()).toContain('forget me');
+    mock.signal('SIGHUP');
+    await expect.poll(names).not.toContain('forget me');
+    await make();
+    expect(await names()).toContain('forget me');
+    expect((await fetch(`${url}/__mock/reset`, { method: 'POST' })).status).toBe(204);
+    expect(await names()).not.toContain('forget me');
+  });
+
   it('needs every difference it lists for the stateful mock', () => {
     const listed = KNOWN_DIFFERENCES.filter((difference) => difference.target === 'stateful-mock').map((difference) => difference.id);
     expect(listed.length).toBeGreaterThan(0);
