@@ -1,0 +1,46 @@
+/**
+ * Ownership learned, not guessed (issue 31, point 3), on the pets reference server (integer ids, no `*Id` schema):
+ * the ids the caller's own list answered are the caller's, and another user's request for one must be 403 or 404.
+ * The check used to be inverted (it expected a 2xx for bob reading pet 1, and so passed a BOLA bug).
+ */
+import { describe, expect, it } from 'vitest';
+import type { SuiteReport } from '../../src/contract-suite/run.js';
+import { runContractSuite } from '../../src/contract-suite/run.js';
+import { readSpecSource } from '../../src/contract-suite/spec/spec-source.js';
+import { PETS_SPEC, PETS_USERS, type PetsBug, petsServer } from './reference/pets.js';
+
+async function suite(bug?: PetsBug): Promise<SuiteReport> {
+  const source = await readSpecSource(PETS_SPEC);
+  return runContractSuite({
+    spec: source.spec,
+    foreign: { unknownFormats: source.unknownFormats, notes: source.notes, openapi: source.version },
+    baseUrl: 'http://pets.test',
+    fetch: await petsServer(bug),
+    token: PETS_USERS.alice,
+    otherToken: PETS_USERS.bob,
+  });
+}
+
+const otherUserRead = (report: SuiteReport) => report.results.find((result) => result.id === 'getPet positive other-user');
+
+describe("another user's credential on what the caller owns", () => {
+  it('expects 403 or 404 for a pet the caller’s own list showed, and gets 404 from a correct server', async () => {
+    const report = await suite();
+    expect(otherUserRead(report)).toMatchObject({ outcome: 'pass', status: 404, request: { url: 'http://pets.test/pets/1' } });
+    expect(report.results.filter((result) => result.outcome === 'fail')).toEqual([]);
+  });
+
+  it('finds another user reading the caller’s pet, with the id a list gave (an integer, no *Id schema)', async () => {
+    const report = await suite('bola-read');
+    expect(otherUserRead(report)?.outcome).toBe('fail');
+    expect(otherUserRead(report)?.findings.map((finding) => finding.message)).toContain(
+      "another user's request for the caller's 1 was answered 200, not 403 or 404",
+    );
+  });
+
+  it('finds a list marked x-own-list that shows another owner’s items, with the caller’s credential alone', async () => {
+    const report = await suite('bola-list');
+    const list = report.results.find((result) => result.id === 'listPets positive minimal-request');
+    expect(list?.findings.map((finding) => finding.message).join('\n')).toMatch(/own list \(x-own-list: owner\) holds items of 2 owners/);
+  });
+});
