@@ -72,7 +72,7 @@ describe('npm run contract, its exits', () => {
     const result = await contract(['--spec', fixture('exits/ref-into-paths.yaml'), '--base-url', baseUrl, '--token', 'x', ...NO_PHASES]);
     expect(result.stderr).not.toContain('exit 3');
     expect(result.code).toBe(ContractExit.ok);
-    expect(result.stdout).toMatch(/^findPetsByStatus  GET \/pet\/findByStatus\n.*\n  ok    positive  verbose: none, true, false/m);
+    expect(result.stdout).toMatch(/^findPetsByStatus +GET \/pet\/findByStatus\n.*\n +ok +positive +verbose: none, true, false/m);
   });
 
   it('refuses Swagger 2.0 with the command that converts it', async () => {
