@@ -18,6 +18,7 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { ConfigError } from '../../src/config/config-error.js';
+import { configurationWarnings } from '../../src/config/env.js';
 import { KNOWN_VARIABLES } from '../../src/config/known-variables.js';
 import { readSecrets } from '../../src/config/secrets.js';
 import { projectRoot } from '../../src/contract/project.js';
@@ -134,6 +135,9 @@ describe('deploy/kubernetes/', () => {
     const known = new Set<string>(KNOWN_VARIABLES);
     expect([...env.keys()].filter((name) => !known.has(name))).toEqual([]);
     expect(env.get('NODE_ENV')).toBe('production');
+    // Nothing the server would warn about at start (a setting without effect, a misspelling), as its user.
+    const environment = Object.fromEntries([...env].map(([name, value]) => [name, value ?? '']));
+    expect(configurationWarnings(environment, pod?.securityContext?.runAsUser)).toEqual([]);
     // The image's SQLite path is emptied: set, the server warns it has no effect beside DATABASE_URL_FILE.
     expect(env.get('DATABASE_PATH')).toBe('');
     for (const name of ['DATABASE_URL', 'DATABASE_PASSWORD', 'CURSOR_SECRETS', 'DEVICE_COOKIE_SECRETS', 'SIGN_IN_COUNTER_SECRETS'])
