@@ -68,9 +68,10 @@ describe('npm run contract, its exits', () => {
     ]);
   });
 
-  it('resolves a $ref into paths (a parameter of another operation)', async () => {
+  it('resolves a $ref into paths (a parameter and a response schema of another operation)', async () => {
     const result = await contract(['--spec', fixture('exits/ref-into-paths.yaml'), '--base-url', baseUrl, '--token', 'x', ...NO_PHASES]);
     expect(result.stderr).not.toContain('exit 3');
+    expect(result.stdout).not.toContain('could not be compiled');
     expect(result.code).toBe(ContractExit.ok);
     expect(result.stdout).toMatch(/^findPetsByStatus +GET \/pet\/findByStatus\n.*\n +ok +positive +verbose: none, true, false/m);
   });

@@ -3,6 +3,7 @@ import { bundle, createConfig, detectSpec } from '@redocly/openapi-core';
 import { formatNames } from 'ajv-formats/dist/formats.js';
 import { UsageError } from '../../cli/exit.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
+import { inlineRefsOutsideComponents } from './inline-refs.js';
 import { convertOpenApi30Schemas } from './openapi-30.js';
 import { UnresolvableSpec } from './unresolvable.js';
 
@@ -27,7 +28,8 @@ const KNOWN_FORMATS = new Set<string>(formatNames);
 
 /**
  * Reads any OpenAPI 3.0 or 3.1 document, YAML or JSON, with Redocly's bundler: external `$ref`s
- * (other files, URLs) are pulled into the document, so everything after this reads local refs only.
+ * (other files, URLs) are pulled into the document, so everything after this reads local refs only, and a local
+ * ref outside `components` (into `paths`) is replaced by what it points to (`inline-refs.ts`).
  * A 3.0 document's schemas are rewritten to JSON Schema 2020-12 (`openapi-30.ts`). A document
  * without `components` (or `paths`, which 3.1 allows) gets empty ones. A file that cannot be read,
  * or is not OpenAPI 3.x, is a usage error (exit 2) with a message that says why.
@@ -53,6 +55,7 @@ export async function readSpecSource(file: string): Promise<SpecSource> {
   const notes = errors.map((problem) => `while bundling: ${problem.message}`);
   if (!isObject(document['paths'])) document['paths'] = {};
   if (!isObject(document['components'])) document['components'] = {};
+  inlineRefsOutsideComponents(document);
   if (version === '3.0') convertOpenApi30Schemas(document);
   const unknownFormats = [...formatsIn(document)].filter((format) => !KNOWN_FORMATS.has(format)).sort();
   if (unknownFormats.length > 0) notes.push(`formats no validator here knows, accepted as any value of their type: ${unknownFormats.join(', ')}`);
