@@ -42,28 +42,55 @@ export function useHashParametersForTests(parameters: Readonly<Options> = ARGON2
 export const CONCURRENT_HASHES = 1;
 /** Sign-ins waiting for their hash at most (under a second at about 40 ms each); more are refused with 503. */
 export const QUEUED_HASHES = 16;
-/** Sign-ups waiting at most, in their own line behind every waiting sign-in; more are refused with 503. */
+/** Sign-ups waiting at most, in their own line; more are refused with 503. */
 export const QUEUED_SIGN_UPS = 4;
+/** Password changes waiting at most, in a line of their own (a change needs a session, so these are few); more are refused with 503. */
+export const QUEUED_PASSWORD_CHANGES = 4;
+/**
+ * Sign-ins served in a row at most while a sign-up or a password change waits: then one of those has its turn.
+ * A sign-in waits at most one such job per this many sign-ins; a sign-up or change at the head of its line waits
+ * at most this many sign-ins (and one job of the other line), about 200 ms at 40 ms a hash, however many sign-ins
+ * are in line (issue 33: a storm of sign-ins to the attacker's own account made a sign-up wait 24 s).
+ */
+export const SIGN_INS_PER_TURN = 4;
 
-/** Which line a hash waits in: a sign-in's goes before any sign-up's. */
-export type HashLane = 'sign-in' | 'sign-up';
+/**
+ * Which line a hash waits in: sign-ins, sign-ups, and password changes (the strength check, the current password
+ * and the new hash of a change all wait in its own line, so a change is never behind a sign-in storm's line).
+ */
+export type HashLane = 'sign-in' | 'sign-up' | 'password-change';
+
+const LANES: readonly HashLane[] = ['sign-in', 'sign-up', 'password-change'];
 
 /**
  * Runs password hashes through bounded queues: `concurrent` at a time, and a line per lane with its own bound,
  * past which a 503 with `Retry-After` comes at once rather than a queue that grows with the flood. (A plain
- * concurrency limiter queues without bound; refusing is the point here.) A free slot goes to the longest-waiting
- * sign-in first, and to a sign-up only when no sign-in waits: a flood of sign-ups fills its own line and is
- * refused there, and never keeps a sign-in waiting longer than the hash that is running.
+ * concurrency limiter queues without bound; refusing is the point here.) The lines take turns: a free slot goes
+ * to the longest-waiting sign-in, except that after `signInsPerTurn` sign-ins in a row a waiting password change
+ * or sign-up goes next (those two alternate when both wait). So a flood of sign-ups fills its own line and keeps
+ * a sign-in waiting at most one hash per `signInsPerTurn`, and a storm of sign-ins (which can be right passwords,
+ * and so pass every failure count) keeps a sign-up or a password change waiting at most `signInsPerTurn` sign-ins.
  */
 export class HashQueue {
   readonly #concurrent: number;
   readonly #bounds: Readonly<Record<HashLane, number>>;
+  readonly #signInsPerTurn: number;
   #running = 0;
-  readonly #waiting: Record<HashLane, Array<() => void>> = { 'sign-in': [], 'sign-up': [] };
+  /** Sign-ins started since a sign-up or a password change last had its turn. */
+  #signInsInRow = 0;
+  /** Which of the other two lines had the latest turn, so they alternate. */
+  #lastOther: HashLane = 'sign-up';
+  readonly #waiting: Record<HashLane, Array<() => void>> = { 'sign-in': [], 'sign-up': [], 'password-change': [] };
 
-  constructor(options: { concurrent: number; queued: Readonly<Record<HashLane, number>> }) {
+  constructor(options: { concurrent: number; queued: Readonly<Record<HashLane, number>>; signInsPerTurn?: number }) {
     this.#concurrent = options.concurrent;
     this.#bounds = options.queued;
+    this.#signInsPerTurn = options.signInsPerTurn ?? SIGN_INS_PER_TURN;
+  }
+
+  /** How many wait in each line (for tests and the soak's report). */
+  get waiting(): Readonly<Record<HashLane, number>> {
+    return Object.fromEntries(LANES.map((lane) => [lane, this.#waiting[lane].length])) as Record<HashLane, number>;
   }
 
   /** Runs `work` when a slot is free and its turn comes; throws the 503 when its lane is full. */
@@ -71,7 +98,7 @@ export class HashQueue {
     if (this.#running >= this.#concurrent) {
       const line = this.#waiting[lane];
       if (line.length >= this.#bounds[lane]) {
-        const what = lane === 'sign-in' ? 'sign-ins' : 'sign-ups';
+        const what = lane === 'sign-in' ? 'sign-ins' : lane === 'sign-up' ? 'sign-ups' : 'password changes';
         throw new ApiError('urn:problem-type:service-unavailable', `Too many ${what} are being checked at this moment. Try again in a second.`, {
           headers: { 'Retry-After': '1' },
           reason: 'password-checks-busy',
@@ -80,14 +107,35 @@ export class HashQueue {
       await new Promise<void>((resolve) => line.push(resolve));
     } else {
       this.#running++;
+      this.#count(lane);
     }
     try {
       return await work();
     } finally {
-      // The slot passes to the next in line, sign-ins first, or is freed.
-      const next = this.#waiting['sign-in'].shift() ?? this.#waiting['sign-up'].shift();
+      // The slot passes to whoever's turn it is, or is freed.
+      const next = this.#next();
       if (next) next();
       else this.#running--;
+    }
+  }
+
+  /** Takes the next waiting job by the turns described above, and counts its turn. */
+  #next(): (() => void) | undefined {
+    const others: HashLane[] = this.#lastOther === 'sign-up' ? ['password-change', 'sign-up'] : ['sign-up', 'password-change'];
+    const other = others.find((lane) => this.#waiting[lane].length > 0);
+    const signIns = this.#waiting['sign-in'].length > 0;
+    const lane = signIns && (other === undefined || this.#signInsInRow < this.#signInsPerTurn) ? 'sign-in' : other;
+    if (lane === undefined) return undefined;
+    this.#count(lane);
+    return this.#waiting[lane].shift();
+  }
+
+  #count(lane: HashLane): void {
+    if (lane === 'sign-in') {
+      this.#signInsInRow++;
+    } else {
+      this.#signInsInRow = 0;
+      this.#lastOther = lane;
     }
   }
 }
@@ -194,26 +242,30 @@ class HashingThread {
 }
 
 /** The process's one queue and thread: the CPU they protect is the process's. */
-const hashes = new HashQueue({ concurrent: CONCURRENT_HASHES, queued: { 'sign-in': QUEUED_HASHES, 'sign-up': QUEUED_SIGN_UPS } });
+const hashes = new HashQueue({
+  concurrent: CONCURRENT_HASHES,
+  queued: { 'sign-in': QUEUED_HASHES, 'sign-up': QUEUED_SIGN_UPS, 'password-change': QUEUED_PASSWORD_CHANGES },
+});
 const thread = new HashingThread();
 
 /**
  * Hashes a password for storage (a PHC string: `$argon2id$v=19$m=19456,t=2,p=1$salt$hash`).
  *
- * @param lane the line it waits in: `sign-up` (the default), or `sign-in` for a hash made again at sign-in.
+ * @param lane the line it waits in: `sign-up` (the default), `password-change`, or `sign-in` for a hash made again at sign-in.
  */
 export function hashPassword(password: string, lane: HashLane = 'sign-up'): Promise<string> {
   return hashes.run(lane, () => thread.run({ kind: 'hash', password, options: { ...hashParameters } }));
 }
 
 /**
- * Estimates a new password's strength (zxcvbn-ts, on the hashing thread, in the sign-up line).
+ * Estimates a new password's strength (zxcvbn-ts, on the hashing thread, in the sign-up line by default).
  *
  * @param password the password as it will be hashed (`normalizePassword`).
  * @param userInputs words of this account and service a guesser would try: the user name, the service's name.
+ * @param lane the line it waits in: `sign-up`, or `password-change`.
  */
-export function passwordStrength(password: string, userInputs: string[]): Promise<PasswordStrength> {
-  return hashes.run('sign-up', () => thread.run({ kind: 'strength', password, userInputs }));
+export function passwordStrength(password: string, userInputs: string[], lane: HashLane = 'sign-up'): Promise<PasswordStrength> {
+  return hashes.run(lane, () => thread.run({ kind: 'strength', password, userInputs }));
 }
 
 /** The decoy hash, made once per process (and again only if a test changed the parameters). */
@@ -227,9 +279,9 @@ export type PasswordCheck = 'match' | 'match-as-typed' | 'no-match';
  * differs from that, as typed: a hash made before passwords were normalized was made from the text as typed
  * (the caller makes it again from the normalized form). With no hash (no such user, or a user without a
  * password), a decoy hash is checked instead, as many times, so the answer takes as long as for a real user
- * and timing does not tell which half was wrong.
+ * and timing does not tell which half was wrong. `lane` is the line it waits in: `sign-in`, or `password-change`.
  */
-export async function verifyPassword(storedHash: string | null | undefined, password: string): Promise<PasswordCheck> {
+export async function verifyPassword(storedHash: string | null | undefined, password: string, lane: HashLane = 'sign-in'): Promise<PasswordCheck> {
   const normalized = normalizePassword(password);
   const forms = normalized === password ? [normalized] : [normalized, password];
   if (!storedHash) {
@@ -238,13 +290,13 @@ export async function verifyPassword(storedHash: string | null | undefined, pass
       decoy = { parameters: hashParameters, hash: thread.run({ kind: 'hash', password: 'decoy password, never matched', options: { ...hashParameters } }) };
     }
     const decoyHash = await decoy.hash;
-    await hashes.run('sign-in', async () => {
+    await hashes.run(lane, async () => {
       for (const form of forms) await thread.run({ kind: 'verify', hash: decoyHash, password: form });
     });
     return 'no-match';
   }
   try {
-    return await hashes.run('sign-in', async () => {
+    return await hashes.run(lane, async () => {
       if (await thread.run({ kind: 'verify', hash: storedHash, password: normalized })) return 'match';
       if (forms.length > 1 && (await thread.run({ kind: 'verify', hash: storedHash, password }))) return 'match-as-typed';
       return 'no-match';

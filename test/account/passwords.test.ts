@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ARGON2_OPTIONS, CONCURRENT_HASHES, HashQueue, QUEUED_HASHES, useHashParametersForTests } from '../../src/account/passwords.js';
-import { ApiError } from '../../src/http/problems.js';
 import { readLimits } from '../../src/contract/limits.js';
+import { ApiError } from '../../src/http/problems.js';
 import { accountChecker, accountSpec, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
 
 /** A piece of work the test finishes by hand. */
@@ -40,7 +40,7 @@ describe('the password hash', () => {
 
 describe('the password hash queue', () => {
   it('runs `concurrent` at once, keeps `queued` waiting in order, and refuses the next at once with a 503 and Retry-After', async () => {
-    const queue = new HashQueue({ concurrent: 1, queued: { 'sign-in': 2, 'sign-up': 2 } });
+    const queue = new HashQueue({ concurrent: 1, queued: { 'sign-in': 2, 'sign-up': 2, 'password-change': 2 } });
     const jobs = [held(1), held(2), held(3), held(4)];
     const runs = jobs.map((job) => queue.run('sign-in', job.work));
     const refused = await runs[3]?.catch((error: unknown) => error);
@@ -67,7 +67,7 @@ describe('the password hash queue', () => {
   });
 
   it('gives a free slot to a waiting sign-in before any sign-up, and bounds each line on its own', async () => {
-    const queue = new HashQueue({ concurrent: 1, queued: { 'sign-in': 1, 'sign-up': 2 } });
+    const queue = new HashQueue({ concurrent: 1, queued: { 'sign-in': 1, 'sign-up': 2, 'password-change': 2 } });
     const running = held('sign-up 0');
     const signUps = [held('sign-up 1'), held('sign-up 2'), held('sign-up 3')];
     const signIns = [held('sign-in 1'), held('sign-in 2')];
@@ -88,6 +88,102 @@ describe('the password hash queue', () => {
     await tick();
     signUps[1]?.finish();
     expect(await Promise.all([first, upRuns[0], upRuns[1], inRuns[0]])).toEqual(['sign-up 0', 'sign-up 1', 'sign-up 2', 'sign-in 1']);
+  });
+
+  it('takes turns: a sign-up or a password change waits behind at most signInsPerTurn sign-ins, however long the sign-in line', async () => {
+    const queue = new HashQueue({ concurrent: 1, queued: { 'sign-in': 16, 'sign-up': 4, 'password-change': 4 }, signInsPerTurn: 3 });
+    const order: string[] = [];
+    const jobs = new Map<string, ReturnType<typeof held<string>>>();
+    const runs: Promise<string>[] = [];
+    const submit = (lane: 'sign-in' | 'sign-up' | 'password-change', name: string) => {
+      const job = held(name);
+      jobs.set(name, job);
+      runs.push(
+        queue.run(lane, async () => {
+          order.push(name);
+          return job.work();
+        }),
+      );
+    };
+    submit('sign-in', 'in-0');
+    for (let i = 1; i <= 12; i++) submit('sign-in', `in-${i}`);
+    submit('sign-up', 'up-1');
+    submit('password-change', 'pw-1');
+    submit('sign-up', 'up-2');
+    // Finish whatever runs, one at a time, until every job has run; sign-ins keep arriving behind each as the storm does.
+    let extra = 13;
+    while (order.length < jobs.size) {
+      const current = order.at(-1);
+      await tick();
+      jobs.get(current ?? '')?.finish();
+      await tick();
+      if (extra < 20) submit('sign-in', `in-${extra++}`);
+    }
+    for (const job of jobs.values()) job.finish();
+    await Promise.all(runs);
+    // The running sign-in, then 3 more, then the change (its line is served first), 3 sign-ins, the sign-up, 3, the next sign-up.
+    expect(order.slice(0, 16)).toEqual([
+      'in-0',
+      'in-1',
+      'in-2',
+      'pw-1',
+      'in-3',
+      'in-4',
+      'in-5',
+      'up-1',
+      'in-6',
+      'in-7',
+      'in-8',
+      'up-2',
+      'in-9',
+      'in-10',
+      'in-11',
+      'in-12',
+    ]);
+    // Each sign-up or change waited behind at most 3 sign-ins (and one job of the other line) once at the head of its line.
+    for (const name of ['pw-1', 'up-1', 'up-2']) {
+      const at = order.indexOf(name);
+      const before = order.slice(Math.max(0, at - 4), at).filter((job) => job.startsWith('in-'));
+      expect(before.length).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('alternates sign-ups and password changes when both wait, and serves sign-ins only once the others are empty or had their turn', async () => {
+    const queue = new HashQueue({ concurrent: 1, queued: { 'sign-in': 4, 'sign-up': 4, 'password-change': 4 }, signInsPerTurn: 1 });
+    const order: string[] = [];
+    const running = held('first');
+    const first = queue.run('sign-up', running.work);
+    const submit = (lane: 'sign-in' | 'sign-up' | 'password-change', name: string) =>
+      queue.run(lane, async () => {
+        order.push(name);
+        return name;
+      });
+    const all = [
+      submit('sign-up', 'up-1'),
+      submit('sign-up', 'up-2'),
+      submit('password-change', 'pw-1'),
+      submit('password-change', 'pw-2'),
+      submit('sign-in', 'in-1'),
+      submit('sign-in', 'in-2'),
+    ];
+    expect(queue.waiting).toEqual({ 'sign-in': 2, 'sign-up': 2, 'password-change': 2 });
+    running.finish();
+    await Promise.all([first, ...all]);
+    // The sign-up that ran counts as the other lines' latest turn: a sign-in, then a change, a sign-in, the sign-up, then the rest.
+    expect(order).toEqual(['in-1', 'pw-1', 'in-2', 'up-1', 'pw-2', 'up-2']);
+  });
+
+  it('bounds the password-change line on its own, with a 503 naming it', async () => {
+    const queue = new HashQueue({ concurrent: 1, queued: { 'sign-in': 1, 'sign-up': 1, 'password-change': 1 } });
+    const running = held('running');
+    const first = queue.run('sign-in', running.work);
+    const waiting = queue.run('password-change', async () => 'change');
+    await expect(queue.run('password-change', async () => 'refused')).rejects.toMatchObject({
+      status: 503,
+      message: expect.stringContaining('password changes'),
+    });
+    running.finish();
+    expect(await Promise.all([first, waiting])).toEqual(['running', 'change']);
   });
 
   it(`bounds sign-in on the web application: ${CONCURRENT_HASHES} hashing, ${QUEUED_HASHES} waiting, the rest answered 503 as the account spec documents`, async () => {
