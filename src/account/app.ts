@@ -2,6 +2,7 @@ import type { Context, Hono } from 'hono';
 import type { AccountLimits } from '../contract/limits.js';
 import type { AppLogger } from '../http/app-logger.js';
 import type { ClientAddress } from '../http/client-address.js';
+import { clientBudgetKey } from '../http/client-key.js';
 import { createContractApp } from '../http/contract-app.js';
 import { FailureBudget } from '../http/failure-budget.js';
 import { type Guard, type KernelEnv, kernelOf } from '../http/kernel-env.js';
@@ -43,6 +44,8 @@ export interface WebAppOptions {
   origin?: string;
   /** The caller's address (`clientAddress(config.trustedProxies)`), for the per-client limits and the request log; by default the socket's peer. */
   clientAddress?: ClientAddress;
+  /** The prefix an IPv6 client's per-client limits count it by (`CLIENT_IPV6_PREFIX`, default 64: `client-key.ts`). */
+  clientIpv6PrefixLength?: number;
   /** Overrides of the account spec's `x-limits` body size and request rate. */
   limits?: Partial<Limits>;
   /** What each operation does; by default the project's own (`src/account/operations.ts`). */
@@ -114,13 +117,21 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     api: 'account',
     telemetry: options.telemetry,
     clientAddress: options.clientAddress,
-    security: { sessionCookie: sessionCookie({ sessions, now, failures: new FailureBudget({ ...limits.failedAuthentication, now }) }) },
+    security: {
+      sessionCookie: sessionCookie({
+        sessions,
+        now,
+        failures: new FailureBudget({ ...limits.failedAuthentication, now }),
+        ipv6PrefixLength: options.clientIpv6PrefixLength,
+      }),
+    },
     guards: {
       beforeSecurity: [
         quota<WebVariables>({
           limiter: new FixedWindowRateLimiter({ ...limits.rateLimit, now }),
-          // A request with a live session counts against that session's own quota, so that others at its address (an
-          // office, a NAT) never use it up; any other request, against its client address's.
+          // A request with a live session counts against that session's own quota, and one carrying a valid device
+          // cookie against that cookie's account, so that others at its address (an office, a NAT, an attacker next
+          // door) never use it up; any other request, against its client's (an IPv6 client by its /64).
           keyOf: async (c) => {
             if (c.get('operation')?.security.includes('sessionCookie')) {
               const session = await sessions.find(c, now());
@@ -129,10 +140,12 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
                 return `session ${session.id}`;
               }
             }
-            return `address ${c.get('client')}`;
+            const device = await devices.find(c).catch(() => undefined);
+            if (device) return `device ${device.userId}`;
+            return `address ${clientBudgetKey(c.get('client'), options.clientIpv6PrefixLength)}`;
           },
           refusal: (key) =>
-            `This ${key.startsWith('session ') ? 'session' : 'address'} has sent ${requests} requests in the current ${requestWindow}-second window.`,
+            `This ${key.startsWith('session ') ? 'session' : key.startsWith('device ') ? 'browser' : 'address'} has sent ${requests} requests in the current ${requestWindow}-second window.`,
           headers: false,
         }),
         (c) => checkSameOrigin(c, options.origin),
@@ -147,7 +160,8 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
         store,
         sessions: sessions.at(c),
         session,
-        client: c.get('client'),
+        // The sign-in and sign-up limits per client count an IPv6 client by its /64, as every budget does.
+        client: clientBudgetKey(c.get('client'), options.clientIpv6PrefixLength),
         device: deviceOf(c),
         signInAttempts,
         signUpAttempts,

@@ -1,3 +1,4 @@
+import { clientBudgetKey } from '../http/client-key.js';
 import type { FailureBudget } from '../http/failure-budget.js';
 import { type Guard, kernelOf } from '../http/kernel-env.js';
 import { ApiError } from '../http/problems.js';
@@ -10,12 +11,18 @@ import type { Sessions } from './sessions.js';
  * sent: its lookup (one indexed, cached query) comes first. Each 401 spends the client address's
  * failed-authentication budget; over it, a request without a live session gets 429 instead.
  */
-export function sessionCookie(options: { sessions: Sessions; now: () => number; failures: FailureBudget }): Guard<{ session?: SessionRecord }> {
+export function sessionCookie(options: {
+  sessions: Sessions;
+  now: () => number;
+  failures: FailureBudget;
+  /** The prefix an IPv6 client is counted by (`client-key.ts`); default 64. */
+  ipv6PrefixLength?: number | undefined;
+}): Guard<{ session?: SessionRecord }> {
   const { sessions, now, failures } = options;
   return async (c) => {
     let session = c.get('session');
     if (!session) {
-      const client = c.get('client');
+      const client = clientBudgetKey(c.get('client'), options.ipv6PrefixLength);
       const spent = failures.spent(client);
       try {
         session = await sessions.require(c, now());

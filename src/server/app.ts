@@ -47,6 +47,8 @@ export interface AppOptions {
   secrets?: SecretSource;
   /** The caller's address (`clientAddress(config.trustedProxies)`), for the failed-authentication budget and the request log; by default the socket's peer. */
   clientAddress?: ClientAddress;
+  /** The prefix an IPv6 client's failed-authentication budget is counted by (`CLIENT_IPV6_PREFIX`, default 64: `client-key.ts`). */
+  clientIpv6PrefixLength?: number;
   /** The metrics and the request spans, when they are on (`src/ops/`). */
   telemetry?: Telemetry | undefined;
 }
@@ -85,7 +87,12 @@ export function createApp(options: AppOptions): Hono<KernelEnv<{ caller: Caller 
     api: 'main',
     telemetry: options.telemetry,
     security: {
-      bearerAuth: bearerKey({ store, now, failures: new FailureBudget({ ...limits.failedAuthentication, now }) }),
+      bearerAuth: bearerKey({
+        store,
+        now,
+        failures: new FailureBudget({ ...limits.failedAuthentication, now }),
+        ipv6PrefixLength: options.clientIpv6PrefixLength,
+      }),
     },
     guards: {
       afterSecurity: [

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { clientBudgetKey } from '../http/client-key.js';
 import type { FailureBudget, SpentBudget } from '../http/failure-budget.js';
 import { type Guard, type KernelEnv, kernelOf } from '../http/kernel-env.js';
 import { ApiError } from '../http/problems.js';
@@ -8,8 +9,10 @@ import type { KeyCredential, Store } from '../store/store.js';
 export interface BearerKeyOptions {
   store: Store;
   now: () => number;
-  /** Requests with missing or invalid credentials, per client address; over it, 429 instead of 401. */
+  /** Requests with missing or invalid credentials, per client (`clientBudgetKey`); over it, 429 instead of 401. */
   failures: FailureBudget;
+  /** The prefix an IPv6 client is counted by; default 64. */
+  ipv6PrefixLength?: number | undefined;
 }
 
 /**
@@ -27,7 +30,8 @@ export interface BearerKeyOptions {
 export function bearerKey(options: BearerKeyOptions): Guard<{ caller: Caller }> {
   const { store, now, failures } = options;
   return async (c) => {
-    const address = kernelOf(c).get('client');
+    // Counted by who the client is (an IPv6 client by its /64), never by what a made-up key says (client-key.ts).
+    const address = clientBudgetKey(kernelOf(c).get('client'), options.ipv6PrefixLength);
     const at = now();
     // Read before the key is checked: the answer to a key that turns out invalid depends on what came before it.
     const spent = failures.spent(address);
