@@ -6,7 +6,7 @@
  * input/output (`CliIo`), so tests run it in-process; `keys.ts` runs it on the process's own.
  */
 import { Command } from 'commander';
-import { accountPresets, accountSchemaCheck } from '../account/presets.js';
+import { accountPresets, accountSchemaCheck } from '../contract/presets.js';
 import { loadContractSpec } from '../contract/spec.js';
 import { generateApiKey } from '../keys/api-key.js';
 import type { Store } from '../store/store.js';

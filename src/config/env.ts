@@ -1,13 +1,12 @@
 import { lookup } from 'node:dns/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { projectRoot } from '../contract/project.js';
-import { FORWARDED_HEADERS, type ForwardedHeader, type TrustedProxies, trustedProxy } from '../http/client-address.js';
-import { DEFAULT_KEY_EVENTS_RETENTION_DAYS } from '../store/retention.js';
 import { ConfigError } from './config-error.js';
 import { readDatabaseUrl } from './database-secret.js';
 import { withoutPassword } from './database-url.js';
 import { unknownVariableWarnings } from './known-variables.js';
 import { type ConfiguredSecrets, readSecrets } from './secrets.js';
+import { readTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
 
 /**
  * What the server does with its own answers: `strict` checks each one against
@@ -207,6 +206,9 @@ export type NodeEnv = (typeof NODE_ENVS)[number];
  */
 export const DEFAULT_PRODUCTION_SHUTDOWN_DELAY_SECONDS = 5;
 
+/** `KEY_EVENTS_RETENTION_DAYS` when unset: a year of each key's audit trail (docs/data.md, "Retention"). */
+export const DEFAULT_KEY_EVENTS_RETENTION_DAYS = 365;
+
 /** `LOG_LEVEL` when unset: one JSON line per request. The bench measures the server at this level. */
 export const DEFAULT_LOG_LEVEL = 'info';
 
@@ -275,7 +277,7 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     otlpEndpoint: url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
     serviceName: env['OTEL_SERVICE_NAME'] || 'bearer-list-api',
     responseValidation: responseValidation as ResponseValidationMode,
-    trustedProxies: trustedProxies(env),
+    trustedProxies: readTrustedProxies(env),
     keyEventsRetentionDays: integer(env, 'KEY_EVENTS_RETENTION_DAYS', DEFAULT_KEY_EVENTS_RETENTION_DAYS, 1, 36_500),
     secrets: readSecrets(env),
   };
@@ -303,31 +305,6 @@ function opsListener(env: NodeJS.ProcessEnv): { host: string; port: number } | u
   const port = optionalInteger(env, 'OPS_PORT', 0, 65535);
   const host = env['OPS_HOST'] || '127.0.0.1';
   return port === undefined ? undefined : { host, port };
-}
-
-/**
- * `TRUSTED_PROXIES`: comma-separated addresses and CIDR ranges (or proxy-addr's `loopback`, `linklocal`,
- * `uniquelocal`), each checked by proxy-addr as it will be used; `FORWARDED_HEADER`: the one header those
- * proxies write the client's address in.
- */
-function trustedProxies(env: NodeJS.ProcessEnv): TrustedProxies {
-  const addresses = (env['TRUSTED_PROXIES'] ?? '')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  for (const entry of addresses) {
-    try {
-      trustedProxy([entry]);
-    } catch {
-      throw new ConfigError(
-        `TRUSTED_PROXIES must list IP addresses or CIDR ranges (such as 10.0.0.5, 10.0.0.0/8, fd00::/8, or loopback), separated by commas; ${JSON.stringify(entry)} is neither`,
-      );
-    }
-  }
-  const header = env['FORWARDED_HEADER'] || 'x-forwarded-for';
-  if (!FORWARDED_HEADERS.includes(header as ForwardedHeader))
-    throw new ConfigError(`FORWARDED_HEADER must be one of ${FORWARDED_HEADERS.join(', ')} (the header your proxies write), not ${JSON.stringify(header)}`);
-  return { addresses, header: header as ForwardedHeader };
 }
 
 /** An origin as browsers send it in `Origin`: scheme, host and port, nothing else. */

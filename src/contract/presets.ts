@@ -1,6 +1,6 @@
-import type { AccountSchemas } from '../contract/account-types.js';
-import { compileSpecSchema, createSpecAjv, describeErrors } from '../contract/schemas.js';
-import { deref, loadContractSpec, type OpenApiDocument } from '../contract/spec.js';
+import type { AccountSchemas } from './account-types.js';
+import { compileSpecSchema, createSpecAjv, describeErrors } from './schemas.js';
+import { deref, loadContractSpec, type OpenApiDocument } from './spec.js';
 
 /** The values of an integer enum of the account API a user picks from, and the default among them. */
 export interface Presets<Value extends number> {
@@ -26,7 +26,7 @@ export function accountPresets(spec: OpenApiDocument = loadContractSpec('account
   const keyName = deref(spec, { $ref: '#/components/schemas/KeyName' });
   const [minLength, maxLength] = [keyName['minLength'], keyName['maxLength']];
   if (typeof minLength !== 'number' || typeof maxLength !== 'number')
-    throw new Error("the account spec's KeyName has no minLength and maxLength; update src/account/presets.ts");
+    throw new Error("the account spec's KeyName has no minLength and maxLength; update src/contract/presets.ts");
   return { expiresInDays: presetsOf(spec, 'ExpiresInDays'), overlapHours: presetsOf(spec, 'OverlapHours'), keyName: { minLength, maxLength } };
 }
 
@@ -35,7 +35,7 @@ function presetsOf<Value extends number>(spec: OpenApiDocument, name: string): P
   const values = schema['enum'];
   const fallback = schema['default'];
   if (!Array.isArray(values) || !values.every((value) => typeof value === 'number') || typeof fallback !== 'number' || !values.includes(fallback))
-    throw new Error(`the account spec's ${name} is not an enum of numbers with a default among them; update src/account/presets.ts`);
+    throw new Error(`the account spec's ${name} is not an enum of numbers with a default among them; update src/contract/presets.ts`);
   return { values: values as Value[], default: fallback as Value };
 }
 

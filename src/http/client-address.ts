@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import parseForwarded from 'forwarded-parse';
 import type { Context } from 'hono';
 import proxyAddr from 'proxy-addr';
+import type { TrustedProxies } from '../config/trusted-proxies.js';
 
 /** How an app learns who is calling, for the per-client budgets and limits and the request log. */
 export type ClientAddress = (c: Context) => string;
@@ -12,20 +13,9 @@ export type IncomingAddress = (incoming: IncomingMessage | undefined) => string;
 /** The address of a request with no socket: made in-process (tests, `app.request()`); all such requests share it. */
 export const IN_PROCESS = 'in-process';
 
-/** The headers a trusted proxy may put the client's address in; a deployment names the one its proxies write. */
-export const FORWARDED_HEADERS = ['x-forwarded-for', 'forwarded'] as const;
-export type ForwardedHeader = (typeof FORWARDED_HEADERS)[number];
-
-/** The proxies whose word on the client's address is taken (`TRUSTED_PROXIES`), and the header they write it in (`FORWARDED_HEADER`). */
-export interface TrustedProxies {
-  /** Addresses, CIDR ranges (`10.0.0.0/8`, `fd00::/8`) or proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`). */
-  addresses: readonly string[];
-  header: ForwardedHeader;
-}
-
 /**
  * Whether an address is one of the trusted proxies: proxy-addr's `compile`, which throws a `TypeError`
- * naming an entry that is neither an address nor a range (`src/config/env.ts` turns it into a configuration error).
+ * naming an entry that is neither an address nor a range (`src/config/trusted-proxies.ts` refuses such an entry at startup).
  */
 export function trustedProxy(addresses: readonly string[]): (address: string) => boolean {
   const trust = proxyAddr.compile([...addresses]);

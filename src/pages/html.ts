@@ -2,7 +2,7 @@
  * The pages' HTML, written once at startup. No user data is ever put in here:
  * the script fills in names and keys with `textContent` only.
  */
-import { type AccountPresets, accountPresets, type Presets } from '../account/presets.js';
+import { type AccountPresets, accountPresets, type Presets } from '../contract/presets.js';
 
 export interface PageOptions {
   /** Root of the public API, shown in the ready-to-paste curl. */

@@ -4,9 +4,6 @@
  */
 import type { Store } from './store.js';
 
-/** `KEY_EVENTS_RETENTION_DAYS` when unset: a year of each key's audit trail. */
-export const DEFAULT_KEY_EVENTS_RETENTION_DAYS = 365;
-
 /** How often an instance prunes; the first pass runs at start. */
 export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 

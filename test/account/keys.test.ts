@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountPresets } from '../../src/account/presets.js';
+import { accountPresets } from '../../src/contract/presets.js';
 import { cookieOf, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
 
 const HOUR = 3_600_000;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { accountHandlers, LISTED_SESSIONS } from '../../src/account/operations.js';
-import { accountPresets } from '../../src/account/presets.js';
 import { readLimits } from '../../src/contract/limits.js';
 import { readOperations } from '../../src/contract/operations.js';
+import { accountPresets } from '../../src/contract/presets.js';
 import { deref, loadSpec } from '../../src/contract/spec.js';
 import { accountSpec } from '../helpers/web-app.js';
 

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accountPresets } from '../../src/account/presets.js';
 import { bufferedIo } from '../../src/cli/io.js';
 import { runKeys } from '../../src/cli/keys-command.js';
+import { accountPresets } from '../../src/contract/presets.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'keys-cli-test-'));
 const databasePath = join(scratch, 'api.sqlite');

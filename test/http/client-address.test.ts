@@ -5,7 +5,8 @@
  */
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { type ClientAddress, clientAddress, type TrustedProxies } from '../../src/http/client-address.js';
+import type { TrustedProxies } from '../../src/config/trusted-proxies.js';
+import { type ClientAddress, clientAddress } from '../../src/http/client-address.js';
 
 async function resolve(resolver: ClientAddress, peer: string | undefined, headers: Record<string, string> = {}): Promise<string> {
   const app = new Hono();
