@@ -62,6 +62,8 @@ export interface AnsweredRequest {
   prefer?: string;
   /** The API serves its own pages only (a cookie API): the server sends no CORS headers there, so Prism's are dropped. */
   sameOriginOnly?: boolean;
+  /** Whether the operation documents this status as `application/problem+json` (for a spec without the contract's problem types). */
+  documentsProblem?: (status: number) => boolean;
 }
 
 /** What the edge knows of the contract: its problem types by status, and the bounds of a problem's fields. */
@@ -88,6 +90,13 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
   const app = new Hono();
 
   const examples = headerExamples(options.spec);
+  const problemStatuses = new Set(
+    contract.operations.flatMap((operation) =>
+      Object.entries(operation.responses)
+        .filter(([, response]) => Object.keys(response.content).some((type) => /problem\+json/i.test(type)))
+        .map(([status]) => `${operation.method} ${operation.path} ${status}`),
+    ),
+  );
   const cookieApi = usesCookieSession(options.spec);
   const forward = async (c: Context, allow: readonly string[] | undefined, specPath?: string): Promise<Response> => {
     const refused = cookieApi ? crossSiteRefusal(c, facts, specPath === undefined ? {} : (examples.get(`${c.req.method} ${specPath} 403`) ?? {})) : undefined;
@@ -111,6 +120,7 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
     });
     const answer = (asked && (await options.stateful?.answer(asked, prismAnswer))) || prismAnswer;
     const declaredHeaders = specPath === undefined ? undefined : (status: number) => examples.get(`${c.req.method} ${specPath} ${status}`) ?? {};
+    const documentsProblem = specPath === undefined ? undefined : (status: number) => problemStatuses.has(`${c.req.method} ${specPath} ${status}`);
     const prefer = c.req.header('prefer');
     return translateAnswer(
       answer,
@@ -119,6 +129,7 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
         path: c.req.path,
         ...(allow && { allow }),
         ...(declaredHeaders && { declaredHeaders }),
+        ...(documentsProblem && { documentsProblem }),
         ...(prefer && { prefer }),
         ...(cookieApi && { sameOriginOnly: true }),
       },
@@ -221,7 +232,7 @@ export async function translateAnswer(answer: Response, request: AnsweredRequest
   // `Prefer`) from a server (which ignores it, as the RFC asks of a preference it does not support).
   if (request.prefer) headers.set('preference-applied', request.prefer);
   const text = await answer.text();
-  const problem = contractProblem(answer.status, headers, text, request, facts);
+  const problem = contractProblem(answer.status, headers, text, request, facts) ?? plainProblem(answer.status, headers, text, request, facts);
   if (problem) {
     for (const [name, value] of Object.entries(request.declaredHeaders?.(answer.status) ?? {})) if (!headers.has(name)) headers.set(name, value);
     headers.set('content-type', 'application/problem+json');
@@ -265,6 +276,29 @@ function contractProblem(status: number, headers: Headers, text: string, request
   const prismBadJson = status === 400 && !/problem\+json/i.test(headers.get('content-type') ?? '');
   if (!prismOwn && !prismBadJson) return undefined;
   return problemBody(type, OWN_DETAILS[status]?.(request) ?? `${PROBLEM_TYPES[type].title}.`, place, bounds);
+}
+
+/**
+ * For a spec without the contract's problem types (another team's), Prism's own problem or bad-JSON answer as a
+ * plain RFC 9457 problem (`about:blank`), where the operation documents that status as `application/problem+json`.
+ */
+function plainProblem(status: number, headers: Headers, text: string, request: AnsweredRequest, facts: ContractFacts): PlainProblem | undefined {
+  if (facts.problemTypes.has(status) || !request.documentsProblem?.(status) || !writtenByPrism(status, headers, text)) return undefined;
+  const detail = OWN_DETAILS[status]?.(request) ?? `Prism answered ${status}.`;
+  // RFC 9457's `about:blank`: the title is the status's reason phrase, and no type of the contract's is claimed.
+  return { type: 'about:blank', title: REASONS[status] ?? 'Error', status, detail, instance: request.path, requestId: randomUUID() };
+}
+
+/** A problem whose type is not one of the contract's `ProblemType`s. */
+type PlainProblem = Omit<ProblemBody, 'type'> & { type: string };
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed' };
+
+/** Whether an answer is Prism's own problem (`https://stoplight.io/prism/errors#...`) or its bad-JSON refusal, not one taken from the spec. */
+function writtenByPrism(status: number, headers: Headers, text: string): boolean {
+  const isJson = /json/i.test(headers.get('content-type') ?? '');
+  const prismOwn = isJson && (prismProblemType(text)?.startsWith(PRISM_PROBLEM) ?? false);
+  return prismOwn || (status === 400 && !/problem\+json/i.test(headers.get('content-type') ?? ''));
 }
 
 /** The server's wording for the problems Prism writes itself. */

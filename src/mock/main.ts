@@ -36,7 +36,7 @@ const program = new Command('mock')
   .option('--seed <seed>', 'make dynamic bodies repeatable')
   .option('--verbose', "log every request and Prism's negotiation (slower)", false)
   .addOption(new Option('--api <name>', 'which contract of redocly.yaml to serve').default('main'))
-  .addOption(new Option('--spec <file>', 'serve this document instead (a copy of the contract)').hideHelp())
+  .addOption(new Option('--spec <file>', "serve this OpenAPI document instead (a copy of the contract, or another team's; with --stateful it remembers too)"))
   .exitOverride()
   .showHelpAfterError('(run with --help for usage)');
 
@@ -50,7 +50,9 @@ await runCli('mock', async () => {
   let server: Server | undefined;
 
   try {
-    await waitForHttp(prism, prismReadinessProbe(prismUrl, options.api), { timeoutMs: 60_000, intervalMs: 100 });
+    // A foreign document (no `x-limits`: not one of this project's contracts) has no known operation to probe; any path Prism does not serve answers 404 once it is up.
+    const probe = spec['x-limits'] === undefined ? { url: `${prismUrl}/__mock/readiness`, status: 404 } : prismReadinessProbe(prismUrl, options.api);
+    await waitForHttp(prism, probe, { timeoutMs: 60_000, intervalMs: 100 });
     const stateful = options.stateful ? createStatefulMock(spec) : undefined;
     if (stateful) process.on('SIGHUP', () => stateful.reset());
     const edge = createMockEdge({ prismUrl, spec, ...(stateful && { stateful }) });
@@ -61,15 +63,24 @@ await runCli('mock', async () => {
     });
     const mode = options.dynamic ? 'dynamic: bodies generated from the schemas' : 'static: the named examples of the spec';
     const account = options.api === 'account';
+    const foreign = spec['x-limits'] === undefined;
     process.stdout.write(
       [
         '',
         `Prism mock of the contract at ${url} (${mode})`,
-        account ? '  Any session cookie is accepted; only its presence is checked.' : '  Any bearer token is accepted; only its presence is checked.',
-        '  Pick an answer with the Prefer header: "Prefer: example=lastPage", "Prefer: code=401", "Prefer: dynamic=true".',
-        account
-          ? `  curl -s ${url}/session -b '__Host-session=anything'`
-          : `  curl -s -X POST ${url}/ -H 'Authorization: Bearer anything' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
+        foreign
+          ? '  Any credential is accepted; only its presence is checked.'
+          : account
+            ? '  Any session cookie is accepted; only its presence is checked.'
+            : '  Any bearer token is accepted; only its presence is checked.',
+        `  Pick an answer with the Prefer header: "Prefer: example=${foreign ? '<name>' : 'lastPage'}", "Prefer: code=401", "Prefer: dynamic=true".`,
+        ...(foreign
+          ? []
+          : [
+              account
+                ? `  curl -s ${url}/session -b '__Host-session=anything'`
+                : `  curl -s -X POST ${url}/ -H 'Authorization: Bearer anything' -H 'Content-Type: application/json' -d '{"sort":"asc"}'`,
+            ]),
         options.verbose ? '' : '  Quiet: rejected requests are logged; add --verbose to log every request.',
         ...(stateful ? coverageLines(stateful.coverage, `POST ${url}${RESET_PATH}`) : []),
         '',

@@ -2,8 +2,8 @@
  * The problems the stateful mock answers itself (an item that is gone, a credential a sign-out ended), as the
  * spec documents them for the operation and as the edge writes its own: the contract's problem type for the
  * status when the spec has one (this project's specs), else the operation's example for that status with this
- * request's `instance` and `requestId`, else a value of the documented schema (a foreign spec's `{code, message}`),
- * else a plain RFC 9457 problem.
+ * request's `instance` and `requestId`, else a plain RFC 9457 problem where the documented schema takes one, else a
+ * value of the documented schema (a foreign spec's `{code, message}`).
  */
 import { randomUUID } from 'node:crypto';
 import type { OperationContract } from '../../contract/operations.js';
@@ -33,8 +33,11 @@ export function problemAnswer(facts: ProblemFacts, operation: OperationContract,
   let body: Json | undefined;
   if (example) body = { ...example, ...('instance' in example && { instance }), ...('requestId' in example && { requestId }) };
   else if (type && (mediaType === undefined || /problem\+json/i.test(mediaType))) body = problemBody(type, detail, { instance, requestId }, facts.bounds);
-  else if (media) body = facts.maker.values.one(media.schema);
-  body ??= { type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, instance };
+  else {
+    // RFC 9457's plain problem where the documented schema takes it (a foreign spec's Problem), else any value of that schema.
+    const plain = { type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, instance };
+    body = !media || facts.maker.values.isValid(media.schema, plain) ? plain : (facts.maker.values.one(media.schema) ?? plain);
+  }
   return new Response(JSON.stringify(body), {
     status,
     headers: {
