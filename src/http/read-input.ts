@@ -5,6 +5,7 @@ import { type BodySource, isJsonContentType, parseJsonObject, readBody } from '.
 import { ApiError } from './problems.js';
 import { type CompiledOperation, type InputPart, type ProblemBounds, toViolations } from './request-contract.js';
 import { coerceTexts } from './text-values.js';
+import { ILL_FORMED_DETAIL, illFormedStrings } from './well-formed-text.js';
 
 /** Every part of a request the spec declares, read as objects and validated (defaults filled in). */
 export interface RequestInput {
@@ -65,6 +66,7 @@ function validatedInput(c: Context, operation: CompiledOperation, body: Record<s
   if (!operation.validateQuery(input.query)) violations.push(...toViolations('query', operation.validateQuery, bounds));
   if (operation.validateHeaders && !operation.validateHeaders(input.headers)) violations.push(...toViolations('header', operation.validateHeaders, bounds));
   if (body && operation.validateBody && !operation.validateBody(body)) violations.push(...toViolations('body', operation.validateBody, bounds));
+  if (body) for (const pointer of illFormedStrings(body)) violations.push({ in: 'body', pointer, detail: ILL_FORMED_DETAIL });
   if (violations.length > 0) throw validationFailed(violations, bounds);
   return input;
 }
