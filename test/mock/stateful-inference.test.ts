@@ -98,6 +98,8 @@ describe('items', () => {
     expect(item).toMatchObject({ name: 'probe-key-xyz', status: 'active', revokedAt: null, hint: 'tka_…Q7xe' });
     expect(item['id']).toMatch(/^key_[0-9a-z]{16}$/);
     expect(Date.now() - Date.parse(String(item['createdAt']))).toBeLessThan(60_000);
+    // The example key expires 30 days after it was made; so does the new one, counted from now.
+    expect(Date.parse(String(item['expiresAt'])) - Date.parse(String(item['createdAt']))).toBe(30 * 24 * 3600 * 1000);
     // A request field the item does not have is not stored; a value the item may not hold is not either.
     expect(item).not.toHaveProperty('expiresInDays');
     expect(createdItem({ spec: accountSpec, maker }, keys, { name: '' }, [])['name']).toBe('CI pipeline');

@@ -25,8 +25,16 @@ export function createdItem(context: ItemContext, resource: Resource, body: Json
   for (const [name, value] of Object.entries(isObject(body) ? body : {})) if (settable(context, properties, name, value)) item[name] = value;
   item[resource.idField] = maker.newId(resource.idSchema, taken);
   const now = maker.now();
-  for (const [name, property] of Object.entries(properties)) {
-    if (isDateTime(spec, property) && (MADE_AT.test(name) || CHANGED_AT.test(name) || (isReadOnly(spec, property) && item[name] !== null))) item[name] = now;
+  const moments = Object.entries(properties).filter(([name, property]) => isDateTime(spec, property) && typeof item[name] === 'string' && !sentIn(body, name));
+  // The example's other moments keep their distance from its making (a key made on the 6th that expires on the 5th of
+  // the next month expires 30 days from now), so a new item is not born expired.
+  const anchor = moments.find(([name]) => MADE_AT.test(name))?.[0];
+  const shift = anchor === undefined ? 0 : Date.parse(now) - Date.parse(String(item[anchor]));
+  for (const [name, property] of moments) {
+    const stamped = MADE_AT.test(name) || CHANGED_AT.test(name) || isReadOnly(spec, property);
+    const moved = new Date(Date.parse(String(item[name])) + shift);
+    if (stamped) item[name] = now;
+    else if (shift !== 0 && !Number.isNaN(moved.getTime())) item[name] = moved.toISOString();
   }
   // A field the answer must carry that neither the request nor the example gave: a valid value of its schema.
   for (const name of requiredProperties(spec, resource.schema)) {
@@ -65,4 +73,8 @@ export function changedItem(
 function settable(context: ItemContext, properties: Record<string, Json>, name: string, value: Json): boolean {
   const property = properties[name];
   return property !== undefined && !isReadOnly(context.spec, property) && context.maker.values.isValid(property, value);
+}
+
+function sentIn(body: Json | undefined, name: string): boolean {
+  return isObject(body) && name in body;
 }
