@@ -26,21 +26,32 @@ const folder = mkdtempSync(join(tmpdir(), 'deploy-balancers-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 interface Answer {
+  method: 'GET' | 'POST';
   status: number | 'error';
   body: string;
 }
 
-/** `clients` loops of one request at a time until stopped: at most that many in flight, from 127.0.0.1. */
+/**
+ * `clients` loops of one request at a time until stopped: at most that many in flight, from 127.0.0.1. Half send
+ * `GET /shared`, half `POST /shared` (the same page, asked with a body): nginx resends a GET whose connection was
+ * cut, never a POST, so the POSTs show what a draining instance costs a request that cannot be retried.
+ */
 function load(url: string, key: string, clients: number): { answers: Answer[]; stop(): Promise<void> } {
   const answers: Answer[] = [];
   let stopped = false;
-  const loops = Array.from({ length: clients }, async () => {
+  const loops = Array.from({ length: clients }, async (_, index) => {
+    const method = index % 2 === 0 ? 'GET' : 'POST';
     while (!stopped) {
       try {
-        const response = await fetch(`${url}/shared`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
-        answers.push({ status: response.status, body: await response.text() });
+        const response = await fetch(`${url}/shared`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(method === 'POST' && { 'content-type': 'application/json' }) },
+          ...(method === 'POST' && { body: '{}' }),
+          signal: AbortSignal.timeout(10_000),
+        });
+        answers.push({ method, status: response.status, body: await response.text() });
       } catch (error) {
-        answers.push({ status: 'error', body: String(error) });
+        answers.push({ method, status: 'error', body: String(error) });
       }
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -126,21 +137,25 @@ describe('deploy/nginx.conf in front of two instances', () => {
       await traffic.stop();
       const failed = traffic.answers.filter((answer) => answer.status !== 200);
       const fromNginx = failed.filter((answer) => answer.body.includes('No instance of the service'));
-      console.log(`rolling restart behind nginx: ${traffic.answers.length} requests, ${failed.length} not 200 (${fromNginx.length} nginx's own)`);
+      const posts = traffic.answers.filter((answer) => answer.method === 'POST').length;
+      console.log(
+        `rolling restart behind nginx: ${traffic.answers.length} requests (${posts} POST), ${failed.length} not 200 (${fromNginx.length} nginx's own: ${fromNginx.map((answer) => answer.method).join(', ')})`,
+      );
       expect(traffic.answers.length).toBeGreaterThan(100);
       expect(
-        failed.map((answer) => `${answer.status} ${answer.body.slice(0, 200)}`),
+        failed.map((answer) => `${answer.method} ${answer.status} ${answer.body.slice(0, 200)}`),
         'answers other than 200 during the rolling restart',
       ).toEqual([]);
 
       // No instance up: nginx's own answer is the contract's, on both listeners.
       await Promise.all(instances.map((instance) => instance.stop({ graceMs: 20_000 })));
-      expectServiceUnavailable(await ask(`${url}/shared`, { authorization: `Bearer ${key}` }), 'listSharedItems');
+      expectServiceUnavailable(await ask(`${url}/shared`, { authorization: `Bearer ${key}` }), 'listSharedItemsByQuery');
       expectServiceUnavailable(await ask(`http://127.0.0.1:${webListen}/`));
       // An instance that takes the connection and cuts it (nginx's 502) is answered the same way.
       const closeCutter = await cuttingListener(api1);
       try {
-        for (let index = 0; index < 3; index++) expectServiceUnavailable(await ask(`${url}/shared`, { authorization: `Bearer ${key}` }), 'listSharedItems');
+        for (let index = 0; index < 3; index++)
+          expectServiceUnavailable(await ask(`${url}/shared`, { authorization: `Bearer ${key}` }), 'listSharedItemsByQuery');
       } finally {
         await closeCutter();
       }
@@ -172,7 +187,7 @@ describe('deploy/haproxy.cfg with no instance to answer', () => {
       // Over the first seconds the checks mark instance 1 DOWN and instance 2 UP, then instance 2 DOWN on its cut
       // connections (observe layer4): whichever state a request meets, the answer is the contract's.
       for (let index = 0; index < 6; index++) {
-        expectServiceUnavailable(await ask(`http://127.0.0.1:${apiBind}/shared`), 'listSharedItems');
+        expectServiceUnavailable(await ask(`http://127.0.0.1:${apiBind}/shared`), 'listSharedItemsByQuery');
         expectServiceUnavailable(await ask(`http://127.0.0.1:${webBind}/`));
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
