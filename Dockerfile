@@ -47,7 +47,10 @@ COPY --from=builder /build/dist/pages ./dist/pages
 COPY --from=builder /build/bin ./bin
 COPY --from=builder /build/tools/package.json ./tools/package.json
 COPY --from=builder /build/node_modules ./node_modules
-RUN mkdir -p /app/data && chown api:api /app/data
+RUN mkdir -p /app/data && chown api:api /app/data \
+  # No setuid or setgid program is left (su, passwd, mount... from the base): a flaw in the server or a dependency
+  # cannot use one to become root in the container. The server needs none.
+  && find / -xdev -type f -perm /6000 -exec chmod ug-s {} +
 VOLUME /app/data
 USER api
 EXPOSE 3000 3001 9464

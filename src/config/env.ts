@@ -5,7 +5,7 @@ import { ConfigError } from './config-error.js';
 import { readDatabaseUrl } from './database-secret.js';
 import { withoutPassword } from './database-url.js';
 import { unknownVariableWarnings } from './known-variables.js';
-import { type ConfiguredSecrets, readSecrets } from './secrets.js';
+import { type ConfiguredSecrets, readSecrets, secretFileWarnings } from './secrets.js';
 import { readTrustedProxies, type TrustedProxies } from './trusted-proxies.js';
 
 /**
@@ -86,6 +86,8 @@ export interface ServerConfig extends StoreConfig {
   responseValidation: ResponseValidationMode;
   /** Days key events, and keys their owners removed, are kept (`KEY_EVENTS_RETENTION_DAYS`; docs/data.md, "Retention"). */
   keyEventsRetentionDays: number;
+  /** The prefix an IPv6 client is counted by in every per-client budget (`CLIENT_IPV6_PREFIX`, src/http/client-key.ts). */
+  clientIpv6PrefixLength: number;
   /** Secrets from `*_SECRETS` or `*_SECRETS_FILE`, newest first (config/secrets.ts); a name left out uses the database's. */
   secrets: ConfiguredSecrets;
   /** Proxies whose forwarded header names the client (`TRUSTED_PROXIES`, `FORWARDED_HEADER`); none by default, so the client is the TCP peer. */
@@ -136,7 +138,7 @@ const POSTGRES_ONLY = [
  */
 export function configurationWarnings(env: NodeJS.ProcessEnv = process.env, uid: number | undefined = process.getuid?.()): string[] {
   const set = (name: string) => env[name] !== undefined && env[name] !== '';
-  const warnings: string[] = unknownVariableWarnings(env);
+  const warnings: string[] = [...unknownVariableWarnings(env), ...secretFileWarnings(env)];
   if (set('DATABASE_URL') || set('DATABASE_URL_FILE')) {
     if (set('DATABASE_PATH')) warnings.push('DATABASE_PATH has no effect with DATABASE_URL set: the data is in PostgreSQL');
   } else {
@@ -279,6 +281,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     responseValidation: responseValidation as ResponseValidationMode,
     trustedProxies: readTrustedProxies(env),
     keyEventsRetentionDays: integer(env, 'KEY_EVENTS_RETENTION_DAYS', DEFAULT_KEY_EVENTS_RETENTION_DAYS, 1, 36_500),
+    // 32 to 128: a prefix shorter than what a provider gives one site would count whole neighbourhoods as one client.
+    clientIpv6PrefixLength: integer(env, 'CLIENT_IPV6_PREFIX', 64, 32, 128),
     secrets: readSecrets(env),
   };
 }

@@ -5,7 +5,7 @@
  * others are still accepted until they are removed, so a key is rotated without ending what it signed. Unset,
  * the secret the database generated on first use stays (the embedded default needs no setup).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { ConfigError } from './config-error.js';
 
 /** Each secret the service keeps, by its name in the store, and the variable that may give it instead. */
@@ -57,4 +57,34 @@ export function readSecrets(env: NodeJS.ProcessEnv, readFile: (path: string) => 
     secrets[name] = entries.map((entry) => Buffer.from(entry, 'utf8'));
   }
   return secrets;
+}
+
+/** Every variable naming a file that holds a secret: the signing secrets' and the database's. */
+function secretFileVariables(): string[] {
+  return [...Object.values(SECRET_VARIABLES).map((variable) => `${variable}_FILE`), 'DATABASE_URL_FILE', 'DATABASE_PASSWORD_FILE'];
+}
+
+/**
+ * A warning for each secret file other accounts of the machine may read (group or others have any permission), as
+ * the database's own files are held to 0600: whoever reads it can sign cursors and device cookies, or reach the
+ * database. A warning, not a refusal: a mounted secret's mode is often the orchestrator's to set.
+ */
+export function secretFileWarnings(env: NodeJS.ProcessEnv, modeOf: (path: string) => number | undefined = fileMode): string[] {
+  const warnings: string[] = [];
+  for (const variable of secretFileVariables()) {
+    const path = env[variable];
+    if (!path) continue;
+    const mode = modeOf(path);
+    if (mode !== undefined && mode & 0o077)
+      warnings.push(`${variable} names ${path}, which other accounts may read (mode ${(mode & 0o777).toString(8)}): chmod 600 it, or 400`);
+  }
+  return warnings;
+}
+
+function fileMode(path: string): number | undefined {
+  try {
+    return statSync(path).mode;
+  } catch {
+    return undefined; // Unreadable: the variable's own check says so.
+  }
 }

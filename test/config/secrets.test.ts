@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, readServerConfig } from '../../src/config/env.js';
-import { readSecrets } from '../../src/config/secrets.js';
+import { readSecrets, secretFileWarnings } from '../../src/config/secrets.js';
 
 const A = 'a'.repeat(32);
 const B = 'b'.repeat(44);
@@ -45,5 +45,16 @@ describe('secrets from the environment and from files', () => {
 
   it("are part of the server's configuration", () => {
     expect(readServerConfig({ CURSOR_SECRETS: A }).secrets).toEqual({ cursor: [Buffer.from(A)] });
+  });
+});
+
+describe('a secret file others may read', () => {
+  it('is named in a warning with the mode and the fix; a private one is not', () => {
+    const modes: Record<string, number> = { '/run/secrets/cursor': 0o100644, '/run/secrets/db': 0o100600, '/run/secrets/pw': 0o100640 };
+    const env = { CURSOR_SECRETS_FILE: '/run/secrets/cursor', DATABASE_URL_FILE: '/run/secrets/db', DATABASE_PASSWORD_FILE: '/run/secrets/pw' };
+    expect(secretFileWarnings(env, (path) => modes[path])).toEqual([
+      'CURSOR_SECRETS_FILE names /run/secrets/cursor, which other accounts may read (mode 644): chmod 600 it, or 400',
+      'DATABASE_PASSWORD_FILE names /run/secrets/pw, which other accounts may read (mode 640): chmod 600 it, or 400',
+    ]);
   });
 });

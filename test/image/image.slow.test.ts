@@ -118,6 +118,19 @@ describe('the container image', () => {
     expect(statSync(join(root, 'app/data')).uid).toBe(apiUid());
   });
 
+  it('holds no setuid or setgid program (the base ships su, passwd, mount...)', () => {
+    const privileged: string[] = [];
+    const walk = (folder: string) => {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.isFile() && statSync(path).mode & 0o6000) privileged.push(path.slice(root.length));
+      }
+    };
+    walk(root);
+    expect(privileged).toEqual([]);
+  });
+
   it("serves both listeners and the probes with the image's own command", { timeout: 60_000 }, async () => {
     // node itself (PID 1 gets the runtime's SIGTERM), with the server's production V8 flags.
     expect(config.Cmd).toEqual(['node', ...SERVER_NODE_FLAGS, 'bin/run-built.mjs', 'server']);
