@@ -9,6 +9,22 @@
 /** The service's name, as a guesser would try it in a password of this service (context-specific words). */
 export const SERVICE_WORDS: readonly string[] = ['bearer list', 'bearerlist', 'bearer-list', 'bearer', 'list'];
 
+/** The shortest part of a user name taken as a word of its own: shorter ones (`ann`, `42`) are in any password. */
+const MIN_NAME_PART = 4;
+
+/**
+ * The words of this account and this service a guesser would try (zxcvbn-ts's user inputs): the user name, each of
+ * its parts between separators and digits of four characters or more (`grace.hopper` gives `grace` and `hopper`),
+ * each of its beginnings of four or more (`alex`, `alexa`, ... of `alexander`: a password built of the name and its
+ * start was accepted), and the service's name.
+ */
+export function contextWords(userName: string): string[] {
+  const name = userName.toLowerCase();
+  const parts = name.split(/[^a-z]+|(?<=\D)(?=\d)|(?<=\d)(?=\D)/).filter((part) => part.length >= MIN_NAME_PART);
+  const beginnings = Array.from({ length: Math.max(0, name.length - MIN_NAME_PART) }, (_, index) => name.slice(0, MIN_NAME_PART + index));
+  return [...new Set([name, ...parts, ...beginnings, ...SERVICE_WORDS])];
+}
+
 /** What zxcvbn-ts says of a password: its estimated guesses (log10) and, for a weak one, the pattern it found first. */
 export interface PasswordStrength {
   guessesLog10: number;
