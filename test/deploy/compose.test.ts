@@ -30,6 +30,7 @@ interface Service {
   cap_drop?: string[];
   security_opt?: string[];
   stop_grace_period?: string;
+  user?: string;
   healthcheck?: { test: string[] };
   [key: string]: unknown;
 }
@@ -156,7 +157,11 @@ describe('deploy/compose.yaml', () => {
       expect(environment['NODE_ENV']).toBe('production');
       expect(new URL(environment['DATABASE_URL'] ?? '').password, 'no password in the URL').toBe('');
       expect(environment['DATABASE_PASSWORD_FILE']).toBe(`/run/secrets/${service.secrets?.[0]}`);
-      expect(compose.services['postgres']?.environment?.['POSTGRES_PASSWORD_FILE']).toBe(environment['DATABASE_PASSWORD_FILE']);
+      // Its own copy of PostgreSQL's password, so each file is readable by the one user that reads it.
+      expect(service.secrets).toEqual(['database-password']);
+      expect(compose.services['postgres']?.secrets).toEqual(['postgres-password']);
+      // A fixed, non-root user the file can be given to.
+      expect(service.user).toMatch(/^[1-9]\d*:[1-9]\d*$/);
       expect(new URL(environment['DATABASE_URL'] ?? '').hostname).toBe('postgres');
       // Every connection comes from HAProxy.
       expect(environment['MAX_CONNECTIONS_PER_ADDRESS']).toBe(String(DEFAULT_MAX_CONNECTIONS));
