@@ -1,17 +1,18 @@
 import fc from 'fast-check';
-import type { Json } from '../../contract/spec.js';
+import { isObject, type Json } from '../../contract/spec.js';
 import { fieldOf, type RequestInput, withField } from '../case.js';
-import { checkExchange, type Finding } from '../checks.js';
+import { checkExchange, type Finding, parseJson } from '../checks.js';
 import type { Exchange } from '../http.js';
 import { excusesFor } from '../known-differences.js';
 import { resolveLive } from '../live-values.js';
 import { documents, type OperationFacts } from '../operation-facts.js';
 import type { CaseResult } from '../result.js';
 import { Tally } from '../tally.js';
-import { smallDomain, validValue } from './arbitraries.js';
+import { validValue } from './arbitraries.js';
+import { coverageValues } from './boundaries.js';
 import { applyMutation, type Mutation, mutationsOf } from './mutations.js';
 import { labelled, type Phase, type PhaseContext, phaseCase } from './phase.js';
-import { writeRole } from './write-order.js';
+import { type WriteRole, writeRole } from './write-order.js';
 
 /** Requests fast-check may spend shrinking one failure, on top of the examples: bounded, since each is a request to a live service. */
 const SHRINK_REQUESTS = 80;
@@ -55,14 +56,18 @@ async function validRequests(context: PhaseContext, facts: OperationFacts): Prom
   const tally = new Tally(context.run, entry);
   if (facts.success === undefined) return tally.skip(undefined, 'no documented 2xx to expect');
   if (facts.unsafe !== undefined) return tally.skip(undefined, facts.unsafe);
-  // Even with --allow-writes, valid writes are not sent by the dozen (twenty sign-ups, keys up to the cap): the stateful phase sends each once.
-  if (writeRole(context.run.spec, facts.operation) !== undefined)
-    return tally.skip(undefined, 'a write: the stateful phase sends it once, in the safe order of writes, rather than generated requests by the dozen');
+  const role = writeRole(context.run.spec, facts.operation);
+  const notInVolume = role === undefined ? undefined : writeNotInVolume(context, role, facts);
+  if (notInVolume !== undefined) return tally.skip(undefined, notInVolume);
   const resolved = await resolveLive(context.run, tally, entry, facts.baseline, facts.live);
   if ('result' in resolved) return resolved.result;
-  const base = resolved.input;
+  // A write to an item (`PATCH /pets/{id}`, `POST /pets/{id}/notes`) acts on one the run creates for it, so its answers are about the body.
+  const target = role === undefined ? { input: resolved.input } : await writeTarget(context, tally, facts, resolved.input);
+  if ('result' in target) return target.result;
+  const base = target.input;
   const generated = requestArbitrary(context, facts, base);
-  const coverage = coverageExamples(context, facts, base).slice(0, examples - Math.floor(examples / 4));
+  // Deterministic first (whole small domains, every field's edges), however few the examples: then `examples` random ones.
+  const coverage = coverageExamples(context, facts, base);
   const outcome = await search(context, generated, coverage, async (input) => {
     const exchange = await tally.send(input);
     const status = exchange.response?.status;
@@ -74,7 +79,7 @@ async function validRequests(context: PhaseContext, facts: OperationFacts): Prom
     }
     return { exchange, findings, label: describe(input, base) };
   });
-  return report(tally, outcome, `${coverage.length} walking small domains`);
+  return report(tally, outcome, `${coverage.length} of them the deterministic walk of every field's edges and small domains`);
 }
 
 async function invalidRequests(context: PhaseContext, facts: OperationFacts): Promise<CaseResult | undefined> {
@@ -132,7 +137,7 @@ interface Outcome {
  */
 async function search<T>(context: PhaseContext, arbitrary: fc.Arbitrary<T>, examples: T[], trial: (value: T) => Promise<Trial | 'limited'>): Promise<Outcome> {
   const { examples: runs, seed } = context.options;
-  const budget = runs + SHRINK_REQUESTS;
+  const budget = examples.length + runs + SHRINK_REQUESTS;
   let requests = 0;
   let limited = false;
   let failure: Trial | undefined;
@@ -149,7 +154,7 @@ async function search<T>(context: PhaseContext, arbitrary: fc.Arbitrary<T>, exam
       failure = outcome;
       return false;
     }),
-    { seed, numRuns: runs, examples: examples.map((example) => [example] as [T]) },
+    { seed, numRuns: examples.length + runs, examples: examples.map((example) => [example] as [T]) },
   );
   return { ...(failure && { failure }), requests, shrinks: details.numShrinks, limited, seed };
 }
@@ -188,21 +193,85 @@ function requestArbitrary(context: PhaseContext, facts: OperationFacts, base: Re
   });
 }
 
-/** The base request with one field set to each value of its small domain, the fields taken in turn so every field's edges come first. */
+/**
+ * The deterministic walk before the random draws (Schemathesis' coverage phase): the base request with one
+ * field set to each of its coverage values (`boundaries.ts`: a small domain whole, else its edges, `null`
+ * where nullable), the fields taken in turn so every field's edges come first. A field of one alternative of
+ * a `oneOf` body is set in a body of that alternative. A body that the value would make invalid is not sent.
+ */
 function coverageExamples(context: PhaseContext, facts: OperationFacts, base: RequestInput): RequestInput[] {
+  const { spec } = context.run;
   const domains = facts.fields
     .filter((field) => field.location !== 'path' && !facts.continuations.has(field.name))
-    .map((field) => ({ field, values: smallDomain(context.run.spec, field.schema, context.options.seed) ?? [] }))
+    .map((field) => ({
+      field,
+      start: field.branch === undefined ? base : { ...base, body: field.branch.body },
+      values: coverageValues(spec, context.values, field.schema, field.location, context.options.seed),
+    }))
     .filter(({ values }) => values.length > 0);
   const inputs: RequestInput[] = [];
   const longest = Math.max(0, ...domains.map(({ values }) => values.length));
   for (let index = 0; index < longest; index++) {
-    for (const { field, values } of domains) {
+    for (const { field, start, values } of domains) {
       const value = values[index];
-      if (value !== undefined) inputs.push(withField(base, field.location, field.name, value));
+      if (value === undefined) continue;
+      const input = withField(start, field.location, field.name, value);
+      if (field.location === 'body' && facts.body && !context.values.isValid(facts.body.schema, input.body ?? null)) continue;
+      inputs.push(input);
     }
   }
   return inputs;
+}
+
+/**
+ * Why a write is not generated in volume, or undefined when it is (with `--allow-writes`, on a disposable
+ * target): creates and changes are, each field at its edges (a PATCH with `tag: null`, a note at its
+ * `maxLength`) and then at random; what makes or ends a credential, a delete, a write open to anyone in a
+ * secured API and a write that carries a password are sent once each by the stateful phase instead, in the safe order of writes (twenty sign-ups,
+ * or password changes by the dozen, would act on the run's own account).
+ */
+function writeNotInVolume(context: PhaseContext, role: WriteRole, facts: OperationFacts): string | undefined {
+  if (role !== 'creates' && role !== 'changes')
+    return `a write that ${role === 'deletes' ? 'deletes' : role === 'makes-credential' ? 'makes a credential' : 'may end the credential'}: the stateful phase sends it once, in the safe order of writes`;
+  // Where the API has credentials, a write open to anyone is about them (a token request, a sign-up): its made-up client ids prove nothing.
+  if (facts.operation.security.length === 0 && context.run.checks.credentials.schemes.size > 0)
+    return 'a write open to anyone (security: []) in a secured API, such as a token request: the stateful phase sends it once';
+  const secret = facts.fields.find((field) => field.location === 'body' && (field.resolved['format'] === 'password' || /pass(word|phrase)/i.test(field.name)));
+  if (secret) return `a write that carries a password (${secret.name}): the stateful phase sends it once, under a throwaway account where there is one`;
+  return undefined;
+}
+
+/**
+ * The input with each path parameter no earlier answer gave (an item's id) set to one the run makes for it:
+ * the create of the collection above (`POST /pets` for `PATCH /pets/{id}`), its example or smallest valid body,
+ * and the id its answer holds. Without a create, the spec's example is sent, and a 404 for it is a documented
+ * business answer.
+ */
+async function writeTarget(
+  context: PhaseContext,
+  tally: Tally,
+  facts: OperationFacts,
+  input: RequestInput,
+): Promise<{ input: RequestInput } | { result: CaseResult }> {
+  let next = input;
+  for (const field of facts.fields.filter((candidate) => candidate.location === 'path')) {
+    if (facts.live.some((value) => value.location === 'path' && value.name === field.name)) continue;
+    const collection = facts.operation.path.slice(0, facts.operation.path.indexOf(`/{${field.name}}`));
+    const create = context.facts.find(
+      (candidate) =>
+        candidate.operation.method === 'POST' && candidate.operation.path === collection && writeRole(context.run.spec, candidate.operation) === 'creates',
+    );
+    if (!create || create.blocked !== undefined) continue;
+    const body = create.body ? (Object.values(create.body.examples)[0] ?? create.baseline.body) : undefined;
+    const made = await tally.send({ ...create.baseline, ...(body !== undefined && { body }) }, {}, create.operation);
+    const status = made.response?.status ?? 0;
+    const answer = made.response ? parseJson(made.response.body) : undefined;
+    const id = isObject(answer) ? (answer[field.name] ?? answer['id']) : undefined;
+    if (status < 200 || status >= 300 || id === undefined || id === null)
+      return { result: tally.skip(made, `could not make a ${field.name} to write to: ${create.operation.operationId} answered ${status || 'nothing'}`) };
+    next = withField(next, 'path', field.name, id);
+  }
+  return { input: next };
 }
 
 /** What a generated request changed from the base, for the report: `limit=37, sort="desc"`. */
