@@ -1,10 +1,12 @@
 /** `npm run mock` with a real Prism behind it: two Prisms at a time cost more than `npm test`'s minute allows. */
+
 import { describe, expect, it } from 'vitest';
 import { portToBindLater } from '../../src/cli/port-to-bind-later.js';
 import { tsxCommand } from '../../tools/process/commands.js';
 import { launch } from '../../tools/process/launch.js';
 import { isRunning } from '../../tools/process/process-group.js';
 import { waitForOutput } from '../../tools/process/ready.js';
+import { requestContract } from '../helpers/contract.js';
 
 /** `npm run mock -- <args>` without npm, leading its own process group (Prism joins it). */
 const startLauncher = (args: string[]) => launch(tsxCommand('src/mock/main.ts', args));
@@ -26,7 +28,8 @@ describe('npm run mock', { concurrent: true }, () => {
       await waitForOutput(launcher, new RegExp(`Prism mock of the contract at http://127\\.0\\.0\\.1:${port}`), { timeoutMs: 60_000 });
       const response = await fetch(`http://127.0.0.1:${port}/shared`, { headers: { Authorization: 'Bearer any' } });
       expect(response.status).toBe(200);
-      expect(response.headers.get('ratelimit-limit')).toBe('600');
+      // The spec's own quota (x-limits), as the served example header says it: an edit of the limit is followed here.
+      expect(response.headers.get('ratelimit-limit')).toBe(String(requestContract.limits.rateLimit.requests));
       await new Promise((done) => setTimeout(done, 300));
       expect(launcher.stdout() + launcher.stderr()).not.toMatch(/Request received|Responding with/);
       launcher.signal('SIGINT');

@@ -9,10 +9,12 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { portToBindLater } from '../../../src/cli/port-to-bind-later.js';
 import { generateApiKey } from '../../../src/keys/api-key.js';
+import { leaseBlock } from '../../../src/server/shared-rate-limit.js';
 import { tsxCommand } from '../../../tools/process/commands.js';
 import { launch } from '../../../tools/process/launch.js';
 import { makeKey } from '../../../tools/process/make-key.js';
 import { waitForOutput } from '../../../tools/process/ready.js';
+import { requestContract } from '../../helpers/contract.js';
 import { freshDatabase } from '../../helpers/postgres.js';
 
 describe('npm run start:cluster', () => {
@@ -48,8 +50,9 @@ describe('npm run start:cluster', () => {
         expect(response.status).toBe(200);
         remaining.push(Number(response.headers.get('ratelimit-remaining')));
       }
-      // Two instances each leased a block of 12 of the 600: neither thinks the whole quota is its own.
-      expect(Math.min(...remaining)).toBeLessThan(600 - 12);
+      // Two instances each leased a block of the spec's quota: neither thinks the whole quota is its own.
+      const { requests } = requestContract.limits.rateLimit;
+      expect(Math.min(...remaining)).toBeLessThan(requests - leaseBlock(requests));
 
       // HAProxy's X-Forwarded-For, trusted by the instances (TRUSTED_PROXIES): one client's made-up keys use up its
       // own failure budget (3 per instance here), not that of every client behind the proxy.
