@@ -1,12 +1,12 @@
 /**
  * A database outage through the balancers operators use (issue 32, ADR 0034): two instances on one PostgreSQL
- * behind HAProxy on `deploy/haproxy.cfg`, under a bounded load of reads and writes from 127.0.0.1; PostgreSQL stopped
+ * behind HAProxy on `deploy/haproxy.cfg`, then behind nginx on `deploy/nginx.conf`, under a bounded load of reads and writes from 127.0.0.1; PostgreSQL stopped
  * for 10 s, then started again. Every answer must be the server's own: a 2xx, or its 503 problem+json with
  * `Retry-After`; never the balancer's HTML, never a 502, never a failed request. Every write answered 2xx is there
  * afterwards (nothing lost), and the API answers 2xx again within 3 s of the database's return. The instances stay in
  * the pool throughout: readiness does not fail on the shared database.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { type LocalPostgres, SCRATCH_SETTINGS, startLocalPostgres } from '../../
 import type { LaunchedProcess } from '../../tools/process/launch.js';
 import { makeKey } from '../../tools/process/make-key.js';
 import { type ServerProcess, startServer } from '../../tools/process/server.js';
+import { NGINX, NGINX_MISSING, startNginx } from '../deploy/nginx-harness.js';
 
 interface Answer {
   sentAt: number;
@@ -85,7 +86,11 @@ function load(api: string, web: string, cookie: string, readers: number): { answ
       const sentAt = Date.now();
       try {
         answers.push(
-          await kept(sentAt, await fetch(`${api}/shared?sort=asc`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) }), false),
+          await kept(
+            sentAt,
+            await fetch(`${api}/shared?sort=asc`, { headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) }),
+            false,
+          ),
         );
       } catch (error) {
         answers.push(failed(sentAt, false, error));
@@ -159,6 +164,23 @@ describe('a database outage behind the balancer', () => {
       await haproxy.stop();
     }
   });
+
+  it('nginx: every answer the server’s own, nothing lost, 2xx again within 3 s', { timeout: 120_000 }, async () => {
+    expect(existsSync(NGINX), NGINX_MISSING).toBe(true);
+    const [apiListen, webListen] = [await portToBindLater(), await portToBindLater()];
+    const nginx = await startNginx(mkdtempSync(join(tmpdir(), 'balancer-outage-nginx-')), {
+      apiListen,
+      api: instances.map((instance) => `127.0.0.1:${instance.port}`),
+      webListen,
+      web: instances.map((instance) => `127.0.0.1:${new URL(instance.webUrl).port}`),
+    });
+    try {
+      // nginx has no active health check: it never takes an instance out for its /readyz, and passes each answer on.
+      await outageUnder(`http://127.0.0.1:${apiListen}`, `http://127.0.0.1:${webListen}`, () => nginx.stderr());
+    } finally {
+      await nginx.stop();
+    }
+  });
 });
 
 async function outageUnder(api: string, web: string, balancerLog: () => string): Promise<void> {
@@ -174,11 +196,11 @@ async function outageUnder(api: string, web: string, balancerLog: () => string):
 
   const strangers = traffic.answers.filter((answer) => !ownAnswer(answer));
   expect(
-    strangers.slice(0, 5).map((answer) => `${answer.write ? "write" : "read"} ${answer.status} ${answer.contentType} ${answer.body.slice(0, 400)}`),
+    strangers.slice(0, 5).map((answer) => `${answer.write ? 'write' : 'read'} ${answer.status} ${answer.contentType} ${answer.body.slice(0, 400)}`),
     `answers not the server's own, of ${traffic.answers.length}`,
   ).toEqual([]);
   expect(traffic.answers.filter((answer) => answer.status === 503).length, 'the outage was seen').toBeGreaterThan(10);
-  expect(balancerLog()).not.toMatch(/no server available|0 active and 0 backup servers left/);
+  expect(balancerLog()).not.toMatch(/no server available|0 active and 0 backup servers left|no live upstreams/);
 
   const recovered = traffic.answers.find((answer) => answer.sentAt >= back && answer.status === 200);
   expect(recovered, 'a 2xx after the database came back').toBeDefined();
