@@ -94,6 +94,12 @@ export async function startNginx(folder: string, ports: NginxPorts): Promise<Lau
   const main = join(folder, 'nginx.conf');
   writeFileSync(main, nginxMainConfig(folder, included));
   const nginx = launch([NGINX, '-p', folder, '-c', main]);
-  for (const port of [ports.apiListen, ports.webListen]) await accepting(`127.0.0.1:${port}`, nginx);
+  try {
+    for (const port of [ports.apiListen, ports.webListen]) await accepting(`127.0.0.1:${port}`, nginx);
+  } catch (error) {
+    // `accepting` is HAProxy's and words its message so: the output is nginx's.
+    await nginx.stop();
+    throw new Error(`nginx did not start on ${included}: ${nginx.outputTail()}`, { cause: error });
+  }
   return nginx;
 }
