@@ -1,6 +1,6 @@
 /**
- * The V8 flags the server runs with in production: `npm run start:prod`, the image's `CMD`, the systemd unit in
- * `docs/deploying.md` and the bench's rows of this project (a test holds every one of them to this list). V8 reads
+ * The V8 flags the server runs with in production: `npm run start:prod`, the image's `CMD`, the systemd unit
+ * (`deploy/systemd/bearer-list-api.service`) and the bench's rows of this project (a test holds every one of them to this list). V8 reads
  * them only from the command line (or `NODE_OPTIONS`), never once the process runs.
  *
  * `--max-semi-space-size=8`: the young generation grows to at most 8 MiB per semi-space instead of V8's 16. Under

@@ -65,26 +65,40 @@ function secretFileVariables(): string[] {
 }
 
 /**
- * A warning for each secret file other accounts of the machine may read (group or others have any permission), as
- * the database's own files are held to 0600: whoever reads it can sign cursors and device cookies, or reach the
- * database. A warning, not a refusal: a mounted secret's mode is often the orchestrator's to set.
+ * A warning for each secret file other accounts of the machine may read, as the database's own files are held to
+ * 0600: whoever reads it can sign cursors and device cookies, or reach the database. Readable by others is always
+ * named; readable by a group only when this process is not in that group (Kubernetes mounts a Secret 0440 in the
+ * pod's `fsGroup`, which the server runs in: that group is the server's own). A warning, not a refusal: a mounted
+ * secret's mode is often the orchestrator's to set.
  */
-export function secretFileWarnings(env: NodeJS.ProcessEnv, modeOf: (path: string) => number | undefined = fileMode): string[] {
+export function secretFileWarnings(
+  env: NodeJS.ProcessEnv,
+  statOf: (path: string) => { mode: number; gid: number } | undefined = fileStat,
+  ownGroups: readonly number[] = processGroups(),
+): string[] {
   const warnings: string[] = [];
   for (const variable of secretFileVariables()) {
     const path = env[variable];
     if (!path) continue;
-    const mode = modeOf(path);
-    if (mode !== undefined && mode & 0o077)
-      warnings.push(`${variable} names ${path}, which other accounts may read (mode ${(mode & 0o777).toString(8)}): chmod 600 it, or 400`);
+    const stat = statOf(path);
+    if (stat === undefined) continue;
+    const byOthers = (stat.mode & 0o007) !== 0;
+    const byAnotherGroup = (stat.mode & 0o070) !== 0 && !ownGroups.includes(stat.gid);
+    if (byOthers || byAnotherGroup)
+      warnings.push(`${variable} names ${path}, which other accounts may read (mode ${(stat.mode & 0o777).toString(8)}): chmod 600 it, or 400`);
   }
   return warnings;
 }
 
-function fileMode(path: string): number | undefined {
+function fileStat(path: string): { mode: number; gid: number } | undefined {
   try {
-    return statSync(path).mode;
+    const { mode, gid } = statSync(path);
+    return { mode, gid };
   } catch {
     return undefined; // Unreadable: the variable's own check says so.
   }
+}
+
+function processGroups(): number[] {
+  return [...(process.getgroups?.() ?? []), ...(process.getgid ? [process.getgid()] : [])];
 }

@@ -49,10 +49,21 @@ describe('secrets from the environment and from files', () => {
 });
 
 describe('a secret file others may read', () => {
-  it('is named in a warning with the mode and the fix; a private one is not', () => {
-    const modes: Record<string, number> = { '/run/secrets/cursor': 0o100644, '/run/secrets/db': 0o100600, '/run/secrets/pw': 0o100640 };
-    const env = { CURSOR_SECRETS_FILE: '/run/secrets/cursor', DATABASE_URL_FILE: '/run/secrets/db', DATABASE_PASSWORD_FILE: '/run/secrets/pw' };
-    expect(secretFileWarnings(env, (path) => modes[path])).toEqual([
+  it('is named in a warning with the mode and the fix; a private one, or one its group (the server’s own) reads, is not', () => {
+    const stats: Record<string, { mode: number; gid: number }> = {
+      '/run/secrets/cursor': { mode: 0o100644, gid: 0 },
+      '/run/secrets/db': { mode: 0o100600, gid: 0 },
+      '/run/secrets/pw': { mode: 0o100640, gid: 50 },
+      '/run/secrets/device': { mode: 0o100440, gid: 2000 },
+    };
+    const env = {
+      CURSOR_SECRETS_FILE: '/run/secrets/cursor',
+      DATABASE_URL_FILE: '/run/secrets/db',
+      DATABASE_PASSWORD_FILE: '/run/secrets/pw',
+      DEVICE_COOKIE_SECRETS_FILE: '/run/secrets/device',
+    };
+    // The process is in group 2000 (a Kubernetes fsGroup), not in 50.
+    expect(secretFileWarnings(env, (path) => stats[path], [2000])).toEqual([
       'CURSOR_SECRETS_FILE names /run/secrets/cursor, which other accounts may read (mode 644): chmod 600 it, or 400',
       'DATABASE_PASSWORD_FILE names /run/secrets/pw, which other accounts may read (mode 640): chmod 600 it, or 400',
     ]);

@@ -1,7 +1,7 @@
 /**
  * The server's production V8 flags (`src/config/node-flags.ts`) are written where the server is started for
  * production, since V8 reads them from the command line only: `npm run start:prod`, the image's `CMD` and the
- * systemd unit of `docs/deploying.md`. The bench's rows of this project take them from the same list.
+ * systemd unit (`deploy/systemd/bearer-list-api.service`). The bench's rows of this project take them from the same list.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ describe("the server's production V8 flags", () => {
     expect(read('Dockerfile'), 'the image').toContain(
       `CMD ["node", ${SERVER_NODE_FLAGS.map((flag) => JSON.stringify(flag)).join(', ')}, "bin/run-built.mjs", "server"]`,
     );
-    expect(read('docs/deploying.md'), 'the systemd unit').toContain(`ExecStart=/usr/bin/node ${flags} bin/run-built.mjs server`);
+    expect(read('deploy/systemd/bearer-list-api.service'), 'the systemd unit').toContain(`ExecStart=/usr/bin/node ${flags} bin/run-built.mjs server`);
   });
 
   it("are on the bench's command line of this project, compiled or under tsx", () => {
