@@ -1,14 +1,22 @@
 import type { AccountOperations, ActiveSessionView, ApiKeyView, KeyEventView } from '../contract/account-types.js';
+import type { AccountLimits } from '../contract/limits.js';
 import type { HandlerMap } from '../http/bind-operations.js';
 import { ApiError } from '../http/problems.js';
 import { InputViolation } from '../http/read-input.js';
 import { generateApiKey } from '../keys/api-key.js';
-import { ActiveKeyLimitReached, type KeyEvent, type KeySummary, type SessionRecord, type Store } from '../store/store.js';
-import type { AccountLimits } from '../contract/limits.js';
+import {
+  ActiveKeyLimitReached,
+  CredentialChanged,
+  type KeyEvent,
+  type KeySummary,
+  type SessionRecord,
+  type Store,
+  type UserCredential,
+} from '../store/store.js';
 import { decodeEventCursor, decodeKeyCursor, encodeEventCursor, encodeKeyCursor, type KeyListPosition } from './cursors.js';
-import { normalizePassword, passwordProblem, SERVICE_WORDS } from './password-rule.js';
-import { hashPassword, type PasswordCheck, passwordStrength, verifyPassword } from './passwords.js';
-import type { DeviceRequest, KnownDevice } from './devices.js';
+import { type DeviceRequest, deviceOfAccount, type KnownDevice } from './devices.js';
+import { contextWords, normalizePassword, passwordProblem } from './password-rule.js';
+import { type HashLane, hashPassword, type PasswordCheck, passwordStrength, verifyPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
 import { type AttemptLimit, releaseAll, takeAll } from './sign-in-limiter.js';
 
@@ -29,6 +37,11 @@ export interface AccountContext {
   device: DeviceRequest;
   /** Sign-in attempts, taken before the password is checked. */
   signInAttempts: { perAccount: AttemptLimit; perClient: AttemptLimit; perDevice: AttemptLimit };
+  /**
+   * Sign-ins that succeed, per account name and per client, from any browser (`x-limits.signIn.successesPer…`): a
+   * rate, taken after the failure counts and before the hash, given back when the password is wrong.
+   */
+  signInSuccesses: { perAccount: AttemptLimit; perClient: AttemptLimit };
   /** Sign-ups per client, taken before the name is looked up. */
   signUpAttempts: AttemptLimit;
   limits: AccountLimits;
@@ -44,7 +57,7 @@ export const accountHandlers: AccountHandlers = {
     const { store, sessions, client, signUpAttempts, limits, now } = context;
     // The password rule first: its 422 says nothing of the name, and costs no attempt.
     const password = normalizePassword(body.password);
-    const problem = passwordProblem(await passwordStrength(password, [body.name, ...SERVICE_WORDS]), limits.password.minGuessesLog10);
+    const problem = passwordProblem(await passwordStrength(password, contextWords(body.name)), limits.password.minGuessesLog10);
     if (problem) throw new InputViolation('/password', problem);
     // Taken before the name is looked up: a sign-up that meets a taken name counts as one that makes an account,
     // so "this name is taken" costs what an account costs.
@@ -67,40 +80,43 @@ export const accountHandlers: AccountHandlers = {
       throw error;
     }
     const { session, setCookie } = await sessions.start(user.id, now);
-    // The browser that made the account is one it knows.
-    await context.device.issue(user.id);
+    // The browser that made the account is one it knows (a new account is at credential version 0).
+    await context.device.issue(user.id, 0);
     return { status: 201, body: { user: session.user, ...sessions.view(session) }, headers: { 'set-cookie': setCookie } };
   },
 
   async signIn({ body }, context) {
-    const { store, sessions, client, device, signInAttempts, now } = context;
-    const credential = await store.findUserCredential(body.name);
-    const { attempts, known } = passwordAttempts(signInAttempts, await device.find(), credential?.user.id, body.name, client);
-    // Taken before the password is checked, in one statement each: guesses sent at once count one by one.
-    const wait = await takeAll(attempts);
-    if (wait > 0) throw tooManySignIns(wait, known !== undefined);
-    let check: PasswordCheck;
-    try {
-      check = await verifyPassword(credential?.passwordHash, body.password);
-    } catch (error) {
-      // Not checked (the hashing queue is full): the attempt is given back.
-      await releaseAll(attempts);
-      throw error;
-    }
-    if (check === 'no-match' || !credential) {
-      throw new ApiError('urn:problem-type:unauthorized', 'The user name or password is wrong.', {
-        headers: { 'WWW-Authenticate': sessions.challenge },
-        reason: 'wrong-password',
-      });
-    }
-    await giveBack(signInAttempts, attempts, known);
+    const { store, sessions, device, client, signInSuccesses, now } = context;
+    const found = await store.findUserCredential(body.name);
+    const { credential, check } = await checkPasswordAttempt(context, found, {
+      userId: found?.user.id,
+      name: body.name,
+      password: body.password,
+      wrong: 'The user name or password is wrong.',
+      // Right passwords are limited too, to a rate: signing in to one's own account again and again is no way to hold the hashing thread.
+      successes: [
+        [signInSuccesses.perAccount, body.name.toLowerCase()],
+        [signInSuccesses.perClient, client],
+      ],
+    });
     // A hash made before passwords were normalized is made again from the normalized form, when the thread has a turn.
-    if (check === 'match-as-typed') await rehash(store, credential.user.id, body.password);
+    if (check === 'match-as-typed') await rehash(store, credential, body.password);
     // A new session on every sign-in (never a fixed one); a session the browser still had ends.
     if (context.session) await sessions.end(context.session);
     await sessions.sweep(now);
-    const { session, setCookie } = await sessions.start(credential.user.id, now);
-    await device.issue(credential.user.id);
+    let started: Awaited<ReturnType<Sessions['start']>>;
+    try {
+      // Only under the credential version read with the hash just checked: a password changed since makes no session.
+      started = await sessions.start(credential.user.id, now, credential.credentialVersion);
+    } catch (error) {
+      if (!(error instanceof CredentialChanged)) throw error;
+      throw new ApiError('urn:problem-type:unauthorized', 'The user name or password is wrong.', {
+        headers: { 'WWW-Authenticate': sessions.challenge },
+        reason: 'credential-changed',
+      });
+    }
+    const { session, setCookie } = started;
+    await device.issue(credential.user.id, credential.credentialVersion);
     return { status: 200, body: { user: session.user, ...sessions.view(session) }, headers: { 'set-cookie': setCookie } };
   },
 
@@ -115,38 +131,37 @@ export const accountHandlers: AccountHandlers = {
   },
 
   async changePassword({ body }, context) {
-    const { store, device, client, signInAttempts, limits } = context;
+    const { store, limits, now } = context;
     const session = signedIn(context);
     const { user } = session;
     // The rule first, as at sign-up: a refused new password costs no attempt and says nothing of the current one.
     const password = normalizePassword(body.newPassword);
-    const problem = passwordProblem(await passwordStrength(password, [user.name, ...SERVICE_WORDS]), limits.password.minGuessesLog10);
+    // Every hash of a change waits in its own line: a storm of sign-ins never keeps a change waiting long.
+    const problem = passwordProblem(await passwordStrength(password, contextWords(user.name), 'password-change'), limits.password.minGuessesLog10);
     if (problem) throw new InputViolation('/newPassword', problem);
     // The current password is checked as a sign-in checks it, under the same counts: a stolen session is no free
     // oracle for the password.
-    const credential = await store.findUserCredential(user.name);
-    const { attempts, known } = passwordAttempts(signInAttempts, await device.find(), user.id, user.name, client);
-    const wait = await takeAll(attempts);
-    if (wait > 0) throw tooManySignIns(wait, known !== undefined, 'wrong passwords');
-    let check: PasswordCheck;
-    try {
-      check = await verifyPassword(credential?.passwordHash, body.currentPassword);
-    } catch (error) {
-      await releaseAll(attempts);
-      throw error;
-    }
-    if (check === 'no-match' || !credential) {
-      throw new ApiError('urn:problem-type:unauthorized', 'The current password is wrong.', {
-        headers: { 'WWW-Authenticate': context.sessions.challenge },
-        reason: 'wrong-password',
-      });
-    }
-    await giveBack(signInAttempts, attempts, known);
+    await checkPasswordAttempt(context, await store.findUserCredential(user.name), {
+      userId: user.id,
+      name: user.name,
+      password: body.currentPassword,
+      tooMany: 'wrong passwords',
+      wrong: 'The current password is wrong.',
+      lane: 'password-change',
+    });
     if (normalizePassword(body.currentPassword) === password) throw new InputViolation('/newPassword', 'is your current password; choose a new one');
-    await store.setPasswordHash(user.id, await hashPassword(password));
-    // Whoever else holds a session of this account (a stolen cookie, a forgotten browser) is signed out; this one stays.
-    await store.deleteOtherSessions(user.id, session.id);
-    return { status: 204 };
+    // One transaction: the hash, the credential version bumped (every session and device cookie made under the old one
+    // ends, on every instance, and a sign-in that checked the old password makes none), every other session ended and
+    // this one kept, and the keys revoked when asked. Whoever else held a session (a stolen cookie, a forgotten browser)
+    // is signed out.
+    const { credentialVersion } = await store.changePassword({
+      userId: user.id,
+      passwordHash: await hashPassword(password, 'password-change'),
+      keepSessionId: session.id,
+      ...(body.revokeKeys === true && { revokeKeys: { at: iso(now), source: 'web' as const } }),
+    });
+    // This browser's device cookie was made under the old version: it gets one under the new.
+    return { status: 204, headers: { 'set-cookie': await context.device.make(user.id, credentialVersion) } };
   },
 
   async listSessions(_input, context) {
@@ -295,6 +310,55 @@ function passwordAttempts(
   };
 }
 
+/**
+ * A password checked under the sign-in counts (sign-in, and the current password of a change): an attempt is taken
+ * before the hash is checked, in one statement each, so guesses sent at once count one by one; given back when the
+ * hashing queue could not check it; after the right password, a device's count is cleared or the others' attempt
+ * given back. Throws the 429 while the counts allow none, the 401 (`wrong`) for a wrong password or an unknown name.
+ */
+async function checkPasswordAttempt(
+  context: AccountContext,
+  credential: UserCredential | undefined,
+  attempt: {
+    userId: string | undefined;
+    name: string;
+    password: string;
+    tooMany?: string;
+    wrong: string;
+    /** Counts of right passwords (a rate), taken after the failure counts allow the attempt, given back unless it signs in. */
+    successes?: ReadonlyArray<readonly [AttemptLimit, string]>;
+    /** The hashing queue's line; `sign-in` by default. */
+    lane?: HashLane;
+  },
+): Promise<{ credential: UserCredential; check: Exclude<PasswordCheck, 'no-match'> }> {
+  const { signInAttempts, client, sessions } = context;
+  // A device cookie made before the latest password change is no longer the account's browser.
+  const device = deviceOfAccount(await context.device.find(), credential && { userId: credential.user.id, credentialVersion: credential.credentialVersion });
+  const { attempts, known } = passwordAttempts(signInAttempts, device, attempt.userId, attempt.name, client);
+  const wait = await takeAll(attempts);
+  if (wait > 0) throw tooManySignIns(wait, known !== undefined, attempt.tooMany);
+  const successes = attempt.successes ?? [];
+  const successWait = await takeAll(successes);
+  if (successWait > 0) {
+    await releaseAll(attempts);
+    throw tooManySuccessfulSignIns(successWait);
+  }
+  let check: PasswordCheck;
+  try {
+    check = await verifyPassword(credential?.passwordHash, attempt.password, attempt.lane);
+  } catch (error) {
+    // Not checked (the hashing queue is full): the attempts are given back.
+    await releaseAll([...attempts, ...successes]);
+    throw error;
+  }
+  if (check === 'no-match' || !credential) {
+    await releaseAll(successes);
+    throw new ApiError('urn:problem-type:unauthorized', attempt.wrong, { headers: { 'WWW-Authenticate': sessions.challenge }, reason: 'wrong-password' });
+  }
+  await giveBack(signInAttempts, attempts, known);
+  return { credential, check };
+}
+
 /** After the right password: a device's count is cleared (its own wrong ones are forgiven), the others' attempt given back. */
 async function giveBack(limits: SignInAttempts, attempts: ReadonlyArray<readonly [AttemptLimit, string]>, known: KnownDevice | undefined): Promise<void> {
   if (known) await limits.perDevice.clear(known.nonce);
@@ -357,8 +421,11 @@ function tooManySignIns(waitSeconds: number, trusted: boolean, what = 'failed si
   return new ApiError('urn:problem-type:too-many-sign-in-attempts', detail, { headers: { 'Retry-After': String(waitSeconds) }, reason: 'sign-in-limit' });
 }
 
-/** Stores a hash of the normalized password in place of one made from the password as typed; skipped when the hashing thread is busy (the next sign-in tries again). */
-async function rehash(store: Store, userId: string, password: string): Promise<void> {
+/**
+ * Stores a hash of the normalized password in place of one made from the password as typed; skipped when the hashing
+ * thread is busy (the next sign-in tries again), and when the password changed meanwhile (the old one is not put back).
+ */
+async function rehash(store: Store, credential: UserCredential, password: string): Promise<void> {
   let hash: string;
   try {
     hash = await hashPassword(normalizePassword(password), 'sign-in');
@@ -366,7 +433,16 @@ async function rehash(store: Store, userId: string, password: string): Promise<v
     if (error instanceof ApiError) return;
     throw error;
   }
-  await store.setPasswordHash(userId, hash);
+  await store.setPasswordHash(credential.user.id, hash, credential.credentialVersion);
+}
+
+/** The 429 of a sign-in past the rate of sign-ins that succeed (per account or per client), saying the wait in seconds. */
+function tooManySuccessfulSignIns(waitSeconds: number): ApiError {
+  return new ApiError(
+    'urn:problem-type:rate-limited',
+    `Too many sign-ins to this account, or from this address, in a short time. Try again in ${waitSeconds} ${waitSeconds === 1 ? 'second' : 'seconds'}.`,
+    { headers: { 'Retry-After': String(waitSeconds) }, reason: 'sign-in-rate' },
+  );
 }
 
 /** The 429 of a sign-up from a client whose count allows none now, saying how long to wait in minutes. */

@@ -3,24 +3,17 @@
  * DATABASE_PATH), taken while servers run: SQLite's online backup API, or `pg_dump --format=custom`.
  * docs/data.md, "Backups".
  */
-import { describeDatabase, readStoreConfig } from '../config/env.js';
 import { backupPostgres } from '../store/postgres-backup.js';
 import { backupSqlite } from '../store/sqlite-backup.js';
-import { callerPath, dataProgram, describeCounts, runDataCommand } from './data-command.js';
+import { runFileCommand } from './data-command.js';
 
-const program = dataProgram(
-  'backup',
-  'Copy the database (DATABASE_URL if set, else DATABASE_PATH, as for the server) into a new file, consistently, while servers write to it. Restore it with npm run restore.',
-)
-  .requiredOption('--out <file>', 'the backup file to write (SQLite: a database file; PostgreSQL: a pg_dump archive)')
-  .option('--force', 'replace --out if it exists')
-  .action(async (options: { out: string; force?: boolean }) => {
-    const config = readStoreConfig(process.env);
-    const file = callerPath(options.out);
-    const counts = config.databaseUrl
-      ? await backupPostgres(config.databaseUrl, file, { force: options.force ?? false })
-      : await backupSqlite(config.databasePath, file, { force: options.force ?? false });
-    process.stdout.write(`Backed up ${describeDatabase(config)} to ${file}: ${describeCounts(counts)}.\n`);
-  });
-
-await runDataCommand('backup', program);
+await runFileCommand({
+  name: 'backup',
+  description:
+    'Copy the database (DATABASE_URL if set, else DATABASE_PATH, as for the server) into a new file, consistently, while servers write to it. Restore it with npm run restore.',
+  file: { option: '--out', description: 'the backup file to write (SQLite: a database file; PostgreSQL: a pg_dump archive)' },
+  force: 'replace --out if it exists',
+  postgres: backupPostgres,
+  sqlite: backupSqlite,
+  done: (database, file) => `Backed up ${database} to ${file}`,
+});

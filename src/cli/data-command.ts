@@ -1,9 +1,11 @@
 /**
  * What the data commands (`backup`, `restore`, `migrate:store`) share: one commander program each, run with the
- * project's exit codes (0 done, 1 refused or failed, 2 bad usage), and their summary of the rows they moved.
+ * project's exit codes (0 done, 1 refused or failed, 2 bad usage), and their summary of the rows they moved;
+ * `backup` and `restore` the whole frame (`runFileCommand`).
  */
 import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { describeDatabase, readStoreConfig } from '../config/env.js';
 import { DataCommandRefused, type TableCounts } from '../store/data-commands.js';
 import { PostgresToolFailed } from '../store/postgres-binaries.js';
 import { CommandFailed, runCli } from './exit.js';
@@ -46,4 +48,35 @@ export async function runDataCommand(name: string, program: Command): Promise<vo
       throw asCliError(error);
     }
   });
+}
+
+/** A command between one file and the configured database (DATABASE_URL, else DATABASE_PATH): `backup`, `restore`. */
+export interface FileCommand {
+  name: string;
+  description: string;
+  /** The file's option (`--out`, `--from`) and what it is. */
+  file: { option: '--out' | '--from'; description: string };
+  /** What `--force` allows. */
+  force: string;
+  /** The work, on whichever engine the configuration names; resolves with the rows in each table. */
+  postgres(databaseUrl: string, file: string, options: { force: boolean }): Promise<TableCounts>;
+  sqlite(databasePath: string, file: string, options: { force: boolean }): Promise<TableCounts>;
+  /** The line said when it is done, e.g. `Backed up <database> to <file>`; the counts follow it. */
+  done(database: string, file: string): string;
+}
+
+/** Runs a {@link FileCommand} on the process's arguments and environment, with the data commands' exit codes. */
+export async function runFileCommand(command: FileCommand): Promise<void> {
+  const key = command.file.option.slice(2);
+  const program = dataProgram(command.name, command.description)
+    .requiredOption(`${command.file.option} <file>`, command.file.description)
+    .option('--force', command.force)
+    .action(async (options: Record<string, string | boolean | undefined>) => {
+      const config = readStoreConfig(process.env);
+      const file = callerPath(String(options[key]));
+      const force = { force: options['force'] === true };
+      const counts = config.databaseUrl ? await command.postgres(config.databaseUrl, file, force) : await command.sqlite(config.databasePath, file, force);
+      process.stdout.write(`${command.done(describeDatabase(config), file)}: ${describeCounts(counts)}.\n`);
+    });
+  await runDataCommand(command.name, program);
 }
