@@ -77,8 +77,13 @@ export interface paths {
          *     guess. The new password must keep the password rule of sign-up
          *     (`SignUpRequest.password`, `x-limits.password`), else `422` names the
          *     rule it breaks; that is checked first and costs no attempt. On success
-         *     every other session of the user ends at once (their cookies get `401`);
-         *     this one stays.
+         *     every other session of the user ends at once (their cookies get `401`),
+         *     on every instance, with any sign-in that checked the old password and
+         *     had not made its session yet; this one stays. Every device cookie made
+         *     before it stops counting as the account's browser; this browser gets a
+         *     new one with the answer. The user's API keys go on working, unless `revokeKeys` is
+         *     true: then every active key of the user is revoked with it (each with a
+         *     `revoked` event from `web`), in the same transaction.
          */
         put: operations["changePassword"];
         post?: never;
@@ -327,6 +332,13 @@ export interface components {
              *     in Unicode form NFKC, not easy to guess (`x-limits.password`), and not the current password.
              */
             newPassword: string;
+            /**
+             * @description Also revoke every active API key of the user, in the same transaction (for a password that may have leaked
+             *     with keys made under it). By default keys go on working: a password change ends sessions and device
+             *     cookies only.
+             * @default false
+             */
+            revokeKeys: boolean;
         };
         /** @description One live session of the user, as its owner sees it. Never its token or digest. */
         ActiveSession: {
@@ -668,6 +680,13 @@ export interface components {
          */
         SetSessionCookie: string;
         /**
+         * @description The device cookie alone (a password change: the session goes on, the browser's device cookie is made anew
+         *     under the new password): `__Host-device=<user id>.<nonce>.<signature>; Path=/; Max-Age=31536000; HttpOnly; Secure; SameSite=Strict`
+         *     over HTTPS, `device=...` without `Secure` over plain HTTP.
+         * @example __Host-device=usr_0a1b2c3d4e5f6g7h.bm9uY2Utb2YtMjItY2hhcn.c2lnbmF0dXJlLW9mLTQzLWNoYXJhY3RlcnMtaW4tYmF; Path=/; Max-Age=31536000; HttpOnly; Secure; SameSite=Strict
+         */
+        SetDeviceCookie: string;
+        /**
          * @description Clears the session cookie in the browser.
          * @example __Host-session=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict
          */
@@ -823,8 +842,9 @@ export interface operations {
             422: components["responses"]["UnprocessableContent"];
             /**
              * @description Too many failed sign-ins from this browser (when it carries the account's device cookie), or for this
-             *     account from browsers it does not know, or from this client; or too many requests from this client.
-             *     The `detail` says how many minutes to wait.
+             *     account from browsers it does not know, or from this client; or too many successful sign-ins to this
+             *     account or from this client in a short time (`x-limits.signIn.successesPerAccount`, a rate); or too many
+             *     requests from this client. The `detail` says how long to wait, `Retry-After` in seconds.
              */
             429: {
                 headers: {
@@ -877,9 +897,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The password is changed; every other session of the user has ended. */
+            /**
+             * @description The password is changed; every other session of the user has ended, and with `revokeKeys` every active key
+             *     is revoked. This browser gets a new device cookie, made under the new password (every earlier one, this
+             *     browser's too, no longer counts as the account's).
+             */
             204: {
                 headers: {
+                    "Set-Cookie": components["headers"]["SetDeviceCookie"];
                     [name: string]: unknown;
                 };
                 content?: never;

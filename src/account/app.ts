@@ -89,6 +89,13 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     perClient: new StoredAttemptLimit({ store, secrets, scope: 'client', rule: rule(signIn.failuresPerClient), now }),
     perDevice: new StoredAttemptLimit({ store, secrets, scope: 'device', rule: rule(signIn.failuresPerDevice), now }),
   };
+  // Right passwords at a rate: successesPer… at once, then one each successIntervalSeconds; forgotten after as many quiet intervals.
+  const successIntervalMs = signIn.successIntervalSeconds * 1000;
+  const successRule = (free: number) => ({ free, backoffMs: successIntervalMs, maxBackoffMs: successIntervalMs, forgetMs: free * successIntervalMs });
+  const signInSuccesses = {
+    perAccount: new StoredAttemptLimit({ store, secrets, scope: 'account-success', rule: successRule(signIn.successesPerAccount), now }),
+    perClient: new StoredAttemptLimit({ store, secrets, scope: 'client-success', rule: successRule(signIn.successesPerClient), now }),
+  };
   const devices = new Devices(secrets, { secure, lifetimeSeconds: signIn.deviceSeconds });
   // Sign-ups per client, in the store too: past perClient, a client waits windowSeconds after its latest.
   const signUpWindowMs = accountLimits.signUp.windowSeconds * 1000;
@@ -164,6 +171,7 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
         client: clientBudgetKey(c.get('client'), options.clientIpv6PrefixLength),
         device: deviceOf(c),
         signInAttempts,
+        signInSuccesses,
         signUpAttempts,
         limits: accountLimits,
         now: at,
@@ -198,8 +206,9 @@ function deviceCookie(devices: Devices): Guard<WebVariables> {
   return (c) => {
     c.set('device', {
       find: () => devices.find(c),
-      issue: async (userId) => {
-        const issued = await devices.issue(userId);
+      make: (userId, credentialVersion) => devices.issue(userId, credentialVersion),
+      issue: async (userId, credentialVersion) => {
+        const issued = await devices.issue(userId, credentialVersion);
         const kernel = kernelOf(c);
         kernel.set('setCookies', [...(kernel.get('setCookies') ?? []), issued]);
       },

@@ -10,6 +10,35 @@ const VALUE = /^(usr_[0-9a-z]{16})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 export interface KnownDevice {
   userId: string;
   nonce: string;
+  /**
+   * The account's credential version when the cookie was made (`UserCredential.credentialVersion`): the cookie
+   * counts as the account's device only while that is still the account's, so a password change ends every device
+   * cookie made before it. 0 for a cookie made before versions were carried (they are 0 until the first change).
+   */
+  credentialVersion: number;
+}
+
+/**
+ * The nonce's 16 bytes: 11 random, a marker, and the credential version as a 32-bit number, all under the
+ * signature, so the version cannot be changed without the secret. The value's shape is unchanged, so the previous
+ * release (which signs and reads the same `<userId>.<nonce>`) accepts these cookies and these accept its own,
+ * which carry no marker and are read as version 0.
+ */
+const NONCE_RANDOM_BYTES = 11;
+const VERSION_MARKER = 0x76;
+
+function makeNonce(credentialVersion: number): string {
+  const nonce = Buffer.alloc(16);
+  randomBytes(NONCE_RANDOM_BYTES).copy(nonce);
+  nonce[NONCE_RANDOM_BYTES] = VERSION_MARKER;
+  nonce.writeUInt32BE(credentialVersion >>> 0, NONCE_RANDOM_BYTES + 1);
+  return nonce.toString('base64url');
+}
+
+/** The version a nonce carries; 0 for one without the marker (made before versions were carried). */
+function versionOf(nonce: string): number {
+  const bytes = Buffer.from(nonce, 'base64url');
+  return bytes.length === 16 && bytes[NONCE_RANDOM_BYTES] === VERSION_MARKER ? bytes.readUInt32BE(NONCE_RANDOM_BYTES + 1) : 0;
 }
 
 /**
@@ -46,12 +75,12 @@ export class Devices {
       const expected = Buffer.from(sign(secret, userId, nonce));
       return expected.length === given.length && timingSafeEqual(given, expected);
     });
-    return genuine ? { userId, nonce } : undefined;
+    return genuine ? { userId, nonce, credentialVersion: versionOf(nonce) } : undefined;
   }
 
-  /** A new device cookie for the account (a new nonce each time), as a `Set-Cookie` value. */
-  async issue(userId: string): Promise<string> {
-    const nonce = randomBytes(16).toString('base64url');
+  /** A new device cookie for the account at its credential version (a new nonce each time), as a `Set-Cookie` value. */
+  async issue(userId: string, credentialVersion: number): Promise<string> {
+    const nonce = makeNonce(credentialVersion);
     const value = `${userId}.${nonce}.${sign((await this.#secretRing()).current, userId, nonce)}`;
     // Attribute order is fixed so the contract's pattern can check it.
     return `${this.#name}=${value}; Path=/; Max-Age=${this.#maxAgeSeconds}; HttpOnly; ${this.#secure ? 'Secure; ' : ''}SameSite=Strict`;
@@ -78,5 +107,15 @@ function sign(secret: Buffer, userId: string, nonce: string): string {
  */
 export interface DeviceRequest {
   find(): Promise<KnownDevice | undefined>;
-  issue(userId: string): Promise<void>;
+  /** Sets a new device cookie for the account at `credentialVersion`, the version the sign-in read (or a change made). */
+  issue(userId: string, credentialVersion: number): Promise<void>;
+  /** A new device cookie as a `Set-Cookie` value, for an answer that sends it as its only cookie (a password change). */
+  make(userId: string, credentialVersion: number): Promise<string>;
+}
+
+/** The device, when it is the account's, at the account's credential version now; a cookie made before a password change is no longer the account's device. */
+export function deviceOfAccount(device: KnownDevice | undefined, account: { userId: string; credentialVersion: number } | undefined): KnownDevice | undefined {
+  return device !== undefined && account !== undefined && device.userId === account.userId && device.credentialVersion === account.credentialVersion
+    ? device
+    : undefined;
 }

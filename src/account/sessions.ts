@@ -1,9 +1,9 @@
 import { createHash, hash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
+import type { AccountLimits } from '../contract/limits.js';
 import { ApiError } from '../http/problems.js';
 import type { SessionRecord, Store } from '../store/store.js';
-import type { AccountLimits } from '../contract/limits.js';
 
 /** 32 random bytes, base64url: 43 characters, 256 bits. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -77,11 +77,15 @@ export class Sessions {
     return `Cookie realm="account", form-action="/sign-in", cookie-name="${this.#cookie.name}"`;
   }
 
-  /** Starts a session; returns it and the `Set-Cookie` that hands its token to the browser. */
-  async start(userId: string, now: number): Promise<{ session: SessionRecord; setCookie: string }> {
+  /**
+   * Starts a session; returns it and the `Set-Cookie` that hands its token to the browser. With `credentialVersion`
+   * (the one read with the hash a sign-in checked), only if it is still the user's: else the store's
+   * `CredentialChanged`, and no session (the password changed after it was checked).
+   */
+  async start(userId: string, now: number, credentialVersion?: number): Promise<{ session: SessionRecord; setCookie: string }> {
     if (!this.#cookie.secure && this.#bound === undefined) throw new Error('over plain HTTP a session is bound to its origin: start it on sessions.at(c)');
     const token = randomBytes(32).toString('base64url');
-    const session = await this.#store.createSession(userId, digestSessionToken(token, this.#bound), iso(now), iso(now + this.#absoluteMs));
+    const session = await this.#store.createSession(userId, digestSessionToken(token, this.#bound), iso(now), iso(now + this.#absoluteMs), credentialVersion);
     return { session, setCookie: this.#setCookie(token, this.#absoluteMs / 1000) };
   }
 

@@ -45,9 +45,21 @@ const accountProperties = {
       'Sign-in attempts, each taken before its password is checked and given back when it signs in, so guesses sent at once count one by one. ' +
       'A browser holding the device cookie of the account it signs in to is counted on its own (failuresPerDevice), never in the account’s ' +
       'or its address’s count. Past a count’s free attempts, each further one waits backoffSeconds after the latest, doubled for each, at most ' +
-      'maxBackoffSeconds; until then sign-in answers 429 with Retry-After before checking the password.',
+      'maxBackoffSeconds; until then sign-in answers 429 with Retry-After before checking the password. Sign-ins that succeed are limited ' +
+      'to a rate per account and per client (successesPer…, successIntervalSeconds), so no one keeps the password thread busy with right passwords.',
     additionalProperties: false,
-    required: ['failuresPerAccount', 'failuresPerClient', 'failuresPerDevice', 'backoffSeconds', 'maxBackoffSeconds', 'windowSeconds', 'deviceSeconds'],
+    required: [
+      'failuresPerAccount',
+      'failuresPerClient',
+      'failuresPerDevice',
+      'backoffSeconds',
+      'maxBackoffSeconds',
+      'windowSeconds',
+      'deviceSeconds',
+      'successesPerAccount',
+      'successesPerClient',
+      'successIntervalSeconds',
+    ],
     properties: {
       failuresPerAccount: count('Free attempts at one account name from browsers without its device cookie, all together.'),
       failuresPerClient: count('Free attempts from one client address (without the device cookie of the account tried), over all accounts.'),
@@ -56,6 +68,13 @@ const accountProperties = {
       maxBackoffSeconds: count('The longest wait, in seconds.'),
       windowSeconds: count('A count is forgotten this many seconds after its latest attempt.'),
       deviceSeconds: count('How long a device cookie lasts (its Max-Age), in seconds: a browser that signed in is known this long.'),
+      successesPerAccount: count(
+        'Sign-ins that succeed, per account name from any browser, allowed at once; then one each successIntervalSeconds (a rate, not a lockout: 429 with Retry-After for the rest of the interval).',
+      ),
+      successesPerClient: count('Sign-ins that succeed from one client address, over all accounts, allowed at once; then one each successIntervalSeconds.'),
+      successIntervalSeconds: count(
+        'Past the successes allowed at once, one more each this many seconds; a count is forgotten once that many intervals pass without one.',
+      ),
     },
   },
   signUp: {

@@ -175,6 +175,10 @@ const SETTINGS = (presets: AccountPresets) => `<h1>Account settings</h1>
         aria-describedby="new-password-hint">
       <p class="hint" id="new-password-hint">At least 15 characters. A few unrelated words make a strong one. Every other browser signed in to your account is signed out.</p>
     </div>
+    <div class="field">
+      <input id="revoke-keys" name="revokeKeys" type="checkbox" aria-describedby="revoke-keys-hint"> <label for="revoke-keys">Also revoke all my API keys</label>
+      <p class="hint" id="revoke-keys-hint">Your API keys keep working after a password change unless you tick this: then every active key stops at once. Tick it if your password may have leaked.</p>
+    </div>
     <button type="submit">Change password</button>
   </form>
 </section>

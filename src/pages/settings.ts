@@ -47,19 +47,22 @@ function wirePasswordForm(status: HTMLElement): void {
   const error = byId('password-error');
   const current = byId<HTMLInputElement>('current-password');
   const next = byId<HTMLInputElement>('new-password');
+  const revokeKeys = byId<HTMLInputElement>('revoke-keys');
   const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
   if (!submit) throw new Error('the form has no submit button');
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const body = { currentPassword: current.value, newPassword: next.value };
+    const body = { currentPassword: current.value, newPassword: next.value, revokeKeys: revokeKeys.checked };
     void busy(submit, async () => {
       say(error, '');
       try {
         const { error: problem, response } = await account.PUT('/password', { body });
         if (response.ok) {
           form.reset();
-          status.textContent = 'Your password is changed. Every other browser signed in to your account has been signed out.';
-          await loadSessions();
+          status.textContent = body.revokeKeys
+            ? 'Your password is changed. Every other browser signed in to your account has been signed out, and every API key revoked.'
+            : 'Your password is changed. Every other browser signed in to your account has been signed out. Your API keys still work.';
+          await Promise.all(body.revokeKeys ? [loadSessions(), loadKeys(), loadEvents(false)] : [loadSessions()]);
           return;
         }
         if (response.status === 401) {

@@ -13,6 +13,7 @@ import type {
   ListScope,
   NewKeyOptions,
   PageQuery,
+  PasswordChange,
   QuotaLease,
   QuotaRequest,
   SessionRecord,
@@ -165,8 +166,8 @@ export class CachedStore implements Store {
     for (const session of this.#sessionsByDigest.values()) if (session?.id === sessionId && session.lastSeenAt < at) session.lastSeenAt = at;
   }
 
-  async createSession(userId: string, digest: Buffer, at: string, expiresAt: string): Promise<SessionRecord> {
-    return this.#afterWrite(await this.#inner.createSession(userId, digest, at, expiresAt));
+  async createSession(userId: string, digest: Buffer, at: string, expiresAt: string, credentialVersion?: number): Promise<SessionRecord> {
+    return this.#afterWrite(await this.#inner.createSession(userId, digest, at, expiresAt, credentialVersion));
   }
 
   async deleteSession(sessionId: string): Promise<boolean> {
@@ -232,8 +233,13 @@ export class CachedStore implements Store {
   }
 
   // Nothing cached holds a password hash.
-  setPasswordHash(userId: string, passwordHash: string): Promise<void> {
-    return this.#inner.setPasswordHash(userId, passwordHash);
+  setPasswordHash(userId: string, passwordHash: string, credentialVersion?: number): Promise<boolean> {
+    return this.#inner.setPasswordHash(userId, passwordHash, credentialVersion);
+  }
+
+  /** Forgets what it holds: the user's sessions ended (cached ones must not be served) and, when asked, keys were revoked. */
+  async changePassword(change: Parameters<Store['changePassword']>[0]): Promise<PasswordChange> {
+    return this.#afterWrite(await this.#inner.changePassword(change));
   }
 
   findUserByName(name: string): Promise<User | undefined> {

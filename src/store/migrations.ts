@@ -114,4 +114,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX api_keys_by_removal ON api_keys(removed_at) WHERE removed_at IS NOT NULL;
   CREATE INDEX api_keys_by_replacement ON api_keys(replaced_by) WHERE replaced_by IS NOT NULL; -- a deleted key's successor, found at once
   `,
+  // 9: a credential version on each user (issue 33): a password change bumps it, and a session is started only under
+  // the version its sign-in read, and lives only while that is the user's. An expand step: the previous release
+  // neither reads nor writes these; its sessions have NULL here and are ended by a password change as before.
+  `
+  ALTER TABLE users ADD COLUMN credential_version INTEGER NOT NULL DEFAULT 0;  -- bumped by every password change
+  ALTER TABLE sessions ADD COLUMN credential_version INTEGER;                  -- the user's version it started under; NULL: started by code of schema version 8
+  `,
 ];

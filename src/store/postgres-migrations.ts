@@ -173,4 +173,9 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   -- Deleting a key checks who names it as replaced_by: without this, a scan of every key per deleted key.
   CREATE INDEX api_keys_by_replacement ON api_keys (replaced_by) WHERE replaced_by IS NOT NULL;
   `,
+  // A credential version on each user and the one each session started under (SQLite's migration 9).
+  `
+  ALTER TABLE users ADD COLUMN credential_version integer NOT NULL DEFAULT 0;
+  ALTER TABLE sessions ADD COLUMN credential_version integer;
+  `,
 ];

@@ -10,6 +10,7 @@ import {
   ActiveKeyLimitReached,
   type AttemptCount,
   type AttemptRule,
+  CredentialChanged,
   type KeyCredential,
   type KeyEvent,
   type KeyPosition,
@@ -21,6 +22,7 @@ import {
   type NewKeyOptions,
   notSecret,
   type PageQuery,
+  type PasswordChange,
   type QuotaLease,
   type QuotaRequest,
   type SessionRecord,
@@ -250,7 +252,9 @@ const TOUCH_KEY = {
 };
 const FIND_SESSION = {
   name: 'find-session',
-  text: `SELECT ${selectList(SESSION_COLUMNS)} FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.digest = $1`,
+  // A session started under a credential version the user has left (a password change since) is not found.
+  text: `SELECT ${selectList(SESSION_COLUMNS)} FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.digest = $1 AND (s.credential_version IS NULL OR s.credential_version = u.credential_version)`,
 };
 /** Each kind of event happens at most once per key (UNIQUE (key_id, type)); a repeat is ignored. */
 const INSERT_EVENT = 'INSERT INTO key_events (id, key_id, user_id, type, source, at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key_id, type) DO NOTHING';
@@ -467,29 +471,78 @@ export class PostgresStore implements Store {
   }
 
   async findUserCredential(name: string): Promise<UserCredential | undefined> {
-    const rows = await this.#query<User & { passwordHash: string | null }>(
-      `SELECT ${selectList(USER_COLUMNS)}, password_hash AS "passwordHash" FROM users WHERE name = $1`,
+    const rows = await this.#query<User & { passwordHash: string | null; credentialVersion: number }>(
+      `SELECT ${selectList(USER_COLUMNS)}, password_hash AS "passwordHash", credential_version AS "credentialVersion" FROM users WHERE name = $1`,
       [name],
     );
     const row = rows[0];
     if (!row) return undefined;
-    const { passwordHash, ...user } = row;
-    return { user, passwordHash };
+    const { passwordHash, credentialVersion, ...user } = row;
+    return { user, passwordHash, credentialVersion };
   }
 
-  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
-    await this.#query('UPDATE users SET password_hash = $1 WHERE id = $2', [passwordHash, userId]);
+  async setPasswordHash(userId: string, passwordHash: string, credentialVersion?: number): Promise<boolean> {
+    const rows = await this.#query('UPDATE users SET password_hash = $1 WHERE id = $2 AND ($3::integer IS NULL OR credential_version = $3) RETURNING id', [
+      passwordHash,
+      userId,
+      credentialVersion ?? null,
+    ]);
+    return rows.length === 1;
   }
 
-  async createSession(userId: string, digest: Buffer, at: string, expiresAt: string): Promise<SessionRecord> {
+  async changePassword(change: {
+    userId: string;
+    passwordHash: string;
+    keepSessionId: string;
+    revokeKeys?: { at: string; source: KeySource };
+  }): Promise<PasswordChange> {
+    const { userId, passwordHash, keepSessionId, revokeKeys } = change;
+    return this.#transaction(async (client) => {
+      // The user's row stays locked until commit: a session insert under the old version waits for it, then finds
+      // the version changed (createSession); one that took its share lock first is committed before this update
+      // goes on, so the delete below (a later statement, a later snapshot) sees and ends it.
+      const bumped = await client.query<{ credentialVersion: number }>(
+        'UPDATE users SET password_hash = $2, credential_version = credential_version + 1 WHERE id = $1 RETURNING credential_version AS "credentialVersion"',
+        [userId, passwordHash],
+      );
+      const credentialVersion = bumped.rows[0]?.credentialVersion;
+      if (credentialVersion === undefined) throw new Error(`no user ${userId}`);
+      const ended = await client.query('DELETE FROM sessions WHERE user_id = $1 AND id <> $2 RETURNING id', [userId, keepSessionId]);
+      await client.query('UPDATE sessions SET credential_version = $3 WHERE id = $2 AND user_id = $1', [userId, keepSessionId, credentialVersion]);
+      let keysRevoked = 0;
+      if (revokeKeys) {
+        const revoked = await client.query<{ id: string }>(
+          `UPDATE api_keys SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2::timestamptz) RETURNING id`,
+          [userId, revokeKeys.at],
+        );
+        for (const { id } of revoked.rows) await client.query(INSERT_EVENT, [newId('evt'), id, userId, 'revoked', revokeKeys.source, revokeKeys.at]);
+        keysRevoked = revoked.rows.length;
+      }
+      return { credentialVersion, sessionsEnded: ended.rows.length, keysRevoked };
+    });
+  }
+
+  async createSession(userId: string, digest: Buffer, at: string, expiresAt: string, credentialVersion?: number): Promise<SessionRecord> {
     const id = newId('ses');
-    const rows = await this.#query<User>(
-      `WITH s AS (INSERT INTO sessions (id, user_id, digest, created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $4, $4, $5) RETURNING user_id)
-       SELECT ${selectList(USER_COLUMNS)} FROM users WHERE id = (SELECT user_id FROM s)`,
-      [id, userId, digest, at, expiresAt],
+    // FOR SHARE: a password change that holds the user's row makes this wait, then look again at the row it
+    // committed, whose version is no longer the one asked for: no session. One statement, one round trip.
+    const rows = await this.#query<User & { credentialVersion: number }>(
+      `WITH u AS (
+         SELECT id, name, created_at, credential_version FROM users WHERE id = $2 AND ($6::integer IS NULL OR credential_version = $6) FOR SHARE
+       ), s AS (
+         INSERT INTO sessions (id, user_id, digest, created_at, last_seen_at, expires_at, credential_version)
+         SELECT $1, u.id, $3, $4, $4, $5, u.credential_version FROM u RETURNING user_id
+       )
+       SELECT ${selectList(USER_COLUMNS)}, credential_version AS "credentialVersion" FROM u WHERE EXISTS (SELECT 1 FROM s)`,
+      [id, userId, digest, at, expiresAt, credentialVersion ?? null],
     );
-    const user = rows[0];
-    if (!user) throw new Error(`no user ${userId}`);
+    const row = rows[0];
+    if (!row) {
+      if (credentialVersion !== undefined && (await this.#query('SELECT 1 FROM users WHERE id = $1', [userId])).length === 1)
+        throw new CredentialChanged(userId);
+      throw new Error(`no user ${userId}`);
+    }
+    const { credentialVersion: _version, ...user } = row;
     return { id, user, createdAt: at, lastSeenAt: at, expiresAt };
   }
 

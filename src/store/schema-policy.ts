@@ -22,6 +22,9 @@ export const SCHEMA_VERSIONS: readonly { version: number; oldestCode: number; ch
   // revoked or expired, so it works no more than it did).
   { version: 7, oldestCode: 6, change: 'keys removed from their owner’s list (a nullable column)' },
   { version: 8, oldestCode: 7, change: 'indexes for retention: key events by time, removed keys, replaced keys (indexes)' },
+  // Code 8 still runs: it neither reads nor writes the versions; its sessions carry none (NULL), and its password
+  // change ends every other session by deleting them, as it always did.
+  { version: 9, oldestCode: 8, change: 'a credential version on each user and session (a column with a default, a nullable column)' },
 ];
 
 /** The schema version this code was written for. */

@@ -11,6 +11,7 @@ import {
   type AttemptCount,
   type AttemptRule,
   type ChangeSignal,
+  CredentialChanged,
   type KeyCredential,
   type KeyEvent,
   type KeyPosition,
@@ -22,6 +23,7 @@ import {
   type NewKeyOptions,
   notSecret,
   type PageQuery,
+  type PasswordChange,
   type QuotaLease,
   type QuotaRequest,
   type SessionRecord,
@@ -215,7 +217,11 @@ class SqliteStore implements Store {
     this.#list = listStatements(db);
     this.#findKey = db.prepare(`SELECT ${selectList(KEY_CREDENTIAL_COLUMNS)} FROM api_keys WHERE digest = ?`);
     this.#touchKey = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
-    this.#findSession = db.prepare(`SELECT ${selectList(SESSION_COLUMNS)} FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.digest = ?`);
+    // A session started under a credential version the user has left (a password change since) is not found.
+    this.#findSession = db.prepare(
+      `SELECT ${selectList(SESSION_COLUMNS)} FROM sessions s JOIN users u ON u.id = s.user_id
+       WHERE s.digest = ? AND (s.credential_version IS NULL OR s.credential_version = u.credential_version)`,
+    );
   }
 
   async findKeyByDigest(digest: Buffer): Promise<KeyCredential | undefined> {
@@ -398,27 +404,75 @@ class SqliteStore implements Store {
 
   async findUserCredential(name: string): Promise<UserCredential | undefined> {
     const row = this.#db
-      .prepare<[string], User & { passwordHash: string | null }>(
-        `SELECT ${selectList(USER_COLUMNS)}, password_hash AS "passwordHash" FROM users WHERE name = ?`,
+      .prepare<[string], User & { passwordHash: string | null; credentialVersion: number }>(
+        `SELECT ${selectList(USER_COLUMNS)}, password_hash AS "passwordHash", credential_version AS "credentialVersion" FROM users WHERE name = ?`,
       )
       .get(name);
     if (!row) return undefined;
-    const { passwordHash, ...user } = row;
-    return { user, passwordHash };
+    const { passwordHash, credentialVersion, ...user } = row;
+    return { user, passwordHash, credentialVersion };
   }
 
-  async setPasswordHash(userId: string, passwordHash: string): Promise<void> {
-    this.#db.prepare('UPDATE users SET password_hash = ? WHERE id = ?').run(passwordHash, userId);
+  async setPasswordHash(userId: string, passwordHash: string, credentialVersion?: number): Promise<boolean> {
+    return (
+      this.#db
+        .prepare('UPDATE users SET password_hash = ? WHERE id = ? AND (? IS NULL OR credential_version = ?)')
+        .run(passwordHash, userId, credentialVersion ?? null, credentialVersion ?? null).changes === 1
+    );
   }
 
-  async createSession(userId: string, digest: Buffer, at: string, expiresAt: string): Promise<SessionRecord> {
+  async changePassword(change: {
+    userId: string;
+    passwordHash: string;
+    keepSessionId: string;
+    revokeKeys?: { at: string; source: KeySource };
+  }): Promise<PasswordChange> {
+    const { userId, passwordHash, keepSessionId, revokeKeys } = change;
+    // IMMEDIATE: the write lock first, so no session is started between the bump and the deletes (by another process either).
+    return this.#db
+      .transaction((): PasswordChange => {
+        const bumped = this.#db
+          .prepare<[string, string], { credentialVersion: number }>(
+            'UPDATE users SET password_hash = ?, credential_version = credential_version + 1 WHERE id = ? RETURNING credential_version AS credentialVersion',
+          )
+          .get(passwordHash, userId);
+        if (!bumped) throw new Error(`no user ${userId}`);
+        const sessionsEnded = this.#db.prepare('DELETE FROM sessions WHERE user_id = ? AND id <> ?').run(userId, keepSessionId).changes;
+        this.#db.prepare('UPDATE sessions SET credential_version = ? WHERE id = ? AND user_id = ?').run(bumped.credentialVersion, keepSessionId, userId);
+        let keysRevoked = 0;
+        if (revokeKeys) {
+          const revoked = this.#db
+            .prepare<[string, string, string], { id: string }>(
+              'UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) RETURNING id',
+            )
+            .all(revokeKeys.at, userId, revokeKeys.at);
+          for (const { id } of revoked) this.#recordEvent(id, userId, 'revoked', revokeKeys.source, revokeKeys.at);
+          keysRevoked = revoked.length;
+        }
+        return { credentialVersion: bumped.credentialVersion, sessionsEnded, keysRevoked };
+      })
+      .immediate();
+  }
+
+  async createSession(userId: string, digest: Buffer, at: string, expiresAt: string, credentialVersion?: number): Promise<SessionRecord> {
     const id = newId('ses');
-    this.#db
-      .prepare('INSERT INTO sessions (id, user_id, digest, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(id, userId, digest, at, at, expiresAt);
-    const user = this.#db.prepare<[string], User>(`SELECT ${selectList(USER_COLUMNS)} FROM users WHERE id = ?`).get(userId);
-    if (!user) throw new Error(`no user ${userId}`);
-    return { id, user, createdAt: at, lastSeenAt: at, expiresAt };
+    // IMMEDIATE: the version is read and the session written under the write lock, so a password change is wholly before or after.
+    return this.#db
+      .transaction((): SessionRecord => {
+        const row = this.#db
+          .prepare<[string], User & { credentialVersion: number }>(
+            `SELECT ${selectList(USER_COLUMNS)}, credential_version AS "credentialVersion" FROM users WHERE id = ?`,
+          )
+          .get(userId);
+        if (!row) throw new Error(`no user ${userId}`);
+        const { credentialVersion: current, ...user } = row;
+        if (credentialVersion !== undefined && credentialVersion !== current) throw new CredentialChanged(userId);
+        this.#db
+          .prepare('INSERT INTO sessions (id, user_id, digest, created_at, last_seen_at, expires_at, credential_version) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .run(id, userId, digest, at, at, expiresAt, current);
+        return { id, user, createdAt: at, lastSeenAt: at, expiresAt };
+      })
+      .immediate();
   }
 
   async findSessionByDigest(digest: Buffer): Promise<SessionRecord | undefined> {

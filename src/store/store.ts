@@ -10,6 +10,21 @@ export interface User {
 export interface UserCredential {
   user: User;
   passwordHash: string | null;
+  /**
+   * Bumped by every password change (`changePassword`). A session is started only under the version its sign-in
+   * read (`createSession`), and lives only while that is still the user's; a device cookie is signed with it.
+   */
+  credentialVersion: number;
+}
+
+/** What a password change did (`Store.changePassword`). */
+export interface PasswordChange {
+  /** The user's credential version now. */
+  credentialVersion: number;
+  /** Other sessions of the user that ended. */
+  sessionsEnded: number;
+  /** Keys revoked with it (none unless asked). */
+  keysRevoked: number;
 }
 
 /** How a key changed: through the web application, the operator's CLI, a request to the public API, or time passing. */
@@ -181,6 +196,17 @@ export class ActiveKeyLimitReached extends Error {
 }
 
 /**
+ * `createSession` was given the credential version a sign-in read, and the user's is another by now: the password
+ * changed after it was checked. No session was made.
+ */
+export class CredentialChanged extends Error {
+  constructor(userId: string) {
+    super(`the credentials of user ${userId} changed since they were checked`);
+    this.name = 'CredentialChanged';
+  }
+}
+
+/**
  * The database refused a value the request carried, as it cannot store or read it (a U+0000 in a text, a time
  * out of its range). The contract's patterns should have refused it first; the app answers `422`, not `500`.
  */
@@ -264,12 +290,33 @@ export interface Store {
   findUserByName(name: string): Promise<User | undefined>;
   /** The user and their password hash, for sign-in. */
   findUserCredential(name: string): Promise<UserCredential | undefined>;
-  /** Replaces a user's password hash (a hash made again from the password's normalized form, at sign-in). */
-  setPasswordHash(userId: string, passwordHash: string): Promise<void>;
+  /**
+   * Replaces a user's password hash (a hash made again from the password's normalized form, at sign-in), without
+   * bumping the credential version; with `credentialVersion`, only while it is still the user's (so a rehash that
+   * meets a password change never puts the old password back). True when it was replaced.
+   */
+  setPasswordHash(userId: string, passwordHash: string, credentialVersion?: number): Promise<boolean>;
+  /**
+   * A password change, in one transaction: the new hash, the credential version bumped, every session of the user
+   * but `keepSessionId` ended and that one moved to the new version, and with `revokeKeys` every active key of the
+   * user revoked (each with its `revoked` event). A session being started at once under the old version is either
+   * ended by it or never made (`createSession` waits for it, then refuses): on every instance on the database.
+   */
+  changePassword(change: {
+    userId: string;
+    passwordHash: string;
+    keepSessionId: string;
+    revokeKeys?: { at: string; source: KeySource };
+  }): Promise<PasswordChange>;
   countUsers(): Promise<number>;
 
-  /** Starts a session for the cookie token whose SHA-256 digest is given. */
-  createSession(userId: string, digest: Buffer, at: string, expiresAt: string): Promise<SessionRecord>;
+  /**
+   * Starts a session for the cookie token whose SHA-256 digest is given, under the user's credential version:
+   * with `credentialVersion` (the one the sign-in read with the hash it checked), only if that is still the user's,
+   * else `CredentialChanged` and no session. Read and insert are one step for every writer on the database.
+   */
+  createSession(userId: string, digest: Buffer, at: string, expiresAt: string, credentialVersion?: number): Promise<SessionRecord>;
+  /** The session with this digest, only while its credential version is its user's (a session made by code of schema version 8 has none, and is found). */
   findSessionByDigest(digest: Buffer): Promise<SessionRecord | undefined>;
   /** Records activity on a session (its idle expiry moves on); called at most once a minute per session. */
   touchSession(sessionId: string, at: string): Promise<void>;

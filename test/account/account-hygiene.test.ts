@@ -76,10 +76,14 @@ describe('changing the password', () => {
     // Someone else spends the account's count.
     for (let attempt = 1; attempt <= 11; attempt++) await t.send('POST', '/api/session', { body: { name: 'ada', password: `wrong guess number ${attempt}` } });
     expect((await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } })).status).toBe(429);
-    expect((await changePassword(t, cookie, PASSWORD, NEW_PASSWORD, device)).status).toBe(204);
+    const changed = await changePassword(t, cookie, PASSWORD, NEW_PASSWORD, device);
+    expect(changed.status).toBe(204);
+    // The change made the browser a new device cookie (the one it had was made under the old password, and ends).
+    const renewed = deviceCookieOf(changed);
+    expect(renewed).not.toBe(device);
     // Its own wrong ones are counted per device.
-    for (let attempt = 1; attempt <= 10; attempt++) expect((await changePassword(t, cookie, `wrong ${attempt}`, NEW_PASSWORD, device)).status).toBe(401);
-    const limited = await changePassword(t, cookie, NEW_PASSWORD, 'another fresh passphrase here', device);
+    for (let attempt = 1; attempt <= 10; attempt++) expect((await changePassword(t, cookie, `wrong ${attempt}`, NEW_PASSWORD, renewed)).status).toBe(401);
+    const limited = await changePassword(t, cookie, NEW_PASSWORD, 'another fresh passphrase here', renewed);
     expect(limited.status).toBe(429);
     expect(limited.json.detail).toMatch(/^Too many wrong passwords from this browser\./);
   });

@@ -188,7 +188,13 @@ describe('the password hash queue', () => {
 
   it(`bounds sign-in on the web application: ${CONCURRENT_HASHES} hashing, ${QUEUED_HASHES} waiting, the rest answered 503 as the account spec documents`, async () => {
     // Limits far out of reach: this is about the queue (each sign-in in flight holds an attempt of the account's count).
-    const limits = { ...readLimits(accountSpec, 'account').signIn, failuresPerAccount: 1_000, failuresPerClient: 1_000 };
+    const limits = {
+      ...readLimits(accountSpec, 'account').signIn,
+      failuresPerAccount: 1_000,
+      failuresPerClient: 1_000,
+      successesPerAccount: 1_000,
+      successesPerClient: 1_000,
+    };
     const t = await createTestWebApp({ accountLimits: { signIn: limits } });
     await t.signUp('ada');
     const signIn = async () => {

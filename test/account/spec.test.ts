@@ -65,7 +65,8 @@ describe('the account API contract (openapi/account.yaml)', () => {
       expect(created?.headers['Cache-Control'], operationId).toMatchObject({ required: true, schema: { const: 'no-store' } });
     }
     const setsCookie = operations.filter((operation) => Object.values(operation.responses).some((response) => response.headers['Set-Cookie']));
-    expect(setsCookie.map((operation) => operation.operationId).sort()).toEqual(['endSession', 'signIn', 'signOut', 'signUp']);
+    // A password change sets the device cookie alone, made anew under the new password (its session goes on).
+    expect(setsCookie.map((operation) => operation.operationId).sort()).toEqual(['changePassword', 'endSession', 'signIn', 'signOut', 'signUp']);
   });
 
   it('states its limits in x-limits, which the server reads', () => {
@@ -83,6 +84,9 @@ describe('the account API contract (openapi/account.yaml)', () => {
         maxBackoffSeconds: 900,
         windowSeconds: 3600,
         deviceSeconds: 31536000,
+        successesPerAccount: 10,
+        successesPerClient: 30,
+        successIntervalSeconds: 1,
       },
       signUp: { perClient: 10, windowSeconds: 3600 },
       password: { minGuessesLog10: 8 },

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { AccountLimits, AccountSpecLimits, ConnectionLimits, Limits, SpecLimits } from '../../src/contract/limits.js';
 import type { ResolvedLimits } from '../../src/config/limits.js';
+import type { AccountLimits, AccountSpecLimits, ConnectionLimits, Limits, SpecLimits } from '../../src/contract/limits.js';
 
 describe('the types of x-limits are derived from its schema', () => {
   it('give every limit as a number, and a group as an object of its fields', () => {
@@ -22,6 +22,9 @@ describe('the types of x-limits are derived from its schema', () => {
       maxBackoffSeconds: number;
       windowSeconds: number;
       deviceSeconds: number;
+      successesPerAccount: number;
+      successesPerClient: number;
+      successIntervalSeconds: number;
     }>();
     expectTypeOf<AccountLimits['session']>().toEqualTypeOf<{ idleSeconds: number; absoluteSeconds: number }>();
     expectTypeOf<AccountSpecLimits['keys']>().toEqualTypeOf<{ activePerUser: number }>();

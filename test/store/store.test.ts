@@ -320,10 +320,12 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
   it('keeps named, expiring keys with an audit trail: created, first used (once), revoked by its owner only', async () => {
     const store = await open(await engine.fresh());
     const [ann, bob] = [await store.createUser('ann', at, '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA'), await store.createUser('bob', at)];
-    expect(await store.findUserCredential('ann')).toEqual({ user: ann, passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA' });
-    expect(await store.findUserCredential('bob')).toEqual({ user: bob, passwordHash: null });
-    await store.setPasswordHash(bob.id, '$argon2id$v=19$m=19456,t=2,p=1$c2FsdDI$aGFzaDI');
-    expect(await store.findUserCredential('bob')).toEqual({ user: bob, passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdDI$aGFzaDI' });
+    expect(await store.findUserCredential('ann')).toEqual({ user: ann, passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', credentialVersion: 0 });
+    expect(await store.findUserCredential('bob')).toEqual({ user: bob, passwordHash: null, credentialVersion: 0 });
+    expect(await store.setPasswordHash(bob.id, '$argon2id$v=19$m=19456,t=2,p=1$c2FsdDI$aGFzaDI')).toBe(true);
+    expect(await store.findUserCredential('bob')).toEqual({ user: bob, passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdDI$aGFzaDI', credentialVersion: 0 });
+    // With a version, only while it is the user's (a rehash never undoes a password change).
+    expect(await store.setPasswordHash(bob.id, '$argon2id$v=19$m=19456,t=2,p=1$c2FsdDM$aGFzaDM', 1)).toBe(false);
     expect(await store.findUserCredential('nobody')).toBeUndefined();
     const { digest } = generateApiKey();
     const key = await store.createKey(ann.id, digest, 'tka_…aaaa', at, { name: 'deploy', expiresAt: '2026-02-01T00:00:00.000Z', source: 'web' });
@@ -596,11 +598,16 @@ describe('the SQLite store only', () => {
     const raw = new Database(path);
     for (const migration of MIGRATIONS.slice(0, -2)) raw.exec(migration);
     raw.pragma(`user_version = ${MIGRATIONS.length - 2}`);
-    const taken = /CREATE (?:TABLE|INDEX) (\w+)/.exec(MIGRATIONS.at(-1) ?? '')?.[1] ?? '';
-    raw.exec(`CREATE TABLE ${taken} (x)`);
+    // A table or a column of the same name as the last migration's first.
+    const last = MIGRATIONS.at(-1) ?? '';
+    const taken = /CREATE (?:TABLE|INDEX) (\w+)/.exec(last)?.[1];
+    const added = /ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(last);
+    if (taken) raw.exec(`CREATE TABLE ${taken} (x)`);
+    else if (added) raw.exec(`ALTER TABLE ${added[1]} ADD COLUMN ${added[2]} TEXT`);
+    else throw new Error('the last migration neither creates nor adds: make it fail another way here');
     raw.close();
 
-    await expect(openStore(config)).rejects.toThrow(/already/);
+    await expect(openStore(config)).rejects.toThrow(/already|duplicate/);
     const after = new Database(path);
     expect(after.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length - 1);
     expect(after.prepare(`SELECT oldest_code FROM ${COMPATIBILITY_TABLE}`).pluck().all()).toEqual([oldestCodeFor(MIGRATIONS.length - 1)]);
