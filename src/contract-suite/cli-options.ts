@@ -1,7 +1,7 @@
 /** The command line of `npm run contract` (`main.ts`), apart so its usage is tested in-process. */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { refuseOptionsAsValues } from '../cli/option-values.js';
-import { readContracts } from '../contract/project.js';
+import { hasContracts, readContracts } from '../contract/project.js';
 import type { Target } from './known-differences.js';
 
 /** A credential given on the command line: the security scheme it is for, and its value. */
@@ -99,9 +99,10 @@ export function parseContractArgs(argv: readonly string[], writeErr: (text: stri
     .option('--refused-credential <scheme=value>', 'a credential the API must refuse with 401, e.g. a revoked or expired key (repeatable)', schemeValue, [])
     .option('--config <file>', 'a YAML or JSON file { rules: [...] } turning on conventions the spec does not declare (src/contract-suite/rules.ts)')
     .addOption(
+      // Only in a project that lists its contracts (redocly.yaml); the suite installed on its own reads --spec.
       new Option('--api <name>', 'which contract of redocly.yaml to check: main (the public API) or account')
-        .choices(readContracts().map((contract) => contract.name))
-        .default('main')
+        .choices(hasContracts() ? readContracts().map((contract) => contract.name) : [])
+        .default(hasContracts() ? 'main' : undefined)
         .conflicts('spec'),
     )
     .addOption(
@@ -131,6 +132,8 @@ export function parseContractArgs(argv: readonly string[], writeErr: (text: stri
     .showHelpAfterError('(run with --help for usage)');
 
   const options = refuseOptionsAsValues(program).parse(argv, { from: 'user' }).opts<CliOptions>();
+  if (options.spec === undefined && !hasContracts())
+    program.error('error: give the OpenAPI document to check: --spec <file> (no redocly.yaml here names a contract)', { exitCode: 2, code: 'contract.noSpec' });
   if (options.spec === undefined && options.token === undefined && options.credential.length === 0)
     program.error('error: give a credential: --token <key> (or API_KEY), or --credential <scheme>=<value>', { exitCode: 2, code: 'contract.noCredential' });
   return options;

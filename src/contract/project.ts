@@ -3,14 +3,23 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
-/** Absolute path of the repository root: the nearest folder above this file with a `redocly.yaml` (works from `src/` and from the build in `dist/`). */
-export const projectRoot = findRoot(dirname(fileURLToPath(import.meta.url)));
+/**
+ * Absolute path of the repository root: the nearest folder above this file with a `redocly.yaml` (works from `src/`
+ * and from the build in `dist/`). Where there is none (the contract suite installed as a package of its own, bundled
+ * away from this repository), the working folder: nothing of this project's is read there unless asked for.
+ */
+export const projectRoot = findRoot(dirname(fileURLToPath(import.meta.url))) ?? process.cwd();
 
-function findRoot(start: string): string {
+function findRoot(start: string): string | undefined {
   for (let folder = start; ; folder = dirname(folder)) {
     if (existsSync(resolve(folder, 'redocly.yaml')) && existsSync(resolve(folder, 'package.json'))) return folder;
-    if (dirname(folder) === folder) throw new Error(`no redocly.yaml above ${start}`);
+    if (dirname(folder) === folder) return undefined;
   }
+}
+
+/** Whether `root` holds a project of this kind (its `redocly.yaml` lists the contracts). */
+export function hasContracts(root: string = projectRoot): boolean {
+  return existsSync(resolve(root, 'redocly.yaml'));
 }
 
 export interface ContractPaths {

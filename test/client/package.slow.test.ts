@@ -9,32 +9,17 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
-import { projectRoot, readContracts } from '../../src/contract/project.js';
+import { readContracts } from '../../src/contract/project.js';
 import { loadSpec } from '../../src/contract/spec.js';
 import { codeSamples, SAMPLE_LANGUAGES } from '../../src/docs/code-samples.js';
 import { buildClientPackage, CLIENT_PACKAGE_NAME, clientVersion, packClientPackage } from '../../tools/client-package/client-package.js';
 import { typescriptCommand } from '../../tools/process/commands.js';
-import { runCommand } from '../../tools/process/run-command.js';
+import { dependencyClosure, installOffline, run } from '../helpers/offline-install.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'client-package-'));
 const consumer = join(scratch, 'consumer');
 let tarball: string;
 let files: string[];
-
-/** A package and, recursively, its dependencies, as this project has them installed. */
-function dependencyClosure(name: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(name)) return seen;
-  seen.add(name);
-  const manifest = JSON.parse(readFileSync(join(projectRoot, 'node_modules', name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-  for (const dependency of Object.keys(manifest.dependencies ?? {})) dependencyClosure(dependency, seen);
-  return seen;
-}
-
-async function run(argv: string[], cwd: string): Promise<string> {
-  const result = await runCommand(argv, { cwd, timeoutMs: 90_000 });
-  if (result.code !== 0) throw new Error(`${argv.join(' ')} failed (${result.code}):\n${result.stdout}${result.stderr}`);
-  return result.stdout;
-}
 
 const CONSUMER = `
 import { createApiClient, paginate, ProblemError, type ItemPage, type Problem } from '${CLIENT_PACKAGE_NAME}';
@@ -64,14 +49,8 @@ console.log(JSON.stringify({ seen, items: data?.items.length, problem: problem ?
 beforeAll(async () => {
   tarball = await packClientPackage(await buildClientPackage(join(scratch, 'package')), join(scratch, 'packed'));
   files = (await run(['tar', '-tzf', tarball], scratch)).trim().split('\n').sort();
-  mkdirSync(join(consumer, 'deps'), { recursive: true });
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const manifest = JSON.parse(readFileSync(join(scratch, 'package', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-  const dependencies = new Set(Object.keys(manifest.dependencies).flatMap((name) => [...dependencyClosure(name)]));
-  for (const name of dependencies)
-    await run(['npm', 'pack', join(projectRoot, 'node_modules', name), '--pack-destination', 'deps', '--ignore-scripts', '--silent'], consumer);
-  const packed = readdirSync(join(consumer, 'deps')).map((file) => `./deps/${file}`);
-  await run(['npm', 'install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball, ...packed], consumer);
+  await installOffline(consumer, tarball, Object.keys(manifest.dependencies));
 }, 120_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
