@@ -1,7 +1,7 @@
 import type { DestinationStream } from 'pino';
 
 /** What the batch writes into: pino's destination (sonic-boom). */
-type Destination = DestinationStream & { flush(done?: (error?: Error) => void): void; flushSync(): void };
+export type Destination = DestinationStream & { flush(done?: (error?: Error) => void): void; flushSync(): void };
 
 /** Characters held before they are written at once, whatever the turn of the event loop. */
 const BATCH_CHARS = 16 * 1024;

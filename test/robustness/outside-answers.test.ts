@@ -1,16 +1,16 @@
 /**
- * Answers the app never writes, over a real socket to a real process: Node's parser and timeouts
+ * Answers the app never writes, over a real socket to the server's real listeners (held in this process): Node's parser and timeouts
  * (400, 408, 431), the adapter's refusal of a malformed path or Host, a request without Host, a
  * body on GET or HEAD, `Expect`, and the CORS preflight. Each must be the contract's problem (or
  * the preflight's 204) with the security headers and a request id, logged under that id, the only
  * answer on its connection, and the connection closed where the framing can no longer be trusted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SECURITY_HEADERS } from '../../src/http/response-headers.js';
 import { makeKey } from '../../tools/process/make-key.js';
 import { scratchDatabase } from '../../tools/process/scratch-database.js';
-import { startServer, type ServerProcess } from '../../tools/process/server.js';
-import { SECURITY_HEADERS } from '../../src/http/response-headers.js';
 import { expectHonoursContract } from '../helpers/contract.js';
+import { type InProcessServer, startInProcessServer } from '../helpers/in-process-server.js';
 import { exchange, httpRequest, type RawResponse, type Step } from './helpers/raw-http.js';
 
 const HEADERS_TIMEOUT_MS = 1_000;
@@ -20,7 +20,7 @@ const OUTLAST_TIMEOUTS_MS = REQUEST_TIMEOUT_MS + 1_000 + 1_500;
 const ORIGIN = 'https://app.example';
 
 const database = scratchDatabase('outside-answers-');
-let server: ServerProcess;
+let server: InProcessServer;
 let webPort: number;
 let key: string;
 /** Every answer seen, by request id, for the log check at the end. */
@@ -28,7 +28,7 @@ const answered = new Map<string, number>();
 
 beforeAll(async () => {
   key = (await makeKey(database.path, 'ann')).key;
-  server = await startServer({
+  server = await startInProcessServer({
     databasePath: database.path,
     env: { HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), CORS_ORIGINS: ORIGIN, LOG_LEVEL: 'info' },
   });
@@ -230,7 +230,8 @@ describe('answers written outside the app', () => {
   });
 
   it('logs every one of them under the request id it sent back, with its status', async () => {
-    expect((await server.stop()).code).toBe(0);
+    // Stopping flushes the log, as SIGTERM does.
+    await server.stop();
     const lines = server
       .stdout()
       .split('\n')

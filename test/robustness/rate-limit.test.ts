@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { makeKey } from '../../tools/process/make-key.js';
 import { scratchDatabase } from '../../tools/process/scratch-database.js';
-import { startServer } from '../../tools/process/server.js';
 import { createTestApp, type TestResponse } from '../helpers/app.js';
 import { requestContract } from '../helpers/contract.js';
+import { startInProcessServer } from '../helpers/in-process-server.js';
 
 const quota = (response: TestResponse) => ({
   status: response.status,
@@ -119,11 +119,11 @@ describe('rate limiting per key', () => {
     });
   });
 
-  it('is configured by RATE_LIMIT_REQUESTS and RATE_LIMIT_WINDOW_SECONDS in a real process', async () => {
+  it('is configured by RATE_LIMIT_REQUESTS and RATE_LIMIT_WINDOW_SECONDS, read from the environment by the server', async () => {
     const database = scratchDatabase('rate-');
     try {
       const { key } = await makeKey(database.path, 'ann');
-      const server = await startServer({ databasePath: database.path, env: { RATE_LIMIT_REQUESTS: '2', RATE_LIMIT_WINDOW_SECONDS: '5' } });
+      const server = await startInProcessServer({ databasePath: database.path, env: { RATE_LIMIT_REQUESTS: '2', RATE_LIMIT_WINDOW_SECONDS: '5' } });
       try {
         const call = () => fetch(`${server.url}/shared`, { headers: { Authorization: `Bearer ${key}` } });
         const answers = [];

@@ -1,5 +1,5 @@
 /**
- * TRUSTED_PROXIES in a real process: requests that a trusted proxy forwards are counted, and logged,
+ * TRUSTED_PROXIES on the server's real listeners (held in this process): requests that a trusted proxy forwards are counted, and logged,
  * under the client it names, on both listeners; the same header from anyone else is ignored.
  * (`test/server/behind-haproxy.slow.test.ts` puts a real HAProxy in front.)
  */
@@ -8,14 +8,14 @@ import { generateApiKey } from '../../src/keys/api-key.js';
 import { tsxCommand } from '../../tools/process/commands.js';
 import { runCommand } from '../../tools/process/run-command.js';
 import { scratchDatabase } from '../../tools/process/scratch-database.js';
-import { type ServerProcess, startServer } from '../../tools/process/server.js';
+import { type InProcessServer, startInProcessServer } from '../helpers/in-process-server.js';
 import { exchange, httpRequest } from '../robustness/helpers/raw-http.js';
 
 const database = scratchDatabase('proxies-');
-let server: ServerProcess;
+let server: InProcessServer;
 let webUrl: string;
 beforeAll(async () => {
-  server = await startServer({ databasePath: database.path, env: { TRUSTED_PROXIES: '127.0.0.1', FAILED_AUTH_PER_ADDRESS: '2' } });
+  server = await startInProcessServer({ databasePath: database.path, env: { TRUSTED_PROXIES: '127.0.0.1', FAILED_AUTH_PER_ADDRESS: '2' } });
   webUrl = /^Web application on (\S+)$/m.exec(server.stderr())?.[1] ?? '';
 });
 afterAll(async () => {
@@ -31,8 +31,7 @@ async function madeUp(client: string): Promise<number> {
 }
 
 async function requestLines(): Promise<Array<Record<string, unknown>>> {
-  server.signal('SIGHUP');
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await server.flushLogs();
   return server
     .stdout()
     .split('\n')

@@ -54,7 +54,7 @@ export class ServerStartError extends Error {
   }
 }
 
-/** The lines of the server's greeting (`announce` in src/server/main.ts), all on stderr, and the blank lines between them. */
+/** The lines of the server's greeting (`greeting` in src/server/greeting.ts), all on stderr, and the blank lines between them. */
 const GREETING_LINE =
   /^(Bearer List API \S+ \(commit \w+, schema \d+\)|Listening on \S+|Web application on \S+|Probes and metrics on .*|Open \S+ in a browser: .*|Serving .*\.|For sample data to try the API on: .*|)$/;
 
