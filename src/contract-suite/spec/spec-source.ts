@@ -47,7 +47,10 @@ export async function readSpecSource(file: string): Promise<SpecSource> {
   if (!isObject(document)) throw new UsageError(`${file} is not an OpenAPI document (it parses to ${JSON.stringify(typeof document)})`);
   const version = versionOf(file, document);
   // A $ref to nothing leaves a hole where a parameter or schema should be: nothing checked on it would be certain.
-  const unresolved = errors.filter((problem) => /resolve \$ref/i.test(problem.message));
+  // A discriminator's mapping may name a schema rather than point to it (`Option One`): the bundler reads it as a ref, the document is valid.
+  const unresolved = errors.filter(
+    (problem) => /resolve \$ref/i.test(problem.message) && !/\/discriminator\/mapping\//.test(problem.location[0]?.pointer ?? ''),
+  );
   if (unresolved.length > 0) {
     const where = unresolved.map((problem) => `${problem.message} at ${problem.location[0]?.pointer ?? '?'}`);
     throw new UnresolvableSpec(`${file} cannot be resolved: ${where.join('; ')}`);
