@@ -28,6 +28,7 @@ describe('a configuration the server cannot serve with', () => {
     { env: { HOST: '192.0.2.1' }, message: /HOST "192\.0\.2\.1" is not an address of this machine/ },
     { env: { NODE_ENV: 'prodution' }, message: /NODE_ENV must be one of development, test, production/ },
     { env: { DATABASE_POOL_SIZE: '0' }, message: /DATABASE_POOL_SIZE must be a whole number from 1/ },
+    { env: { TRUSTED_PROXIES: '10.0.0.1, proxy.internal' }, message: /TRUSTED_PROXIES must list IP addresses or CIDR ranges .*"proxy\.internal" is neither/ },
     // DATABASE_PATH set empty is unset: production without a database named, as when a DATABASE_URL secret did not arrive.
     { env: { NODE_ENV: 'production', DATABASE_PATH: '' }, message: /NODE_ENV=production needs its database named/ },
   ])('$env ends in a configuration error, exit 2', { timeout: 40_000 }, async ({ env, message }) => {

@@ -1,12 +1,11 @@
 /**
  * TRUSTED_PROXIES on the server's real listeners (held in this process): requests that a trusted proxy forwards are counted, and logged,
  * under the client it names, on both listeners; the same header from anyone else is ignored.
- * (`test/server/behind-haproxy.slow.test.ts` puts a real HAProxy in front.)
+ * (`test/server/behind-haproxy.slow.test.ts` puts a real HAProxy in front; `configuration-errors.slow.test.ts` ends a
+ * process on an entry that is neither an address nor a range, exit 2.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { tsxCommand } from '../../tools/process/commands.js';
-import { runCommand } from '../../tools/process/run-command.js';
 import { scratchDatabase } from '../../tools/process/scratch-database.js';
 import { type InProcessServer, startInProcessServer } from '../helpers/in-process-server.js';
 import { exchange, httpRequest } from '../robustness/helpers/raw-http.js';
@@ -38,16 +37,6 @@ async function requestLines(): Promise<Array<Record<string, unknown>>> {
     .filter((line) => line.startsWith('{') && line.includes('"durationMs"'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
-
-describe('TRUSTED_PROXIES', () => {
-  it('refuses to start on an entry that is neither an address nor a range, naming the variable (exit 2)', async () => {
-    const run = await runCommand(tsxCommand('src/server/main.ts'), {
-      env: { TRUSTED_PROXIES: '10.0.0.1, proxy.internal', PORT: '0', DATABASE_PATH: ':memory:' },
-    });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/^configuration error: TRUSTED_PROXIES must list IP addresses or CIDR ranges .*"proxy\.internal" is neither/m);
-  });
-});
 
 describe('behind a trusted proxy', () => {
   it('gives each forwarded client its own failed-authentication budget', async () => {
