@@ -2,10 +2,11 @@ import type { OperationContract } from '../../../contract/operations.js';
 import { isObject, type Json, type JsonObject } from '../../../contract/spec.js';
 import { withField } from '../../case.js';
 import type { Finding } from '../../checks.js';
+import { readBackDifferences } from '../../read-back.js';
 import type { CaseResult } from '../../result.js';
 import type { RunContext } from '../../run-context.js';
 import { Tally } from '../../tally.js';
-import { type Harvest, harvest, resolveSchema } from '../../values/schema-refs.js';
+import { type Harvest, harvest } from '../../values/schema-refs.js';
 import { type PhaseContext, phaseCase } from '../phase.js';
 import { findById } from './find-by-id.js';
 import { otherUserOnCreated } from './ownership.js';
@@ -25,8 +26,10 @@ export async function resourceSequence(context: PhaseContext, run: RunContext, g
   const entry = phaseCase(create, { family: 'stateful', key: 'lifecycle', title: 'create → read → change → read → delete → read' });
   const tally = new Tally(run, entry, { remember: false });
   const sender: Sender = { run, values: context.values, tally, entry };
-  // The first body that validates: a named example (it shows optional fields), else the minimal valid body.
-  const candidates = [...Object.values(create.body?.examples ?? {}), create.baseline.body].filter((body): body is Json => body !== undefined);
+  // The first body that validates: a named example (it shows optional fields), else one with every optional field set at
+  // any depth (`SchemaValues.full`: each can then be read back), else the minimal valid body.
+  const full = create.body ? context.values.full(create.body.schema) : undefined;
+  const candidates = [...Object.values(create.body?.examples ?? {}), full, create.baseline.body].filter((body): body is Json => body !== undefined);
   const sent = candidates.find((body) => create.body !== undefined && context.values.isValid(create.body.schema, body)) ?? create.baseline.body;
   const made = await step(sender, create, { ...create.baseline, ...(sent !== undefined && { body: sent }) });
   if (made.unsent !== undefined) return [tally.skip(made.exchange, made.unsent)];
@@ -49,7 +52,7 @@ export async function resourceSequence(context: PhaseContext, run: RunContext, g
     stateless ? { found: true, how: 'nothing (the target keeps no state)' } : read(sender, group, id, label);
   const compare = (label: string, answer: Json | undefined, body: Json | undefined, after: ReadBack, operation: OperationContract) => {
     if (!after.resource) return;
-    const findings = disagreements(context, label, answer, body, after.resource, operation, id, after.declares);
+    const findings = disagreements(context, label, answer, body, after.resource, operation, id, after.schema);
     if (findings.length > 0) tally.record(after.step?.exchange ?? made.exchange, findings);
   };
 
@@ -140,21 +143,20 @@ export async function resourceSequence(context: PhaseContext, run: RunContext, g
 interface ReadBack {
   found: boolean;
   resource?: JsonObject;
-  /** The fields the read's answer declares at its top level: one sent but missing there was dropped. */
-  declares?: Set<string>;
+  /** The schema of the read's answer: a field sent but missing where it has room for it, at any depth, was dropped (`read-back.ts`). */
+  schema?: Json;
   step?: Step;
   how: string;
 }
 
 async function read(sender: Sender, group: ResourceGroup, id: Json, label: string): Promise<ReadBack> {
-  const { run } = sender;
   if (group.read) {
     const got = await step(sender, group.read, withField(group.read.baseline, 'path', group.parameter, id), { label });
     const how = `${group.read.operation.operationId}`;
     if (got.status !== undefined && GONE.includes(got.status)) return { found: false, step: got, how };
     return {
       found: got.status !== undefined && got.status < 300,
-      ...(isObject(got.body) && { resource: got.body, declares: answerFields(run, group.read.operation, got.status) }),
+      ...(isObject(got.body) && { resource: got.body, schema: group.read.operation.responses[String(got.status)]?.content['application/json']?.schema ?? {} }),
       step: got,
       how,
     };
@@ -190,24 +192,18 @@ function disagreements(
   resource: JsonObject,
   operation: OperationContract,
   id: Json,
-  declares: Set<string> | undefined,
+  readSchema: Json | undefined,
 ): Finding[] {
   const findings: Finding[] = [];
   const scalar = (value: Json | undefined) => value === null || ['string', 'number', 'boolean'].includes(typeof value);
-  const writeOnly = writeOnlyFields(context, operation);
-  if (isObject(sent)) {
-    for (const [name, value] of Object.entries(sent)) {
-      if (writeOnly.has(name) || !scalar(value)) continue;
-      if (!(name in resource)) {
-        // A field the answer may carry (optional there) but does not: the write dropped what it was sent.
-        if (declares?.has(name))
-          findings.push({ category: 'semantics', message: `${label} was sent ${name} ${JSON.stringify(value)}, but ${id} reads back no ${name}` });
-        continue;
-      }
-      if (resource[name] === value) continue;
+  if (sent !== undefined) {
+    // At any depth, through allOf and oneOf (`read-back.ts`): an optional field of a oneOf dropped by a create is found too.
+    const request = { schema: operation.requestBody?.content['application/json']?.schema, sent };
+    for (const difference of readBackDifferences(context.run.spec, request, { schema: readSchema, resource })) {
+      const where = difference.pointer.slice(1);
       findings.push({
         category: 'semantics',
-        message: `${label} was sent ${name} ${JSON.stringify(value)}, but ${id} reads back ${name} ${JSON.stringify(resource[name])}`,
+        message: `${label} was sent ${where} ${JSON.stringify(difference.sent)}, but ${id} reads back ${difference.read === undefined ? `no ${where}` : `${where} ${JSON.stringify(difference.read)}`}`,
       });
     }
   }
@@ -222,23 +218,6 @@ function disagreements(
     }
   }
   return findings;
-}
-
-/** The top-level fields of the JSON answer the spec documents for `status`: what a read of the resource may show. */
-function answerFields(run: RunContext, operation: OperationContract, status: number | undefined): Set<string> {
-  const media = operation.responses[String(status)]?.content['application/json'];
-  const schema = resolveSchema(run.spec, media?.schema);
-  return new Set(isObject(schema['properties']) ? Object.keys(schema['properties']) : []);
-}
-
-function writeOnlyFields(context: PhaseContext, operation: OperationContract): Set<string> {
-  const schema = resolveSchema(context.run.spec, operation.requestBody?.content['application/json']?.schema);
-  const properties = isObject(schema['properties']) ? schema['properties'] : {};
-  return new Set(
-    Object.entries(properties)
-      .filter(([, property]) => resolveSchema(context.run.spec, property)['writeOnly'] === true)
-      .map(([name]) => name),
-  );
 }
 
 export function idIn(context: PhaseContext, operation: OperationContract, answered: Step, component: string | undefined, parameter: string): Json | undefined {
