@@ -106,6 +106,7 @@ export async function createServerProcess(config: ServerConfig, options: ServerP
   const shared = config.databaseUrl !== undefined;
   // One resolver for both listeners: every per-client limit and the request lines see the same address.
   const client = clientAddress(config.trustedProxies);
+  const clientOfIncoming = incomingAddress(config.trustedProxies);
   const fromTrustedProxy = config.trustedProxies.addresses.length > 0 ? trustedProxy(config.trustedProxies.addresses) : undefined;
   /** Serves one app on one port, behind the hardened listener; resolves with its root URL once it listens. */
   const serve = async (
@@ -124,7 +125,7 @@ export async function createServerProcess(config: ServerConfig, options: ServerP
       connections: { max: config.maxConnections, perAddress: config.maxConnectionsPerAddress, exempt: fromTrustedProxy },
       logger,
       problemBounds: on.problemBounds,
-      clientAddress: incomingAddress(config.trustedProxies),
+      clientAddress: clientOfIncoming,
     });
     servers.push(listener.server);
     return listener.url;
