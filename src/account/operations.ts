@@ -55,6 +55,10 @@ export type AccountHandlers = HandlerMap<AccountOperations, AccountContext>;
 export const accountHandlers: AccountHandlers = {
   async signUp({ body }, context) {
     const { store, sessions, client, signUpAttempts, limits, now } = context;
+    // A client past its sign-ups is refused before anything is hashed: a flood of them costs no work on the hashing
+    // thread, where a legitimate sign-up waits in the same line (the count is taken below; this only looks).
+    const waiting = await signUpAttempts.wait(client);
+    if (waiting > 0) throw tooManySignUps(waiting, limits.signUp.perClient);
     // The password rule first: its 422 says nothing of the name, and costs no attempt.
     const password = normalizePassword(body.password);
     const problem = passwordProblem(await passwordStrength(password, contextWords(body.name)), limits.password.minGuessesLog10);

@@ -42,8 +42,12 @@ export function useHashParametersForTests(parameters: Readonly<Options> = ARGON2
 export const CONCURRENT_HASHES = 1;
 /** Sign-ins waiting for their hash at most (under a second at about 40 ms each); more are refused with 503. */
 export const QUEUED_HASHES = 16;
-/** Sign-ups waiting at most, in their own line; more are refused with 503. */
-export const QUEUED_SIGN_UPS = 4;
+/**
+ * Sign-ups waiting at most, in their own line; more are refused with 503. Eight: a flood of sign-ups from a few
+ * addresses, each inside its limit and one at a time, still leaves a place for someone else's (with four, the soak's
+ * four flooding addresses filled it and a newcomer got 503).
+ */
+export const QUEUED_SIGN_UPS = 8;
 /** Password changes waiting at most, in a line of their own (a change needs a session, so these are few); more are refused with 503. */
 export const QUEUED_PASSWORD_CHANGES = 4;
 /**

@@ -6,6 +6,11 @@ import { type AttemptRule, nextAttemptMs, type Store } from '../store/store.js';
 export interface AttemptLimit {
   /** Takes one attempt for the key now: 0 when taken, else the seconds until the key may try again (nothing taken). */
   take(key: string): Promise<number>;
+  /**
+   * Whether the key could take an attempt now, taking none: 0, else the seconds to wait. A look before costly work
+   * that comes before `take` (a sign-up's strength check), so a client past its limit costs no hashing; `take` still decides.
+   */
+  wait(key: string): Promise<number>;
   /** Gives back an attempt taken (it succeeded, or it was never carried out). */
   release(key: string): Promise<void>;
   /** Forgets the key's attempts. */
@@ -55,6 +60,12 @@ export class StoredAttemptLimit implements AttemptLimit {
     const next = nextAttemptMs(await this.#store.findAttempts(stored), this.#rule, now);
     // Refused, though by now the count may allow one (a concurrent release, the clock moving on): a second at least.
     return Math.max(1, Math.ceil((next - now) / 1000));
+  }
+
+  async wait(key: string): Promise<number> {
+    const now = this.#now();
+    const next = nextAttemptMs(await this.#store.findAttempts(await this.#key(key)), this.#rule, now);
+    return next <= now ? 0 : Math.max(1, Math.ceil((next - now) / 1000));
   }
 
   async release(key: string): Promise<void> {

@@ -4,14 +4,20 @@
  * - a flood of made-up keys (well-formed, valid checksum, unknown) from many client addresses;
  * - guesses at the legitimate user's password at sign-in, from several addresses;
  * - a flood of sign-ups from several addresses;
+ * - a self sign-in storm (issue 33): the attacker signs in to an account of its own, with the right password,
+ *   again and again from several addresses, each keeping the device cookie it gets;
  * - meanwhile the legitimate user's valid key is requested every `validIntervalMs` and must be served
  *   (2xx) in every second, and the same user signs in every `signInIntervalMs` from its own browser
- *   (keeping the device cookie its earlier sign-in got) and must succeed every time.
+ *   (keeping the device cookie its earlier sign-in got) and must succeed every time; it changes its password
+ *   every `passwordChangeIntervalMs` (a session it started in a second browser just before, and one a sign-in
+ *   with the old password racing the change got, must both be over after it: the password-change race), and
+ *   someone new signs up every `legitimateSignUpIntervalMs`. Every one of these is answered in under 2 s.
  * Traffic goes to the given URLs only; on loopback each flood connection is bound to its own 127.0.0.x.
  */
 
 import { randomBytes } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
+import { readLimits } from '../../src/contract/limits.js';
 import { readContracts } from '../../src/contract/project.js';
 import { ResponseChecker } from '../../src/contract/response-checker.js';
 import { loadSpec } from '../../src/contract/spec.js';
@@ -29,6 +35,10 @@ export interface AttackOptions {
   validIntervalMs?: number;
   /** How often the legitimate user signs in (default 2,000 ms). */
   signInIntervalMs?: number;
+  /** How often the legitimate user changes its password (default 5,000 ms). */
+  passwordChangeIntervalMs?: number;
+  /** How often a legitimate newcomer signs up, each from an address of its own (default 4,000 ms). */
+  legitimateSignUpIntervalMs?: number;
   /** Called about once a second with the row of the second just ended. */
   onSecond?: (row: AttackSecond) => void;
 }
@@ -39,15 +49,23 @@ export const ATTACK_ADDRESSES = {
   legitimate: '127.0.0.1',
   /** Password guessers, 127.0.0.2 to 127.0.0.9. */
   guessers: range(2, 9),
-  /** Sign-up flooders, 127.0.0.10 to 127.0.0.13: four, each one sign-up at a time, as the sign-up line holds four. */
+  /** Sign-up flooders, 127.0.0.10 to 127.0.0.13: four, each one sign-up at a time (the sign-up line holds eight: a newcomer still finds a place). */
   signUps: range(10, 13),
   /** Made-up keys: 127.0.0.14 to 127.0.0.254 and the legitimate user's own address, whose budget they spend too. */
   flood: ['127.0.0.1', ...range(14, 254)],
+  /** The self sign-in storm: the attacker's account is made from 127.0.1.1, signed in to from 127.0.1.2 to 127.0.1.9. */
+  stormAccount: '127.0.1.1',
+  storm: range(2, 9, '127.0.1'),
+  /** Legitimate newcomers, each signing up from the next of 127.0.2.1 to 127.0.2.254. */
+  newcomers: range(1, 254, '127.0.2'),
 } as const;
 
-function range(from: number, to: number): string[] {
-  return Array.from({ length: to - from + 1 }, (_, index) => `127.0.0.${from + index}`);
+function range(from: number, to: number, network = '127.0.0'): string[] {
+  return Array.from({ length: to - from + 1 }, (_, index) => `${network}.${from + index}`);
 }
+
+/** The most a legitimate sign-in, sign-up or password change may take under the attack (issue 33's "under 2 s"). */
+export const LEGITIMATE_MAX_MS = 2_000;
 
 /** What happened in one whole second of the run. */
 export interface AttackSecond {
@@ -62,6 +80,20 @@ export interface AttackSecond {
   guesses: Record<string, number>;
   /** Sign-ups sent by the flood, by status (201 made, 429 refused). */
   signUps: Record<string, number>;
+  /** The self sign-in storm's sign-ins, by status. */
+  storm: Record<string, number>;
+  /** Legitimate newcomers' sign-ups: tries, made, the slowest in ms. */
+  newcomers: { tries: number; made: number; maxMs: number };
+  /** The legitimate user's password changes: tries, changed, the slowest in ms, and sessions still live after one. */
+  changes: { tries: number; changed: number; maxMs: number; surviving: number };
+}
+
+/** A legitimate operation's answers: how many, how many as wanted, their latencies. */
+interface LegitimateTally {
+  tries: number;
+  succeeded: number;
+  statuses: Record<string, number>;
+  latencyMs: { p50: number; max: number };
 }
 
 export interface AttackReport {
@@ -89,6 +121,19 @@ export interface AttackReport {
   };
   guesses: { requests: number; unauthorized: number; tooMany: number; statuses: Record<string, number> };
   signUps: { requests: number; made: number; refused: number; statuses: Record<string, number> };
+  /** The self sign-in storm: sign-ins to the attacker's own account, by status. */
+  storm: { requests: number; statuses: Record<string, number> };
+  /** Legitimate newcomers' sign-ups (each must make its account, in under 2 s). */
+  newcomers: LegitimateTally;
+  /** The legitimate user's password changes (each must answer 204, in under 2 s). */
+  passwordChanges: LegitimateTally & {
+    /** Sessions checked after a change: one started just before it, and one a racing sign-in with the old password got. */
+    sessionsChecked: number;
+    /** Of them, still live after the change: must be 0. */
+    sessionsSurviving: number;
+    /** How the sign-ins racing a change (the old password, sent at once with the change) were answered. */
+    racingSignIns: Record<string, number>;
+  };
   /** 5xx answers to any part, in total. */
   serverErrors: number;
   /** Connection errors, by part and code. */
@@ -97,7 +142,10 @@ export interface AttackReport {
   contractViolations: number;
   violationExamples: string[];
   perSecond: AttackSecond[];
-  /** True when the valid key was served in every second (and every request of it), every legitimate sign-in succeeded, and no answer was a 5xx. */
+  /**
+   * True when the valid key was served in every second (and every request of it), every legitimate sign-in, sign-up
+   * and password change succeeded in under 2 s, no session outlived a password change, and no answer was a 5xx.
+   */
   ok: boolean;
 }
 
@@ -109,7 +157,7 @@ interface Answer {
   ms: number;
 }
 
-type Part = 'flood' | 'valid' | 'signIn' | 'guess' | 'signUp';
+type Part = 'flood' | 'valid' | 'signIn' | 'guess' | 'signUp' | 'storm' | 'newcomer' | 'change' | 'race';
 
 /** A strong random password (zxcvbn-ts finds nothing to guess in it). */
 const newPassword = () => `${randomBytes(18).toString('base64url')} soak`;
@@ -178,6 +226,12 @@ class CookieJar {
   has(name: RegExp): boolean {
     return [...this.#cookies.keys()].some((key) => name.test(key));
   }
+  /** Another browser with this one's device cookie only (a copy of what it knows, none of its sessions). */
+  deviceOnly(): CookieJar {
+    const other = new CookieJar();
+    for (const [name, value] of this.#cookies) if (/^(__Host-)?device$/.test(name)) other.#cookies.set(name, value);
+    return other;
+  }
   header(): string {
     return [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
@@ -244,11 +298,16 @@ function sameOrigin(web: URL, browser?: CookieJar): Record<string, string> {
   };
 }
 
-/** A response checker for one of the contracts `redocly.yaml` names. */
-function checkerFor(name: 'main' | 'account'): ResponseChecker {
+/** The spec file of one of the contracts `redocly.yaml` names. */
+function contractSpec(name: 'main' | 'account'): string {
   const contract = readContracts().find((candidate) => candidate.name === name);
   if (!contract) throw new Error(`redocly.yaml has no api ${name}`);
-  return new ResponseChecker(loadSpec(contract.spec));
+  return contract.spec;
+}
+
+/** A response checker for one of the contracts `redocly.yaml` names. */
+function checkerFor(name: 'main' | 'account'): ResponseChecker {
+  return new ResponseChecker(loadSpec(contractSpec(name)));
 }
 
 /**
@@ -274,9 +333,33 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
     signIns: { tries: 0, succeeded: 0, maxMs: 0 },
     guesses: {},
     signUps: {},
+    storm: {},
+    newcomers: { tries: 0, made: 0, maxMs: 0 },
+    changes: { tries: 0, changed: 0, maxMs: 0, surviving: 0 },
   }));
   const validLatencies: number[] = [];
   const signInLatencies: number[] = [];
+  const newcomerLatencies: number[] = [];
+  const changeLatencies: number[] = [];
+  const newcomerStatuses: Record<string, number> = {};
+  const changeStatuses: Record<string, number> = {};
+  const racingSignIns: Record<string, number> = {};
+  let sessionsChecked = 0;
+  let sessionsSurviving = 0;
+  let slowSignIns = 0;
+  const passwordChangeIntervalMs = options.passwordChangeIntervalMs ?? 5_000;
+  const newcomerIntervalMs = options.legitimateSignUpIntervalMs ?? 4_000;
+  const attacker = await prepareStormAccount(web, ownAgent);
+  // Right passwords are limited to a rate per account and per client (x-limits.signIn): the change's two extra sign-ins
+  // (a second browser, the racing one) keep that far from the owner's own, as a person signing in on three browsers would.
+  const successIntervalMs = readLimits(loadSpec(contractSpec('account')), 'account').signIn.successIntervalSeconds * 1000;
+  /** The legitimate user's sign-ins and password changes take turns, so each signs in with the password of the moment. */
+  let ownerTurn: Promise<unknown> = Promise.resolve();
+  const asOwner = <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = ownerTurn.then(work, work);
+    ownerTurn = turn.catch(() => undefined);
+    return turn;
+  };
   const socketErrors: Record<string, number> = {};
   let serverErrors = 0;
   let contractViolations = 0;
@@ -361,21 +444,24 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
       const due = started + count * signInIntervalMs;
       if (due >= end) break;
       await sleep(due - performance.now());
-      const answer = await attempt(
-        'signIn',
-        new URL('api/session', web),
-        { contract: 'account', id: 'signIn' },
-        {
-          method: 'POST',
-          headers: sameOrigin(web, owner.browser),
-          body: JSON.stringify({ name: owner.name, password: owner.password }),
-          agent: ownAgent,
-          localAddress: ATTACK_ADDRESSES.legitimate,
-        },
+      const answer = await asOwner(() =>
+        attempt(
+          'signIn',
+          new URL('api/session', web),
+          { contract: 'account', id: 'signIn' },
+          {
+            method: 'POST',
+            headers: sameOrigin(web, owner.browser),
+            body: JSON.stringify({ name: owner.name, password: owner.password }),
+            agent: ownAgent,
+            localAddress: ATTACK_ADDRESSES.legitimate,
+          },
+        ),
       );
       const current = row();
       current.signIns.tries++;
       if (answer) owner.browser.take(answer.setCookies);
+      if (answer && answer.ms >= LEGITIMATE_MAX_MS) slowSignIns++;
       if (answer?.status === 200) {
         current.signIns.succeeded++;
         current.signIns.maxMs = Math.max(current.signIns.maxMs, Math.round(answer.ms));
@@ -418,6 +504,140 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
     }
   };
 
+  /** The self sign-in storm: the right password for the attacker's own account, again and again, one at a time per address. */
+  const storm = async (localAddress: string) => {
+    const browser = new CookieJar();
+    for (let count = 0; count < maxRequests && performance.now() < end; count++) {
+      const answer = await attempt(
+        'storm',
+        new URL('api/session', web),
+        { contract: 'account', id: 'signIn' },
+        {
+          method: 'POST',
+          headers: sameOrigin(web, browser),
+          body: JSON.stringify({ name: attacker.name, password: attacker.password }),
+          agent: ownAgent,
+          localAddress,
+        },
+      );
+      if (answer) browser.take(answer.setCookies);
+      add(row().storm, answer?.status ?? 'error');
+    }
+  };
+
+  /** Someone new signs up every `newcomerIntervalMs`, each from an address of its own, and must be answered 201 in under 2 s. */
+  const newcomers = async () => {
+    for (let count = 1; count < maxRequests; count++) {
+      const due = started + count * newcomerIntervalMs;
+      if (due >= end) break;
+      await sleep(due - performance.now());
+      const answer = await attempt(
+        'newcomer',
+        new URL('api/users', web),
+        { contract: 'account', id: 'signUp' },
+        {
+          method: 'POST',
+          headers: sameOrigin(web),
+          body: JSON.stringify({ name: newName('soak-newcomer'), password: newPassword() }),
+          agent: ownAgent,
+          localAddress: ATTACK_ADDRESSES.newcomers[(count - 1) % ATTACK_ADDRESSES.newcomers.length] as string,
+        },
+      );
+      const current = row();
+      current.newcomers.tries++;
+      add(newcomerStatuses, answer?.status ?? 'error');
+      if (answer) newcomerLatencies.push(answer.ms);
+      if (answer?.status === 201 && answer.ms < LEGITIMATE_MAX_MS) current.newcomers.made++;
+      current.newcomers.maxMs = Math.max(current.newcomers.maxMs, Math.round(answer?.ms ?? 0));
+    }
+  };
+
+  /** Whether a browser's session is still live (`GET /api/session` answers 200). */
+  const live = async (browser: CookieJar) => {
+    const answer = await attempt(
+      'change',
+      new URL('api/session', web),
+      { contract: 'account', id: 'getSession' },
+      { method: 'GET', headers: { Cookie: browser.header() }, agent: ownAgent, localAddress: ATTACK_ADDRESSES.legitimate },
+    );
+    return answer?.status === 200;
+  };
+
+  /**
+   * The legitimate user changes its password every `passwordChangeIntervalMs`: first a second browser of its (with its
+   * device cookie) signs in, then the change and a sign-in with the old password from a third are sent at once. After
+   * the change neither of those browsers may hold a live session.
+   */
+  const changes = async () => {
+    for (let count = 1; count < maxRequests; count++) {
+      const due = started + count * passwordChangeIntervalMs;
+      if (due >= end) break;
+      await sleep(due - performance.now());
+      await asOwner(async () => {
+        const signIn = (browser: CookieJar, part: Part, password: string) =>
+          attempt(
+            part,
+            new URL('api/session', web),
+            { contract: 'account', id: 'signIn' },
+            {
+              method: 'POST',
+              headers: sameOrigin(web, browser),
+              body: JSON.stringify({ name: owner.name, password }),
+              agent: ownAgent,
+              localAddress: ATTACK_ADDRESSES.legitimate,
+            },
+          );
+        await sleep(successIntervalMs);
+        const laptop = owner.browser.deviceOnly();
+        const before = await signIn(laptop, 'change', owner.password);
+        if (before) laptop.take(before.setCookies);
+        const racer = owner.browser.deviceOnly();
+        const next = newPassword();
+        const [changed, raced] = await Promise.all([
+          attempt(
+            'change',
+            new URL('api/password', web),
+            { contract: 'account', id: 'changePassword' },
+            {
+              method: 'PUT',
+              headers: sameOrigin(web, owner.browser),
+              body: JSON.stringify({ currentPassword: owner.password, newPassword: next }),
+              agent: ownAgent,
+              localAddress: ATTACK_ADDRESSES.legitimate,
+            },
+          ),
+          signIn(racer, 'race', owner.password),
+        ]);
+        const current = row();
+        current.changes.tries++;
+        // The owner's next sign-in waits as long after the racing one (held by the turn until this ends).
+        const spaced = sleep(successIntervalMs);
+        add(changeStatuses, changed?.status ?? 'error');
+        add(racingSignIns, raced?.status ?? 'error');
+        if (changed) changeLatencies.push(changed.ms);
+        current.changes.maxMs = Math.max(current.changes.maxMs, Math.round(changed?.ms ?? 0));
+        if (changed?.status !== 204) return;
+        if (changed.ms < LEGITIMATE_MAX_MS) current.changes.changed++;
+        owner.password = next;
+        owner.browser.take(changed.setCookies);
+        if (raced) racer.take(raced.setCookies);
+        // Every session started before the change, and any the racing sign-in got, must be over.
+        for (const [browser, answer] of [
+          [laptop, before],
+          [racer, raced],
+        ] as const) {
+          if (answer?.status !== 200) continue;
+          sessionsChecked++;
+          if (await live(browser)) {
+            sessionsSurviving++;
+            current.changes.surviving++;
+          }
+        }
+        await spaced;
+      });
+    }
+  };
+
   let reported = 0;
   const ticker = setInterval(() => {
     const whole = Math.floor((performance.now() - started) / 1000);
@@ -430,6 +650,9 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
       signIns(),
       ...ATTACK_ADDRESSES.guessers.map(guess),
       ...ATTACK_ADDRESSES.signUps.map(signUp),
+      ...ATTACK_ADDRESSES.storm.map(storm),
+      newcomers(),
+      changes(),
     ]);
   } finally {
     clearInterval(ticker);
@@ -450,7 +673,36 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
     contractViolations,
     violationExamples,
     deviceCookie: owner.deviceCookie,
+    slowSignIns,
+    newcomers: { statuses: newcomerStatuses, latencies: newcomerLatencies },
+    changes: { statuses: changeStatuses, latencies: changeLatencies, racingSignIns, sessionsChecked, sessionsSurviving },
   });
+}
+
+/** The attacker's own account for the storm, made before the attack from an address of its own. */
+async function prepareStormAccount(web: URL, agent: Agent): Promise<{ name: string; password: string }> {
+  const name = newName('soak-attacker');
+  const password = newPassword();
+  const answer = await send(new URL('api/users', web), {
+    method: 'POST',
+    agent,
+    localAddress: ATTACK_ADDRESSES.stormAccount,
+    headers: sameOrigin(web),
+    body: JSON.stringify({ name, password }),
+  });
+  if (answer.status !== 201) throw new Error(`the storm's account was answered ${answer.status}: ${answer.body.slice(0, 300)}`);
+  return { name, password };
+}
+
+/** A legitimate operation's tally: `wanted` is the status it must get, each in under `LEGITIMATE_MAX_MS`. */
+function tally(statuses: Record<string, number>, latencies: number[], wanted: number): LegitimateTally {
+  const tries = Object.values(statuses).reduce((total, count) => total + count, 0);
+  return {
+    tries,
+    succeeded: Math.min(statuses[wanted] ?? 0, latencies.filter((ms) => ms < LEGITIMATE_MAX_MS).length),
+    statuses,
+    latencyMs: { p50: percentile(latencies, 0.5), max: percentile(latencies, 1) },
+  };
 }
 
 function summarize(run: {
@@ -464,6 +716,15 @@ function summarize(run: {
   contractViolations: number;
   violationExamples: string[];
   deviceCookie: boolean;
+  slowSignIns: number;
+  newcomers: { statuses: Record<string, number>; latencies: number[] };
+  changes: {
+    statuses: Record<string, number>;
+    latencies: number[];
+    racingSignIns: Record<string, number>;
+    sessionsChecked: number;
+    sessionsSurviving: number;
+  };
 }): AttackReport {
   const all = [...run.rows, run.tail];
   const floodStatuses = sum(all.map((row) => row.flood));
@@ -476,8 +737,19 @@ function summarize(run: {
   const signUps = sum(all.map((row) => row.signUps));
   const total = (counts: Record<string, number>) => Object.values(counts).reduce((sumOf, count) => sumOf + count, 0);
   const secondsWithoutService = run.rows.filter((row) => row.valid.served === 0).map((row) => row.second);
+  const storm = sum(all.map((row) => row.storm));
+  const newcomers = tally(run.newcomers.statuses, run.newcomers.latencies, 201);
+  const changes = tally(run.changes.statuses, run.changes.latencies, 204);
   const ok =
-    secondsWithoutService.length === 0 && validServed === validAnswered && signInTries > 0 && signInSucceeded === signInTries && run.serverErrors === 0;
+    secondsWithoutService.length === 0 &&
+    validServed === validAnswered &&
+    signInTries > 0 &&
+    signInSucceeded === signInTries &&
+    run.slowSignIns === 0 &&
+    newcomers.succeeded === newcomers.tries &&
+    changes.succeeded === changes.tries &&
+    run.changes.sessionsSurviving === 0 &&
+    run.serverErrors === 0;
   return {
     url: run.options.url,
     webUrl: run.options.webUrl,
@@ -501,6 +773,14 @@ function summarize(run: {
     },
     guesses: { requests: total(guesses), unauthorized: guesses['401'] ?? 0, tooMany: guesses['429'] ?? 0, statuses: guesses },
     signUps: { requests: total(signUps), made: signUps['201'] ?? 0, refused: signUps['429'] ?? 0, statuses: signUps },
+    storm: { requests: total(storm), statuses: storm },
+    newcomers,
+    passwordChanges: {
+      ...changes,
+      sessionsChecked: run.changes.sessionsChecked,
+      sessionsSurviving: run.changes.sessionsSurviving,
+      racingSignIns: run.changes.racingSignIns,
+    },
     serverErrors: run.serverErrors,
     socketErrors: run.socketErrors,
     contractViolations: run.contractViolations,
@@ -526,6 +806,10 @@ export function formatAttackSecond(row: AttackSecond): string {
     cell(`${row.signIns.succeeded}/${row.signIns.tries}`, 7),
     cell(`${row.guesses['401'] ?? 0}/${row.guesses['429'] ?? 0}`, 8),
     cell(`${row.signUps['201'] ?? 0}/${row.signUps['429'] ?? 0}`, 8),
+    cell(`${row.storm['200'] ?? 0}/${row.storm['429'] ?? 0}`, 9),
+    cell(row.newcomers.tries ? `${row.newcomers.made}/${row.newcomers.tries} ${row.newcomers.maxMs}` : '', 10),
+    cell(row.changes.tries ? `${row.changes.changed}/${row.changes.tries} ${row.changes.maxMs}` : '', 10),
+    cell(row.changes.tries ? row.changes.surviving : '', 4),
   ].join('  ');
 }
 
@@ -538,6 +822,10 @@ export const ATTACK_TABLE_HEADER = [
   'sign-in',
   '401/429'.padStart(8),
   'made/429'.padStart(8),
+  'storm 200/429'.padStart(9),
+  'new ok ms'.padStart(10),
+  'pw ok ms'.padStart(10),
+  'live'.padStart(4),
 ].join('  ');
 
 /** The report as a short summary for a terminal (the per-second table is printed as the run goes). */
@@ -550,9 +838,12 @@ export function formatAttackReport(report: AttackReport): string {
     `  sign-ins        ${report.signIns.succeeded} of ${report.signIns.tries} succeeded (p50 ${report.signIns.latencyMs.p50} ms, max ${report.signIns.latencyMs.max} ms), from a browser ${report.signIns.deviceCookie ? 'holding its device cookie' : 'the server gave no device cookie'}`,
     `  guesses         ${report.guesses.requests} from ${report.addresses.guessers} addresses: 401 ${report.guesses.unauthorized}, 429 ${report.guesses.tooMany}${Object.keys(report.guesses.statuses).some((status) => status !== '401' && status !== '429') ? ` (all: ${statusList(report.guesses.statuses)})` : ''}`,
     `  sign-ups        ${report.signUps.requests} from ${report.addresses.signUps} addresses: made ${report.signUps.made}, refused ${report.signUps.refused}${Object.keys(report.signUps.statuses).some((status) => status !== '201' && status !== '429') ? ` (all: ${statusList(report.signUps.statuses)})` : ''}`,
+    `  storm           ${report.storm.requests} sign-ins to the attacker's own account from ${ATTACK_ADDRESSES.storm.length} addresses; ${statusList(report.storm.statuses)}`,
+    `  newcomers       ${report.newcomers.succeeded} of ${report.newcomers.tries} signed up in under ${LEGITIMATE_MAX_MS} ms (p50 ${report.newcomers.latencyMs.p50} ms, max ${report.newcomers.latencyMs.max} ms; ${statusList(report.newcomers.statuses)})`,
+    `  password change ${report.passwordChanges.succeeded} of ${report.passwordChanges.tries} changed in under ${LEGITIMATE_MAX_MS} ms (p50 ${report.passwordChanges.latencyMs.p50} ms, max ${report.passwordChanges.latencyMs.max} ms; ${statusList(report.passwordChanges.statuses)}); sessions live after a change: ${report.passwordChanges.sessionsSurviving} of ${report.passwordChanges.sessionsChecked}; racing sign-ins ${statusList(report.passwordChanges.racingSignIns)}`,
     `  5xx             ${report.serverErrors}`,
     `  socket errors   ${socket}`,
     `  contract        ${report.contractViolations} violations${report.violationExamples.map((example) => `\n                  ${example}`).join('')}`,
-    `  result          ${report.ok ? 'ok' : 'FAILED: a second without the valid key served, a legitimate sign-in that failed, or a 5xx'}`,
+    `  result          ${report.ok ? 'ok' : `FAILED: a second without the valid key served, a legitimate sign-in, sign-up or password change that failed or took ${LEGITIMATE_MAX_MS} ms or more, a session that outlived a password change, or a 5xx`}`,
   ].join('\n');
 }
