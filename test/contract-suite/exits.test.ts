@@ -68,6 +68,12 @@ describe('npm run contract, its exits', () => {
     ]);
   });
 
+  it('reads a discriminator mapping that names a schema (valid OpenAPI) as no unresolvable ref', async () => {
+    const result = await contract(['--spec', fixture('exits/mapping-by-name.yaml'), '--base-url', baseUrl, '--token', 'x', ...NO_PHASES]);
+    expect(result.stderr).not.toContain('cannot be resolved');
+    expect(result.code).toBe(ContractExit.ok);
+  });
+
   it('resolves a $ref into paths (a parameter and a response schema of another operation)', async () => {
     const result = await contract(['--spec', fixture('exits/ref-into-paths.yaml'), '--base-url', baseUrl, '--token', 'x', ...NO_PHASES]);
     expect(result.stderr).not.toContain('exit 3');
