@@ -145,10 +145,11 @@ describe('docs/data.md, followed as written', () => {
     expect(PAGE).toContain('`KEY_EVENTS_RETENTION_DAYS` days (default 365)');
     expect(DEFAULT_KEY_EVENTS_RETENTION_DAYS).toBe(365);
     expect(RETENTION_INTERVAL_MS).toBe(60 * 60 * 1000);
-    const main = readFileSync(join(projectRoot, 'src/server/main.ts'), 'utf8');
+    // The server's log lines, where the process composes them (src/server/service.ts and its parts).
+    const server = ['src/server/service.ts', 'src/server/secrets-agreement.ts'].map((file) => readFileSync(join(projectRoot, file), 'utf8')).join('\n');
     for (const message of ['secrets disagree with another instance on this database', 'pruned']) {
       expect(PAGE).toContain(`\`${message}\``);
-      expect(main).toContain(`'${message}'`);
+      expect(server).toContain(`'${message}'`);
     }
   });
 });
