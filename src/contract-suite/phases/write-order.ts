@@ -93,8 +93,15 @@ export function inWriteOrder(spec: OpenApiDocument, facts: OperationFacts[]): Ar
     .sort((a, b) => rank(a) - rank(b));
 }
 
-/** The role's place; among the writes that may end a credential, one naming what it ends (`/sessions/{id}`) before one that ends the caller's own (sign-out). */
+/**
+ * The role's place. Among the writes that may end a credential: first one that only replaces the caller's cookie (a
+ * password change that sends a new one: `PUT /password`), then one naming what it ends (`DELETE /sessions/{id}`),
+ * and last the one that ends the caller's own (sign-out, `DELETE /session`).
+ */
 function rank({ facts, role }: { facts: OperationFacts; role: WriteRole }): number {
-  const own = role === 'ends-credential' && !facts.operation.path.includes('{') ? 0.5 : 0;
-  return ORDER.indexOf(role) + own;
+  if (role !== 'ends-credential') return ORDER.indexOf(role);
+  const { method, path } = facts.operation;
+  const own = !path.includes('{');
+  const replaces = own && method !== 'DELETE';
+  return ORDER.indexOf(role) + (replaces ? -0.25 : own ? 0.5 : 0);
 }
