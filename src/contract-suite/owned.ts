@@ -23,15 +23,23 @@ export function ownedIn(harvest: Harvest, collection: string): Json[] {
 /** Records the ids of a 2xx answer to a list (`GET /pets`) or a create (`POST /pets`) of a collection as the caller's. */
 export function rememberOwned(spec: OpenApiDocument, method: string, path: string, body: Json | undefined, into: Harvest): void {
   if (path.endsWith('}') || (method !== 'GET' && method !== 'POST') || body === undefined) return;
-  const key = itemKeyOf(spec, path);
-  const items = method === 'GET' ? itemsOf(body) : [body];
-  const ids = items.flatMap((item) => {
-    const id = idOf(item, key);
-    return id === undefined ? [] : [id];
-  });
+  const ids = method === 'GET' ? listedIds(spec, path, body) : idsOf(spec, path, [body]);
   if (ids.length === 0) return;
   const known = into.get(`${PREFIX}${path}`) ?? [];
   into.set(`${PREFIX}${path}`, [...new Set([...known, ...ids])]);
+}
+
+/** The ids of the items a list of the collection at `path` answered with. */
+export function listedIds(spec: OpenApiDocument, path: string, body: Json): Json[] {
+  return idsOf(spec, path, itemsOf(body));
+}
+
+function idsOf(spec: OpenApiDocument, path: string, items: Json[]): Json[] {
+  const key = itemKeyOf(spec, path);
+  return items.flatMap((item) => {
+    const id = idOf(item, key);
+    return id === undefined ? [] : [id];
+  });
 }
 
 /** The items of a list's answer: the answer itself when it is an array, else its first array of objects (`items`, `data`, `results`). */
@@ -43,7 +51,7 @@ export function itemsOf(body: Json): Json[] {
 }
 
 /** An item's id: under the name of the item path's parameter (`/pets/{petId}`), else `id`. */
-export function idOf(item: Json, key: string | undefined): Json | undefined {
+function idOf(item: Json, key: string | undefined): Json | undefined {
   if (!isObject(item)) return undefined;
   const id = (key !== undefined ? item[key] : undefined) ?? item['id'];
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;

@@ -9,8 +9,10 @@ import { runContractSuite } from '../../src/contract-suite/run.js';
 import { readSpecSource } from '../../src/contract-suite/spec/spec-source.js';
 import { PETS_SPEC, PETS_USERS, type PetsBug, petsServer } from './reference/pets.js';
 
-async function suite(bug?: PetsBug): Promise<SuiteReport> {
+async function suite(bug?: PetsBug, options: { unmarked?: boolean } = {}): Promise<SuiteReport> {
   const source = await readSpecSource(PETS_SPEC);
+  // Without the mark, only another user's own list can show that the lists are not kept apart.
+  if (options.unmarked) delete (source.spec.paths['/pets'] as { get: Record<string, unknown> }).get['x-own-list'];
   return runContractSuite({
     spec: source.spec,
     foreign: { unknownFormats: source.unknownFormats, notes: source.notes, openapi: source.version },
@@ -36,6 +38,12 @@ describe("another user's credential on what the caller owns", () => {
     expect(otherUserRead(report)?.findings.map((finding) => finding.message)).toContain(
       "another user's request for the caller's 1 was answered 200, not 403 or 404",
     );
+  });
+
+  it("finds another user's list showing the caller's pets, by the ids the caller's own list showed", async () => {
+    const report = await suite('bola-list', { unmarked: true });
+    const list = report.results.find((result) => result.id === 'listPets positive other-user');
+    expect(list?.findings.map((finding) => finding.message)).toEqual(["another user's listPets shows 3 of the caller's own items (1, 2, 3)"]);
   });
 
   it('finds a list marked x-own-list that shows another owner’s items, with the caller’s credential alone', async () => {

@@ -2,7 +2,7 @@ import type { Json } from '../../contract/spec.js';
 import { fieldOf, withField } from '../case.js';
 import { checkExchange, parseJson } from '../checks.js';
 import type { OperationFacts } from '../operation-facts.js';
-import { collectionOf, idOf, itemsOf, ownedIn } from '../owned.js';
+import { collectionOf, listedIds, ownedIn } from '../owned.js';
 import type { CaseResult } from '../result.js';
 import type { RunContext } from '../run-context.js';
 import { Tally } from '../tally.js';
@@ -92,14 +92,8 @@ async function otherUser(context: PhaseContext, facts: OperationFacts, token: st
   }
   if (response && response.status < 300 && body !== undefined && !findings.some((finding) => finding.category === 'semantics')) {
     // Ids of any type (an integer too) that the caller's own list of this collection showed: the other user's list must show none of them.
-    const key = Object.keys(context.run.spec.paths)
-      .find((path) => path.startsWith(`${facts.operation.path.replace(/\/$/, '')}/{`))
-      ?.match(/\{([^}]+)\}$/)?.[1];
     const mine = new Set(ownedIn(context.run.harvest, facts.operation.path).map(String));
-    const leaked = itemsOf(body).flatMap((item) => {
-      const id = idOf(item, key);
-      return id !== undefined && mine.has(String(id)) ? [id] : [];
-    });
+    const leaked = listedIds(context.run.spec, facts.operation.path, body).filter((id) => mine.has(String(id)));
     if (leaked.length > 0)
       findings.push({
         category: 'semantics',
