@@ -17,13 +17,13 @@ import { type FetchHandler, listen as listenOn } from '../http/listener.js';
 import { compileRequestContract, type RequestContract } from '../http/request-contract.js';
 import { readBuildInfo } from '../ops/build-info.js';
 import { buildPages } from '../pages/assets.js';
-import { startRetention } from '../store/retention.js';
 import type { Store } from '../store/store.js';
 import { createApp } from './app.js';
 import type { Destination } from './batched-log.js';
 import { greeting, warnOnOpenFileLimit } from './greeting.js';
 import { type Observability, startObservability } from './observability.js';
 import { openDatabase } from './open-database.js';
+import { pruneOnSchedule } from './pruning.js';
 import { agreeOnSecrets, type SecretsAgreement } from './secrets-agreement.js';
 import { createServerLog, stdoutLog } from './server-log.js';
 import { Shutdown } from './shutdown.js';
@@ -174,23 +174,7 @@ export async function createServerProcess(config: ServerConfig, options: ServerP
       const { headersTimeoutSeconds, requestTimeoutSeconds } = accountContract.connectionLimits;
       const webTimeouts = { headersTimeoutMs: headersTimeoutSeconds * 1000, requestTimeoutMs: requestTimeoutSeconds * 1000 };
       const webUrl = await serve('web', webApp.fetch, config.webPort, webTimeouts, accountContract);
-      retention = startRetention(
-        opened,
-        {
-          sessionIdleMs: accountLimits.session.idleSeconds * 1000,
-          attemptsForgetMs: Math.max(accountLimits.signIn.windowSeconds, accountLimits.signUp.windowSeconds) * 1000,
-          keyHistoryDays: config.keyEventsRetentionDays,
-        },
-        {
-          pruned: (pruned) => {
-            if (Object.values(pruned).some((count) => count > 0)) logger.info({ ...pruned, keyEventsRetentionDays: config.keyEventsRetentionDays }, 'pruned');
-          },
-          failed: (error) => {
-            if (!shutdown.draining)
-              logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'pruning failed; tried again at the next pass');
-          },
-        },
-      );
+      retention = pruneOnSchedule(opened, { account: accountLimits, keyEventsRetentionDays: config.keyEventsRetentionDays }, logger, () => shutdown.draining);
       logger.info(
         {
           url,

@@ -145,8 +145,8 @@ describe('docs/data.md, followed as written', () => {
     expect(PAGE).toContain('`KEY_EVENTS_RETENTION_DAYS` days (default 365)');
     expect(DEFAULT_KEY_EVENTS_RETENTION_DAYS).toBe(365);
     expect(RETENTION_INTERVAL_MS).toBe(60 * 60 * 1000);
-    // The server's log lines, where the process composes them (src/server/service.ts and its parts).
-    const server = ['src/server/service.ts', 'src/server/secrets-agreement.ts'].map((file) => readFileSync(join(projectRoot, file), 'utf8')).join('\n');
+    // The server's log lines, where the process composes them (src/server/service.ts's parts).
+    const server = ['src/server/pruning.ts', 'src/server/secrets-agreement.ts'].map((file) => readFileSync(join(projectRoot, file), 'utf8')).join('\n');
     for (const message of ['secrets disagree with another instance on this database', 'pruned']) {
       expect(PAGE).toContain(`\`${message}\``);
       expect(server).toContain(`'${message}'`);
