@@ -4,10 +4,12 @@
  * body per alternative and each alternative's fields varied inside it, a read-only property is never sent
  * even where the schema requires it, and `full` sets every optional field at any depth.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
 import type { Json, OpenApiDocument } from '../../src/contract/spec.js';
 import { deriveCases } from '../../src/contract-suite/cases.js';
+import { validValue } from '../../src/contract-suite/phases/arbitraries.js';
 import { branchesOf, mergeAllOf } from '../../src/contract-suite/values/composed.js';
 import { requestView } from '../../src/contract-suite/values/request-view.js';
 import { SchemaValues } from '../../src/contract-suite/values/schema-values.js';
@@ -122,6 +124,13 @@ describe('oneOf with a discriminator', () => {
     expect(byKey['createPet positive minimal-request branch cat']).toEqual({ petType: 'cat', name: expect.any(String) });
     expect(byKey['createPet positive minimal-request branch dog']).toEqual({ petType: 'dog', name: expect.any(String) });
     expect(factsOf('createPet')?.blocked).toBeUndefined();
+  });
+
+  it('generates random values of every alternative, each naming itself, all valid', () => {
+    const arbitrary = validValue(spec, values, ref('NewPet'), 'body');
+    const drawn = fc.sample(arbitrary ?? fc.constant(null), { seed: 3, numRuns: 60 });
+    expect(drawn.filter((value) => !values.isValid(ref('NewPet'), value))).toEqual([]);
+    expect(new Set(drawn.map((value) => (value as { petType?: string }).petType))).toEqual(new Set(['cat', 'dog']));
   });
 
   it("varies each alternative's own fields inside a body of that alternative, never the discriminator", () => {

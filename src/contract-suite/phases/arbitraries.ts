@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
 import type { Location } from '../case.js';
+import { branchesOf, mergeAllOf } from '../values/composed.js';
 import { resolveSchema } from '../values/schema-refs.js';
 import type { SchemaValues } from '../values/schema-values.js';
 
@@ -27,24 +28,22 @@ export function validValue(spec: OpenApiDocument, values: SchemaValues, schema: 
 }
 
 function roughValue(spec: OpenApiDocument, schema: Json, location: Location, depth: number): fc.Arbitrary<Json> {
-  const resolved = resolveSchema(spec, schema);
+  // Every branch of an `allOf` at once (`values/composed.ts`); Ajv decides whether the result is valid.
+  const resolved = mergeAllOf(spec, schema);
   if (depth > MAX_DEPTH) return fc.constant(null);
   if (resolved['const'] !== undefined) return fc.constant(resolved['const']);
   if (Array.isArray(resolved['enum']) && resolved['enum'].length > 0) return fc.constantFrom(...resolved['enum']);
-  for (const keyword of ['oneOf', 'anyOf'] as const) {
-    const branches = resolved[keyword];
-    if (Array.isArray(branches) && branches.length > 0) return fc.oneof(...branches.map((branch) => roughValue(spec, branch, location, depth + 1)));
-  }
-  if (Array.isArray(resolved['allOf'])) {
-    // Rough on purpose: the merged properties of every branch; Ajv decides.
-    const merged: JsonObject = { type: 'object', properties: {}, required: [] };
-    for (const branch of resolved['allOf'].map((part) => resolveSchema(spec, part))) {
-      Object.assign(merged['properties'] as JsonObject, isObject(branch['properties']) ? branch['properties'] : {});
-      (merged['required'] as Json[]).push(...(Array.isArray(branch['required']) ? branch['required'] : []));
-      if (branch['type'] !== undefined && branch['type'] !== 'object') return roughValue(spec, branch, location, depth + 1);
-    }
-    return roughValue(spec, merged, location, depth + 1);
-  }
+  // An alternative of a `oneOf`/`anyOf` at a time, carrying the discriminator value that names it.
+  const branches = branchesOf(spec, resolved);
+  if (branches.length > 0)
+    return fc.oneof(
+      ...branches.map((branch) =>
+        roughValue(spec, branch.schema, location, depth + 1).map((value): Json => {
+          const named = branch.discriminator;
+          return named !== undefined && isObject(value) ? { ...value, [named.propertyName]: named.value } : value;
+        }),
+      ),
+    );
   const types = Array.isArray(resolved['type']) ? resolved['type'].map(String) : typeof resolved['type'] === 'string' ? [resolved['type']] : [];
   if (types.length > 1) return fc.oneof(...types.map((type) => roughValue(spec, { ...resolved, type }, location, depth + 1)));
   const type = types[0] ?? (isObject(resolved['properties']) ? 'object' : undefined);
@@ -87,7 +86,9 @@ function objectValue(spec: OpenApiDocument, schema: JsonObject, location: Locati
     if (resolveSchema(spec, property)['readOnly'] === true) continue;
     model[name] = roughValue(spec, property, location, depth + 1);
   }
-  for (const name of required) model[name] ??= fc.constant('x');
+  // A required property the schema does not describe gets some value; a read-only one stays out even where required (in answers only).
+  const readOnly = (name: string) => resolveSchema(spec, properties[name])['readOnly'] === true;
+  for (const name of required) if (!readOnly(name)) model[name] ??= fc.constant('x');
   return fc.record(model, { requiredKeys: required.filter((name) => name in model) }) as fc.Arbitrary<Json>;
 }
 

@@ -3,6 +3,7 @@ import { isJsonMediaType } from '../../contract/media-types.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
 import type { Family, Location, RequestInput, RequestOverrides } from '../case.js';
 import type { OperationFacts } from '../operation-facts.js';
+import { mergeAllOf } from '../values/composed.js';
 import { resolveSchema } from '../values/schema-refs.js';
 import type { SchemaValues } from '../values/schema-values.js';
 import { requestMediaType } from '../wire/body.js';
@@ -98,7 +99,8 @@ function nested(spec: OpenApiDocument, schema: JsonObject, path: string[], into:
   if (depth >= MAX_DEPTH || !isObject(schema['properties'])) return;
   const required = Array.isArray(schema['required']) ? schema['required'].map(String) : [];
   for (const [name, property] of Object.entries(schema['properties'])) {
-    const resolved = resolveSchema(spec, property);
+    // A nested field's own `allOf` merged, so its bounds are all broken (`values/composed.ts`).
+    const resolved = mergeAllOf(spec, property);
     if (resolved['readOnly'] === true) continue;
     into.push({ location: 'body', path: [...path, name], schema: resolved, required: required.includes(name) });
     nested(spec, resolved, [...path, name], into, depth + 1);
