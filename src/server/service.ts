@@ -152,6 +152,7 @@ export async function createServerProcess(config: ServerConfig, options: ServerP
       rateLimit: shared ? 'shared' : 'local',
       secrets,
       clientAddress: client,
+      clientIpv6PrefixLength: config.clientIpv6PrefixLength,
       telemetry,
     });
     const empty = (await opened.countUsers()) === 0;
@@ -168,6 +169,7 @@ export async function createServerProcess(config: ServerConfig, options: ServerP
         ...(config.webOrigin && { origin: config.webOrigin }),
         responseValidation: config.responseValidation,
         clientAddress: client,
+        clientIpv6PrefixLength: config.clientIpv6PrefixLength,
         secrets,
         telemetry,
       });

@@ -196,3 +196,17 @@ describe('TRUSTED_PROXIES and FORWARDED_HEADER', () => {
     expect(() => readServerConfig(given)).toThrow(want);
   });
 });
+
+describe('CLIENT_IPV6_PREFIX', () => {
+  it.each([
+    { given: {}, want: 64 },
+    { given: { CLIENT_IPV6_PREFIX: '48' }, want: 48 },
+    { given: { CLIENT_IPV6_PREFIX: '128' }, want: 128 },
+  ])('with $given counts an IPv6 client by its /$want', ({ given, want }) => {
+    expect(readServerConfig(given).clientIpv6PrefixLength).toBe(want);
+  });
+
+  it('refuses a prefix that would count whole neighbourhoods as one client', () => {
+    expect(() => readServerConfig({ CLIENT_IPV6_PREFIX: '16' })).toThrow(/CLIENT_IPV6_PREFIX/);
+  });
+});
