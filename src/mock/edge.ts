@@ -28,10 +28,11 @@ import { randomUUID } from 'node:crypto';
 import { type Context, Hono } from 'hono';
 import { checkSameOrigin } from '../account/same-origin.js';
 import type { OperationContract } from '../contract/operations.js';
-import { deref, HTTP_METHODS, isObject, type OpenApiDocument } from '../contract/spec.js';
+import { deref, isObject, type OpenApiDocument } from '../contract/spec.js';
 import { ApiError, PROBLEM_TYPES, type ProblemBody, type ProblemType, problemBody } from '../http/problems.js';
 import { type ProblemBounds, toRoutePath } from '../http/request-contract.js';
 import { edgeContract } from './edge-contract.js';
+import { headerExamples, problemTypesByStatus } from './spec-answers.js';
 import type { StatefulMock, StatefulRequest } from './stateful/stateful-mock.js';
 import { type ParameterName, readPrismViolations, toContractViolations } from './violations.js';
 
@@ -174,42 +175,6 @@ function crossSiteRefusal(c: Context, facts: ContractFacts, headers: Readonly<Re
       headers: { ...headers, 'content-type': 'application/problem+json', 'x-request-id': problem.requestId ?? randomUUID() },
     });
   }
-}
-
-/** The example of every header each operation's answers declare, by `METHOD path status`. */
-export function headerExamples(spec: OpenApiDocument): Map<string, Record<string, string>> {
-  const examples = new Map<string, Record<string, string>>();
-  for (const [path, rawItem] of Object.entries(spec.paths)) {
-    const item = deref(spec, rawItem);
-    for (const method of HTTP_METHODS) {
-      if (!isObject(item[method])) continue;
-      const responses = deref(spec, item[method])['responses'];
-      for (const [status, rawResponse] of Object.entries(isObject(responses) ? responses : {})) {
-        const declared = deref(spec, rawResponse)['headers'];
-        const values: Record<string, string> = {};
-        for (const [name, rawHeader] of Object.entries(isObject(declared) ? declared : {})) {
-          const example = deref(spec, rawHeader)['example'];
-          if (example !== undefined && example !== null) values[name.toLowerCase()] = String(example);
-        }
-        examples.set(`${method.toUpperCase()} ${path} ${status}`, values);
-      }
-    }
-  }
-  return examples;
-}
-
-/** The contract's problem type for each status that has exactly one (`422` is `validation-failed`, ...). */
-export function problemTypesByStatus(spec: OpenApiDocument): Map<number, ProblemType> {
-  const schemas = isObject(spec.components['schemas']) ? spec.components['schemas'] : {};
-  const problemType = schemas['ProblemType'];
-  const listed = isObject(problemType) && Array.isArray(problemType['enum']) ? problemType['enum'] : [];
-  const byStatus = new Map<number, ProblemType[]>();
-  for (const type of listed) {
-    if (typeof type !== 'string' || !(type in PROBLEM_TYPES)) continue;
-    const { status } = PROBLEM_TYPES[type as ProblemType];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), type as ProblemType]);
-  }
-  return new Map([...byStatus].filter(([, types]) => types.length === 1).map(([status, types]) => [status, types[0] as ProblemType]));
 }
 
 /** Every path and query parameter of the spec by its lower-case name, so Prism's `keyid` is reported as the spec's `keyId`. */

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { readContractPaths } from '../../src/contract/project.js';
 import { loadSpec } from '../../src/contract/spec.js';
 import { compileRequestContract } from '../../src/http/request-contract.js';
-import { type ContractFacts, headerExamples, problemTypesByStatus, translateAnswer } from '../../src/mock/edge.js';
+import { type ContractFacts, translateAnswer } from '../../src/mock/edge.js';
+import { headerExamples, problemTypesByStatus } from '../../src/mock/spec-answers.js';
 import { sharedService } from '../helpers/services.js';
 import { LIMIT } from '../helpers/spec-fixture.js';
 

@@ -33,6 +33,8 @@ describe('inferResources', () => {
       getSession: 'who-am-i',
       signOut: 'ends-credential',
       endSession: 'ends-credential',
+      // Since the credential version (issue 33), a password change answers with a new session cookie: it replaces the caller's.
+      changePassword: 'ends-credential',
       listKeys: 'list',
       createKey: 'create',
       removeKey: 'delete',

@@ -8,8 +8,8 @@
 import type { OperationContract } from '../../contract/operations.js';
 import { readOperations } from '../../contract/operations.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
-import { headerExamples, problemTypesByStatus } from '../edge.js';
 import { edgeContract } from '../edge-contract.js';
+import { headerExamples, problemTypesByStatus } from '../spec-answers.js';
 import { credentialOf, credentialSources, Principals } from './credentials.js';
 import { answerSchema, successStatus } from './examples.js';
 import { cookieWithToken, identityFor, newToken, signedInName } from './identity.js';
@@ -51,6 +51,8 @@ export function createStatefulMock(spec: OpenApiDocument): StatefulMock {
   const { resources, plans } = inferResources(spec, operations);
   const byRoute = new Map(operations.map((operation) => [`${operation.method} ${operation.path}`, operation]));
   const sources = credentialSources(spec);
+  /** The cookies the spec's security schemes read: a write that sets one of them changes the caller's credential. */
+  const sessionCookieNames = new Set(sources.flatMap((source) => (source.in === 'cookie' ? source.names : [])));
   const worlds = new Worlds();
   const principals = new Principals();
   const maker = new ValueMaker(spec);
@@ -132,7 +134,22 @@ export function createStatefulMock(spec: OpenApiDocument): StatefulMock {
           return world.identity ? json(prism, world.identity) : undefined;
         case 'ends-credential':
           if (!plan.operation.path.includes('{')) {
-            if (credential !== undefined) principals.end(credential);
+            // Only a write that sets the security scheme's own cookie touches the caller's credential: one that clears
+            // it ends it (a sign-out), one that sets a live one replaces it with a fresh one for the same user. A write
+            // that sets another cookie (a password change's new device cookie: the server keeps this session) leaves it.
+            const setCookies = prism.headers.getSetCookie();
+            const own = setCookies.find((cookie) => sessionCookieNames.has(/^([^=]+)=/.exec(cookie)?.[1] ?? ''));
+            if (credential === undefined || own === undefined) return undefined;
+            if (plan.operation.method !== 'DELETE' && !clearsCookie(own)) {
+              const token = newToken();
+              principals.made(`cookie:${token}`, principals.of(credential));
+              principals.end(credential);
+              return withSetCookies(
+                prism,
+                setCookies.map((cookie) => (cookie === own ? cookieWithToken(own, token) : cookie)),
+              );
+            }
+            principals.end(credential);
             return undefined;
           }
           // Ending another session than this one leaves this one's cookie alone (the spec sends the clearing cookie only for this one).
@@ -215,7 +232,18 @@ function json(prism: Response, body: Json | undefined): Response {
 }
 
 function withoutSetCookie(prism: Response): Response {
+  return withSetCookies(prism, []);
+}
+
+/** Prism's answer with these `Set-Cookie` headers instead of its own. */
+function withSetCookies(prism: Response, setCookies: readonly string[]): Response {
   const headers = new Headers(prism.headers);
   headers.delete('set-cookie');
+  for (const cookie of setCookies) headers.append('set-cookie', cookie);
   return new Response(prism.body, { status: prism.status, headers });
+}
+
+/** A `Set-Cookie` that removes its cookie: an empty value, `Max-Age=0`, or an expiry in the past. */
+function clearsCookie(setCookie: string): boolean {
+  return /^[^=]+=;/.test(setCookie) || /;\s*max-age=0\b/i.test(setCookie) || /;\s*expires=Thu, 01 Jan 1970/i.test(setCookie);
 }
