@@ -15,8 +15,8 @@ import {
 } from '../store/store.js';
 import { decodeEventCursor, decodeKeyCursor, encodeEventCursor, encodeKeyCursor, type KeyListPosition } from './cursors.js';
 import { type DeviceRequest, deviceOfAccount, type KnownDevice } from './devices.js';
-import { contextWords, normalizePassword, passwordProblem } from './password-rule.js';
-import { type HashLane, hashPassword, type PasswordCheck, passwordStrength, verifyPassword } from './passwords.js';
+import { contextWords, normalizePassword, type PasswordStrength, passwordProblem } from './password-rule.js';
+import { checkAndHashNewPassword, type HashLane, hashPassword, type PasswordCheck, verifyPassword } from './passwords.js';
 import type { Sessions } from './sessions.js';
 import { type AttemptLimit, releaseAll, takeAll } from './sign-in-limiter.js';
 
@@ -59,10 +59,14 @@ export const accountHandlers: AccountHandlers = {
     // thread, where a legitimate sign-up waits in the same line (the count is taken below; this only looks).
     const waiting = await signUpAttempts.wait(client);
     if (waiting > 0) throw tooManySignUps(waiting, limits.signUp.perClient);
-    // The password rule first: its 422 says nothing of the name, and costs no attempt.
+    // The password rule first: its 422 says nothing of the name, and costs no attempt. The hash is made in the same
+    // turn of the hashing line (one wait, not two, behind whatever else is in line).
     const password = normalizePassword(body.password);
-    const problem = passwordProblem(await passwordStrength(password, contextWords(body.name)), limits.password.minGuessesLog10);
-    if (problem) throw new InputViolation('/password', problem);
+    const rule = (strength: PasswordStrength) => passwordProblem(strength, limits.password.minGuessesLog10);
+    const checked = await checkAndHashNewPassword(password, contextWords(body.name), (strength) => rule(strength) === undefined);
+    const problem = rule(checked.strength);
+    if (problem || checked.hash === undefined) throw new InputViolation('/password', problem ?? 'could not be checked');
+    const passwordHash = checked.hash;
     // Taken before the name is looked up: a sign-up that meets a taken name counts as one that makes an account,
     // so "this name is taken" costs what an account costs.
     const wait = await signUpAttempts.take(client);
@@ -70,7 +74,6 @@ export const accountHandlers: AccountHandlers = {
     let user: Awaited<ReturnType<Store['createUser']>>;
     try {
       if (await store.findUserByName(body.name)) throw nameTaken();
-      const passwordHash = await hashPassword(password);
       try {
         user = await store.createUser(body.name, iso(now), passwordHash);
       } catch (error) {
@@ -140,9 +143,13 @@ export const accountHandlers: AccountHandlers = {
     const { user } = session;
     // The rule first, as at sign-up: a refused new password costs no attempt and says nothing of the current one.
     const password = normalizePassword(body.newPassword);
-    // Every hash of a change waits in its own line: a storm of sign-ins never keeps a change waiting long.
-    const problem = passwordProblem(await passwordStrength(password, contextWords(user.name), 'password-change'), limits.password.minGuessesLog10);
-    if (problem) throw new InputViolation('/newPassword', problem);
+    // Every hash of a change waits in its own line, and the new hash is made in the strength check's turn: a storm of
+    // sign-ins never keeps a change waiting long.
+    const rule = (strength: PasswordStrength) => passwordProblem(strength, limits.password.minGuessesLog10);
+    const checked = await checkAndHashNewPassword(password, contextWords(user.name), (strength) => rule(strength) === undefined, 'password-change');
+    const problem = rule(checked.strength);
+    if (problem || checked.hash === undefined) throw new InputViolation('/newPassword', problem ?? 'could not be checked');
+    const passwordHash = checked.hash;
     // The current password is checked as a sign-in checks it, under the same counts: a stolen session is no free
     // oracle for the password.
     await checkPasswordAttempt(context, await store.findUserCredential(user.name), {
@@ -160,7 +167,7 @@ export const accountHandlers: AccountHandlers = {
     // is signed out.
     const { credentialVersion } = await store.changePassword({
       userId: user.id,
-      passwordHash: await hashPassword(password, 'password-change'),
+      passwordHash,
       keepSessionId: session.id,
       ...(body.revokeKeys === true && { revokeKeys: { at: iso(now), source: 'web' as const } }),
     });

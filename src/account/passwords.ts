@@ -272,6 +272,27 @@ export function passwordStrength(password: string, userInputs: string[], lane: H
   return hashes.run(lane, () => thread.run({ kind: 'strength', password, userInputs }));
 }
 
+/**
+ * A new password's strength and, when `acceptable` says it keeps the rule, its hash, in one turn of `lane`'s line: a
+ * sign-up or a password change waits its turn once for both, not twice (under a storm each wait is up to a turn of
+ * sign-ins). The hash is made before the caller's later checks (a sign-up's count and name, a change's current
+ * password); one they refuse wastes it, which their own limits bound.
+ *
+ * @param password the password as it will be hashed (`normalizePassword`).
+ */
+export function checkAndHashNewPassword(
+  password: string,
+  userInputs: string[],
+  acceptable: (strength: PasswordStrength) => boolean,
+  lane: HashLane = 'sign-up',
+): Promise<{ strength: PasswordStrength; hash: string | undefined }> {
+  return hashes.run(lane, async () => {
+    const strength = await thread.run({ kind: 'strength', password, userInputs });
+    if (!acceptable(strength)) return { strength, hash: undefined };
+    return { strength, hash: await thread.run({ kind: 'hash', password, options: { ...hashParameters } }) };
+  });
+}
+
 /** The decoy hash, made once per process (and again only if a test changed the parameters). */
 let decoy: { parameters: Readonly<Options>; hash: Promise<string> } | undefined;
 
