@@ -63,7 +63,7 @@ export const accountHandlers: AccountHandlers = {
     // turn of the hashing line (one wait, not two, behind whatever else is in line).
     const password = normalizePassword(body.password);
     const rule = (strength: PasswordStrength) => passwordProblem(strength, limits.password.minGuessesLog10);
-    const checked = await checkAndHashNewPassword(password, contextWords(body.name), (strength) => rule(strength) === undefined);
+    const checked = await checkAndHashNewPassword(password, contextWords(body.name), (strength) => rule(strength) === undefined, 'sign-up', client);
     const problem = rule(checked.strength);
     if (problem || checked.hash === undefined) throw new InputViolation('/password', problem ?? 'could not be checked');
     const passwordHash = checked.hash;
@@ -146,7 +146,13 @@ export const accountHandlers: AccountHandlers = {
     // Every hash of a change waits in its own line, and the new hash is made in the strength check's turn: a storm of
     // sign-ins never keeps a change waiting long.
     const rule = (strength: PasswordStrength) => passwordProblem(strength, limits.password.minGuessesLog10);
-    const checked = await checkAndHashNewPassword(password, contextWords(user.name), (strength) => rule(strength) === undefined, 'password-change');
+    const checked = await checkAndHashNewPassword(
+      password,
+      contextWords(user.name),
+      (strength) => rule(strength) === undefined,
+      'password-change',
+      `user ${user.id}`,
+    );
     const problem = rule(checked.strength);
     if (problem || checked.hash === undefined) throw new InputViolation('/newPassword', problem ?? 'could not be checked');
     const passwordHash = checked.hash;
@@ -356,7 +362,12 @@ async function checkPasswordAttempt(
   }
   let check: PasswordCheck;
   try {
-    check = await verifyPassword(credential?.passwordHash, attempt.password, attempt.lane);
+    check = await verifyPassword(
+      credential?.passwordHash,
+      attempt.password,
+      attempt.lane,
+      attempt.lane === 'password-change' ? `user ${attempt.userId}` : client,
+    );
   } catch (error) {
     // Not checked (the hashing queue is full): the attempts are given back.
     await releaseAll([...attempts, ...successes]);

@@ -66,6 +66,9 @@ export type HashLane = 'sign-in' | 'sign-up' | 'password-change';
 
 const LANES: readonly HashLane[] = ['sign-in', 'sign-up', 'password-change'];
 
+/** Clients whose latest turn the queue remembers; one forgotten counts as never served, which only moves it forward. */
+const SERVED_CLIENTS = 10_000;
+
 /**
  * Runs password hashes through bounded queues: `concurrent` at a time, and a line per lane with its own bound,
  * past which a 503 with `Retry-After` comes at once rather than a queue that grows with the flood. (A plain
@@ -74,6 +77,9 @@ const LANES: readonly HashLane[] = ['sign-in', 'sign-up', 'password-change'];
  * or sign-up goes next (those two alternate when both wait). So a flood of sign-ups fills its own line and keeps
  * a sign-in waiting at most one hash per `signInsPerTurn`, and a storm of sign-ins (which can be right passwords,
  * and so pass every failure count) keeps a sign-up or a password change waiting at most `signInsPerTurn` sign-ins.
+ * Within a line, the job whose client (an address, an account) had a turn least recently goes first, the longest
+ * waiting among equals: a few clients that send one job after another (a flood of sign-ups, each inside its limit)
+ * cannot keep a newcomer, who has had no turn yet, behind all of them.
  */
 export class HashQueue {
   readonly #concurrent: number;
@@ -84,7 +90,10 @@ export class HashQueue {
   #signInsInRow = 0;
   /** Which of the other two lines had the latest turn, so they alternate. */
   #lastOther: HashLane = 'sign-up';
-  readonly #waiting: Record<HashLane, Array<() => void>> = { 'sign-in': [], 'sign-up': [], 'password-change': [] };
+  readonly #waiting: Record<HashLane, Array<{ resume: () => void; client: string | undefined }>> = { 'sign-in': [], 'sign-up': [], 'password-change': [] };
+  /** When each client last had a turn (a count of turns), most recent last; bounded, the oldest forgotten first. */
+  readonly #served = new Map<string, number>();
+  #turns = 0;
 
   constructor(options: { concurrent: number; queued: Readonly<Record<HashLane, number>>; signInsPerTurn?: number }) {
     this.#concurrent = options.concurrent;
@@ -97,8 +106,8 @@ export class HashQueue {
     return Object.fromEntries(LANES.map((lane) => [lane, this.#waiting[lane].length])) as Record<HashLane, number>;
   }
 
-  /** Runs `work` when a slot is free and its turn comes; throws the 503 when its lane is full. */
-  async run<T>(lane: HashLane, work: () => Promise<T>): Promise<T> {
+  /** Runs `work` when a slot is free and its turn comes; throws the 503 when its lane is full. `client` orders it within its line. */
+  async run<T>(lane: HashLane, work: () => Promise<T>, client?: string): Promise<T> {
     if (this.#running >= this.#concurrent) {
       const line = this.#waiting[lane];
       if (line.length >= this.#bounds[lane]) {
@@ -108,10 +117,10 @@ export class HashQueue {
           reason: 'password-checks-busy',
         });
       }
-      await new Promise<void>((resolve) => line.push(resolve));
+      await new Promise<void>((resolve) => line.push({ resume: resolve, client }));
     } else {
       this.#running++;
-      this.#count(lane);
+      this.#count(lane, client);
     }
     try {
       return await work();
@@ -130,11 +139,24 @@ export class HashQueue {
     const signIns = this.#waiting['sign-in'].length > 0;
     const lane = signIns && (other === undefined || this.#signInsInRow < this.#signInsPerTurn) ? 'sign-in' : other;
     if (lane === undefined) return undefined;
-    this.#count(lane);
-    return this.#waiting[lane].shift();
+    const line = this.#waiting[lane];
+    let chosen = 0;
+    for (let index = 1; index < line.length; index++) if (this.#lastTurn(line[index]?.client) < this.#lastTurn(line[chosen]?.client)) chosen = index;
+    const [job] = line.splice(chosen, 1);
+    this.#count(lane, job?.client);
+    return job?.resume;
   }
 
-  #count(lane: HashLane): void {
+  #lastTurn(client: string | undefined): number {
+    return client === undefined ? 0 : (this.#served.get(client) ?? 0);
+  }
+
+  #count(lane: HashLane, client: string | undefined): void {
+    if (client !== undefined) {
+      this.#served.delete(client);
+      this.#served.set(client, ++this.#turns);
+      if (this.#served.size > SERVED_CLIENTS) this.#served.delete(this.#served.keys().next().value as string);
+    }
     if (lane === 'sign-in') {
       this.#signInsInRow++;
     } else {
@@ -257,8 +279,8 @@ const thread = new HashingThread();
  *
  * @param lane the line it waits in: `sign-up` (the default), `password-change`, or `sign-in` for a hash made again at sign-in.
  */
-export function hashPassword(password: string, lane: HashLane = 'sign-up'): Promise<string> {
-  return hashes.run(lane, () => thread.run({ kind: 'hash', password, options: { ...hashParameters } }));
+export function hashPassword(password: string, lane: HashLane = 'sign-up', client?: string): Promise<string> {
+  return hashes.run(lane, () => thread.run({ kind: 'hash', password, options: { ...hashParameters } }), client);
 }
 
 /**
@@ -285,12 +307,17 @@ export function checkAndHashNewPassword(
   userInputs: string[],
   acceptable: (strength: PasswordStrength) => boolean,
   lane: HashLane = 'sign-up',
+  client?: string,
 ): Promise<{ strength: PasswordStrength; hash: string | undefined }> {
-  return hashes.run(lane, async () => {
-    const strength = await thread.run({ kind: 'strength', password, userInputs });
-    if (!acceptable(strength)) return { strength, hash: undefined };
-    return { strength, hash: await thread.run({ kind: 'hash', password, options: { ...hashParameters } }) };
-  });
+  return hashes.run(
+    lane,
+    async () => {
+      const strength = await thread.run({ kind: 'strength', password, userInputs });
+      if (!acceptable(strength)) return { strength, hash: undefined };
+      return { strength, hash: await thread.run({ kind: 'hash', password, options: { ...hashParameters } }) };
+    },
+    client,
+  );
 }
 
 /** The decoy hash, made once per process (and again only if a test changed the parameters). */
@@ -304,9 +331,15 @@ export type PasswordCheck = 'match' | 'match-as-typed' | 'no-match';
  * differs from that, as typed: a hash made before passwords were normalized was made from the text as typed
  * (the caller makes it again from the normalized form). With no hash (no such user, or a user without a
  * password), a decoy hash is checked instead, as many times, so the answer takes as long as for a real user
- * and timing does not tell which half was wrong. `lane` is the line it waits in: `sign-in`, or `password-change`.
+ * and timing does not tell which half was wrong. `lane` is the line it waits in: `sign-in`, or `password-change`;
+ * `client` who it is for (an address, an account), which orders it within its line.
  */
-export async function verifyPassword(storedHash: string | null | undefined, password: string, lane: HashLane = 'sign-in'): Promise<PasswordCheck> {
+export async function verifyPassword(
+  storedHash: string | null | undefined,
+  password: string,
+  lane: HashLane = 'sign-in',
+  client?: string,
+): Promise<PasswordCheck> {
   const normalized = normalizePassword(password);
   const forms = normalized === password ? [normalized] : [normalized, password];
   if (!storedHash) {
@@ -315,17 +348,25 @@ export async function verifyPassword(storedHash: string | null | undefined, pass
       decoy = { parameters: hashParameters, hash: thread.run({ kind: 'hash', password: 'decoy password, never matched', options: { ...hashParameters } }) };
     }
     const decoyHash = await decoy.hash;
-    await hashes.run(lane, async () => {
-      for (const form of forms) await thread.run({ kind: 'verify', hash: decoyHash, password: form });
-    });
+    await hashes.run(
+      lane,
+      async () => {
+        for (const form of forms) await thread.run({ kind: 'verify', hash: decoyHash, password: form });
+      },
+      client,
+    );
     return 'no-match';
   }
   try {
-    return await hashes.run(lane, async () => {
-      if (await thread.run({ kind: 'verify', hash: storedHash, password: normalized })) return 'match';
-      if (forms.length > 1 && (await thread.run({ kind: 'verify', hash: storedHash, password }))) return 'match-as-typed';
-      return 'no-match';
-    });
+    return await hashes.run(
+      lane,
+      async () => {
+        if (await thread.run({ kind: 'verify', hash: storedHash, password: normalized })) return 'match';
+        if (forms.length > 1 && (await thread.run({ kind: 'verify', hash: storedHash, password }))) return 'match-as-typed';
+        return 'no-match';
+      },
+      client,
+    );
   } catch (error) {
     if (error instanceof ApiError) throw error;
     return 'no-match';

@@ -173,6 +173,24 @@ describe('the password hash queue', () => {
     expect(order).toEqual(['in-1', 'pw-1', 'in-2', 'up-1', 'pw-2', 'up-2']);
   });
 
+  it('serves, within a line, the client that had a turn least recently first: a newcomer is not kept behind a few busy clients', async () => {
+    const queue = new HashQueue({ concurrent: 1, queued: { 'sign-in': 4, 'sign-up': 8, 'password-change': 4 } });
+    const order: string[] = [];
+    const job = (name: string) => async () => {
+      order.push(name);
+      return name;
+    };
+    // Two flooding clients have each had a turn; then each queues again, and a newcomer queues last.
+    await Promise.all([queue.run('sign-up', job('a-1'), 'a'), queue.run('sign-up', job('b-1'), 'b')]);
+    const running = held('running');
+    const first = queue.run('sign-up', running.work, 'a');
+    const waiting = [queue.run('sign-up', job('b-2'), 'b'), queue.run('sign-up', job('a-2'), 'a'), queue.run('sign-up', job('newcomer'), 'new')];
+    running.finish();
+    await Promise.all([first, ...waiting]);
+    // The newcomer first (never served), then b (served before a's latest), then a; equals keep their order.
+    expect(order).toEqual(['a-1', 'b-1', 'newcomer', 'b-2', 'a-2']);
+  });
+
   it('bounds the password-change line on its own, with a 503 naming it', async () => {
     const queue = new HashQueue({ concurrent: 1, queued: { 'sign-in': 1, 'sign-up': 1, 'password-change': 1 } });
     const running = held('running');
