@@ -349,7 +349,7 @@ describe('the web application in Chromium', () => {
     await page.getByRole('button', { name: 'Change password' }).click();
     await expect
       .poll(() => page.locator('#status').textContent())
-      .toBe('Your password is changed. Every other browser signed in to your account has been signed out.');
+      .toBe('Your password is changed. Every other browser signed in to your account has been signed out. Your API keys still work.');
     expect(await page.getByLabel('Current password').inputValue()).toBe('');
     expect(await sessionStatus(there)).toBe(401);
     expect(await sessionStatus(here)).toBe(200);
