@@ -10,7 +10,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-migrations.js';
 import { CODE_SCHEMA_VERSION, COMPATIBILITY_TABLE, oldestCodeFor, SchemaTooNew } from '../../src/store/schema-policy.js';
 import { SQLITE_CHANGE_CHECK_MS } from '../../src/store/sqlite-store.js';
-import { ActiveKeyLimitReached, type KeyPosition, type KeySummary, nextAttemptMs, type Store } from '../../src/store/store.js';
+import { ActiveKeyLimitReached, CredentialChanged, type KeyPosition, type KeySummary, nextAttemptMs, type Store } from '../../src/store/store.js';
 import { freshDatabase, withClient } from '../helpers/postgres.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'store-test-'));
@@ -522,6 +522,72 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     expect(await store.findSessionByDigest(bobs.digest)).toMatchObject({ id: bobs.session.id });
     expect((await store.listSessions(ann.id, { ...live, limit: 10 })).map((session) => session.id)).toEqual([third.session.id]);
     expect(await store.deleteOtherSessions(ann.id, third.session.id)).toBe(0);
+  });
+
+  it('changes a password in one step: the version bumped, other sessions ended, this one kept, keys revoked only when asked', async () => {
+    const store = await open(await engine.fresh());
+    const [ann, bob] = [await store.createUser('ann', at, '$argon2id$old'), await store.createUser('bob', at)];
+    const start = async (userId: string, version?: number) => {
+      const digest = generateApiKey().digest;
+      return { session: await store.createSession(userId, digest, at, '2026-01-08T00:00:00.000Z', version), digest };
+    };
+    const [here, there, bobs] = [await start(ann.id, 0), await start(ann.id), await start(bob.id)];
+    const key = generateApiKey();
+    await store.createKey(ann.id, key.digest, key.hint, at, { source: 'web' });
+    for (const { digest } of [here, there, bobs]) expect(await store.findSessionByDigest(digest)).toBeDefined();
+
+    expect(await store.changePassword({ userId: ann.id, passwordHash: '$argon2id$new', keepSessionId: here.session.id })).toEqual({
+      credentialVersion: 1,
+      sessionsEnded: 1,
+      keysRevoked: 0,
+    });
+    expect(await store.findUserCredential('ann')).toMatchObject({ passwordHash: '$argon2id$new', credentialVersion: 1 });
+    expect(await store.findSessionByDigest(here.digest)).toMatchObject({ id: here.session.id });
+    expect(await store.findSessionByDigest(there.digest)).toBeUndefined();
+    expect(await store.findSessionByDigest(bobs.digest)).toBeDefined();
+    expect((await store.findKeyByDigest(key.digest))?.revokedAt).toBeNull();
+    // A session asked for under the version a sign-in read before the change is never made.
+    await expect(start(ann.id, 0)).rejects.toBeInstanceOf(CredentialChanged);
+    expect(await store.listSessions(ann.id, { at, idleBefore: '2025-12-31T00:00:00.000Z', limit: 10 })).toHaveLength(1);
+    // A rehash made under the old version does not put the old password back.
+    expect(await store.setPasswordHash(ann.id, '$argon2id$old-again', 0)).toBe(false);
+
+    const revoked = await store.changePassword({
+      userId: ann.id,
+      passwordHash: '$argon2id$newer',
+      keepSessionId: here.session.id,
+      revokeKeys: { at: '2026-01-01T00:00:01.000Z', source: 'web' },
+    });
+    expect(revoked).toEqual({ credentialVersion: 2, sessionsEnded: 0, keysRevoked: 1 });
+    expect((await store.findKeyByDigest(key.digest))?.revokedAt).toBe('2026-01-01T00:00:01.000Z');
+    expect((await store.listKeyEvents(ann.id, { limit: 10 })).map((event) => [event.type, event.source])).toContainEqual(['revoked', 'web']);
+    expect(await store.findSessionByDigest(here.digest)).toMatchObject({ id: here.session.id });
+  });
+
+  it('never leaves a session made under the old version live, however sign-ins and a change on two instances interleave', async () => {
+    const config = await engine.fresh();
+    const [one, two] = [await open(config), await open(config)];
+    const ann = await one.createUser('ann', at, '$argon2id$0');
+    const keptDigest = generateApiKey().digest;
+    const keep = await one.createSession(ann.id, keptDigest, at, '2026-01-08T00:00:00.000Z', 0);
+    for (let round = 0; round < 10; round++) {
+      const version = (await two.findUserCredential('ann'))?.credentialVersion ?? -1;
+      // Sign-ins on one instance that read `version`, and a change on the other, all at once.
+      const digests = Array.from({ length: 5 }, () => generateApiKey().digest);
+      const made = await Promise.allSettled([
+        ...digests.map((digest) => one.createSession(ann.id, digest, at, '2026-01-08T00:00:00.000Z', version)),
+        two.changePassword({ userId: ann.id, passwordHash: `$argon2id$${round + 1}`, keepSessionId: keep.id }),
+      ]);
+      for (const outcome of made.slice(0, -1)) if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(CredentialChanged);
+      expect(made.at(-1)?.status).toBe('fulfilled');
+      // Whatever was made before the change was ended by it; nothing was made after it.
+      for (const store of [one, two])
+        await eventually(async () => {
+          for (const digest of digests) expect(await store.findSessionByDigest(digest)).toBeUndefined();
+        }, engine.propagationMs);
+    }
+    // The session that made the changes goes on.
+    expect(await two.findSessionByDigest(keptDigest)).toMatchObject({ id: keep.id });
   });
 
   it('sees a session ended by another process on a later lookup', async () => {
