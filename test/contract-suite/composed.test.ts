@@ -59,7 +59,7 @@ const spec = {
         additionalProperties: false,
         properties: {
           id: { type: 'integer', readOnly: true },
-          petType: { type: 'string' },
+          petType: { type: 'string', enum: ['cat'] },
           name: { type: 'string', maxLength: 30 },
           indoor: { type: 'boolean' },
           owner: { type: 'object', properties: { name: { type: 'string' }, phone: { type: ['string', 'null'], maxLength: 15 } } },
@@ -71,7 +71,7 @@ const spec = {
         additionalProperties: false,
         properties: {
           id: { type: 'integer', readOnly: true },
-          petType: { type: 'string' },
+          petType: { type: 'string', enum: ['dog'] },
           name: { type: 'string', maxLength: 30 },
           barks: { type: 'integer', minimum: 0, maximum: 10 },
         },

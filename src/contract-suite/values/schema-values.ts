@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { Ajv2020, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { compileSpecSchema, createSpecAjv } from '../../contract/schemas.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
-import { type Branch, branchesOf, branchOfValue, mergeAllOf } from './composed.js';
+import { type Branch, branchesOf, mergeAllOf } from './composed.js';
 import { type Pick, seeded, stringMatching } from './pattern.js';
 import { requestView } from './request-view.js';
 import { resolveSchema } from './schema-refs.js';
@@ -34,17 +34,15 @@ export class SchemaValues {
   /**
    * Whether the value is valid in a request; false too when the schema cannot be compiled (a foreign spec's),
    * so no value is handed out for it. As a request: read-only properties are not required there
-   * (`request-view.ts`). A value of a `oneOf`/`anyOf` whose discriminator names an alternative is checked
-   * against that alternative, as OpenAPI's discriminator means (two alternatives that both match would
-   * otherwise make every value of a plain `oneOf` invalid).
+   * (`request-view.ts`). A `oneOf` stays strict, discriminator or not (OpenAPI: a discriminator does not change
+   * the outcome of validation): a value two alternatives both accept is invalid, as Prism and Ajv say.
    */
   isValid(schema: Json, value: Json): boolean {
-    const target = branchOfValue(this.#spec, schema, value)?.schema ?? schema;
-    const key = JSON.stringify(target);
+    const key = JSON.stringify(schema);
     let validate = this.#validators.get(key);
     if (!validate) {
       try {
-        validate = compileSpecSchema(this.#ajv, requestView(this.#spec, target));
+        validate = compileSpecSchema(this.#ajv, requestView(this.#spec, schema));
       } catch {
         validate = Object.assign(() => false, { errors: null }) as unknown as ValidateFunction;
       }
