@@ -82,13 +82,7 @@ export function compileRequestContract(spec: OpenApiDocument, contract?: string)
       coercers: { path: coercersOf(pathParameters), query: coercersOf(parametersIn(operation, 'query')), header: coercersOf(headerParameters, true) },
     };
   });
-  const methodsByPath = new Map<string, string[]>();
-  for (const operation of operations) {
-    const methods = methodsByPath.get(operation.path) ?? [];
-    methods.push(operation.method);
-    if (operation.method === 'GET') methods.push('HEAD');
-    methodsByPath.set(operation.path, methods.sort());
-  }
+  const methodsByPath = methodsOfPaths(operations);
   const { maxBodyBytes, rateLimit, failedAuthentication, headersTimeoutSeconds, requestTimeoutSeconds } = readLimits(spec, contract);
   return {
     spec,
@@ -148,4 +142,16 @@ function readProblemBounds(spec: OpenApiDocument): ProblemBounds {
     pointer: bound(violation, 'pointer', 'maxLength'),
     violationDetail: bound(violation, 'detail', 'maxLength'),
   };
+}
+
+/** The methods each path of the spec answers, `HEAD` wherever `GET` is (the `Allow` of a 405), sorted. */
+export function methodsOfPaths(operations: readonly { path: string; method: string }[]): Map<string, string[]> {
+  const methodsByPath = new Map<string, string[]>();
+  for (const operation of operations) {
+    const methods = methodsByPath.get(operation.path) ?? [];
+    methods.push(operation.method);
+    if (operation.method === 'GET') methods.push('HEAD');
+    methodsByPath.set(operation.path, methods.sort());
+  }
+  return methodsByPath;
 }

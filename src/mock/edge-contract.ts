@@ -7,7 +7,7 @@
  */
 import { type OperationContract, readOperations } from '../contract/operations.js';
 import type { OpenApiDocument } from '../contract/spec.js';
-import { compileRequestContract, type ProblemBounds } from '../http/request-contract.js';
+import { compileRequestContract, methodsOfPaths, type ProblemBounds } from '../http/request-contract.js';
 
 export interface EdgeContract {
   operations: readonly OperationContract[];
@@ -21,12 +21,5 @@ const FOREIGN_BOUNDS: ProblemBounds = { detail: 500, instance: 2048, requestId: 
 export function edgeContract(spec: OpenApiDocument): EdgeContract {
   if (spec['x-limits'] !== undefined) return compileRequestContract(spec);
   const operations = readOperations(spec, { nameless: 'method-path' });
-  const methodsByPath = new Map<string, string[]>();
-  for (const operation of operations) {
-    const methods = methodsByPath.get(operation.path) ?? [];
-    methods.push(operation.method);
-    if (operation.method === 'GET') methods.push('HEAD');
-    methodsByPath.set(operation.path, methods.sort());
-  }
-  return { operations, methodsByPath, problemBounds: FOREIGN_BOUNDS };
+  return { operations, methodsByPath: methodsOfPaths(operations), problemBounds: FOREIGN_BOUNDS };
 }
