@@ -117,16 +117,30 @@ export class CachedStore implements Store {
     this.#pageBytes += bytes;
   }
 
+  // A key write changes that key alone: no page and no session reads a key, so only the key is forgotten (issue 33:
+  // under create/revoke churn, forgetting everything sent every other key back to the database). The generation is
+  // bumped all the same, so a lookup of that key that began before the write cannot put its old answer back.
+
   async createKey(userId: string, digest: Buffer, hint: string, at: string, options?: NewKeyOptions): Promise<KeySummary> {
-    return this.#afterWrite(await this.#inner.createKey(userId, digest, hint, at, options));
+    const created = await this.#inner.createKey(userId, digest, hint, at, options);
+    this.#generation++;
+    this.#keys.forgetDigest(digest);
+    return created;
   }
 
   async revokeKey(keyId: string, at: string, options?: { userId?: string; source?: KeySource }): Promise<boolean> {
-    return this.#afterWrite(await this.#inner.revokeKey(keyId, at, options));
+    const revoked = await this.#inner.revokeKey(keyId, at, options);
+    this.#generation++;
+    this.#keys.forgetKey(keyId);
+    return revoked;
   }
 
   async rollKey(roll: KeyRoll): Promise<{ previous: KeySummary; next: KeySummary } | undefined> {
-    return this.#afterWrite(await this.#inner.rollKey(roll));
+    const rolled = await this.#inner.rollKey(roll);
+    this.#generation++;
+    this.#keys.forgetKey(roll.keyId);
+    this.#keys.forgetDigest(roll.next.digest);
+    return rolled;
   }
 
   /** Writes events only, which are never cached: nothing to forget. */

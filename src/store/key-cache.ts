@@ -7,15 +7,18 @@ const UNKNOWN_DIGESTS = 10_000;
 
 /**
  * The one cache of API keys (ADR 0023): each digest looked up, with the key it belongs to or the fact
- * that it belongs to none. It holds digests only, never a key. Its one invalidation story is
- * `CachedStore`'s: everything is forgotten at once when the change signal reports another writer's
- * commit or the store writes itself; a last-use time, the one field the server writes on its own,
- * is kept in step instead.
+ * that it belongs to none. It holds digests only, never a key. Its invalidation is `CachedStore`'s:
+ * everything is forgotten at once when the change signal reports another writer's commit; a key this
+ * store writes itself (made, revoked, rolled) is forgotten alone, so one user's key churn does not
+ * send every other key back to the database; a last-use time, the one field the server writes on its
+ * own, is kept in step instead.
  */
 export class KeyCache {
   readonly #known = new Map<string, KeyCredential>();
   readonly #unknown = new Set<string>();
   readonly #byId = new Map<string, KeyCredential>();
+  /** Each known key's map key, by its id: what a write naming a key by id forgets. */
+  readonly #nameById = new Map<string, string>();
   /** Each digest Buffer's map key while that Buffer lives: a kept-alive connection presents one Buffer again and again. */
   readonly #names = new WeakMap<Buffer, string>();
   #hits = 0;
@@ -47,9 +50,11 @@ export class KeyCache {
       if (this.#known.size >= KNOWN_KEYS) {
         this.#known.clear();
         this.#byId.clear();
+        this.#nameById.clear();
       }
       this.#known.set(name, key);
       this.#byId.set(key.id, key);
+      this.#nameById.set(key.id, name);
     } else {
       if (this.#unknown.size >= UNKNOWN_DIGESTS) this.#unknown.clear();
       this.#unknown.add(name);
@@ -75,6 +80,28 @@ export class KeyCache {
     this.#known.clear();
     this.#unknown.clear();
     this.#byId.clear();
+    this.#nameById.clear();
+  }
+
+  /** Forgets what the cache knows of one digest (a key just made with it may be remembered as no key). */
+  forgetDigest(digest: Buffer): void {
+    const name = this.#nameOf(digest);
+    const key = this.#known.get(name);
+    this.#known.delete(name);
+    this.#unknown.delete(name);
+    if (key) this.#forgetId(key.id);
+  }
+
+  /** Forgets one key, named by its id (revoked, rolled): the next lookup of its digest asks the store. */
+  forgetKey(keyId: string): void {
+    const name = this.#nameById.get(keyId);
+    if (name !== undefined) this.#known.delete(name);
+    this.#forgetId(keyId);
+  }
+
+  #forgetId(keyId: string): void {
+    this.#byId.delete(keyId);
+    this.#nameById.delete(keyId);
   }
 }
 

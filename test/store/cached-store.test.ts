@@ -81,6 +81,30 @@ describe('the read cache over any store', () => {
     expect((await cached.findKeyByDigest(digest))?.revokedAt).toBe(at);
   });
 
+  it('forgets only the key its own key write names: other keys and pages stay in memory', async () => {
+    const { cached, reads, digest, user } = await setup();
+    const other = generateApiKey();
+    const otherKey = await cached.createKey(user.id, other.digest, other.hint, at);
+    await cached.findKeyByDigest(digest);
+    await cached.findKeyByDigest(other.digest);
+    await cached.listItems('own', { userId: user.id, sort: 'asc', limit: 5 });
+    const before = { ...reads };
+    // Churn on another key: made and revoked, as an operator's create/revoke loop does.
+    const churn = generateApiKey();
+    await cached.findKeyByDigest(churn.digest); // remembered as no key...
+    const made = await cached.createKey(user.id, churn.digest, churn.hint, at);
+    expect((await cached.findKeyByDigest(churn.digest))?.id).toBe(made.id); // ...and forgotten when made
+    await cached.revokeKey(made.id, at);
+    expect((await cached.findKeyByDigest(churn.digest))?.revokedAt).toBe(at);
+    await cached.findKeyByDigest(digest);
+    await cached.listItems('own', { userId: user.id, sort: 'asc', limit: 5 });
+    expect(reads.pages).toBe(before.pages);
+    // The churned key's own three lookups reached the store; the untouched key did not.
+    expect(reads.keys).toBe(before.keys + 3);
+    await cached.revokeKey(otherKey.id, at);
+    expect((await cached.findKeyByDigest(other.digest))?.revokedAt).toBe(at);
+  });
+
   it('does not let a read that began before a change refill the cache with what it read', async () => {
     const engine = openSqliteStore(':memory:');
     const signal = manualSignal();
