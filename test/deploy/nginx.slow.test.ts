@@ -99,8 +99,11 @@ describe('deploy/nginx.conf in front of two instances', () => {
           DATABASE_URL: databaseUrl,
           PORT: String(port),
           WEB_PORT: String(webPort),
-          // The drain: the listeners serve on 2 s after SIGTERM, then refuse; nginx retries the refusals elsewhere.
-          SHUTDOWN_DELAY_SECONDS: '2',
+          // The drain, as in production (5 s): the listeners serve on after SIGTERM, each answer saying Connection: close,
+          // then refuse; nginx retries the refusals elsewhere. It must outlast nginx's upstream keepalive_timeout (4 s):
+          // with 2 s, a connection nginx had kept idle from before the SIGTERM was still in its pool when the server
+          // closed it, and a POST sent on it at that moment was nginx's own 502 (1 in 4,290 in a CI run).
+          SHUTDOWN_DELAY_SECONDS: '5',
           TRUSTED_PROXIES: '127.0.0.1',
           MAX_CONNECTIONS_PER_ADDRESS: '1000',
           RATE_LIMIT_REQUESTS: '1000000',
