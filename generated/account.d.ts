@@ -332,14 +332,15 @@ export interface components {
              *     in Unicode form NFKC, not easy to guess (`x-limits.password`), and not the current password.
              */
             newPassword: string;
-            /**
-             * @description Also revoke every active API key of the user, in the same transaction (for a password that may have leaked
-             *     with keys made under it). By default keys go on working: a password change ends sessions and device
-             *     cookies only.
-             * @default false
-             */
-            revokeKeys: boolean;
+            revokeKeys?: components["schemas"]["RevokeKeys"];
         };
+        /**
+         * @description Also revoke every active API key of the user, in the same transaction (for a password that may have leaked
+         *     with keys made under it). By default keys go on working: a password change ends sessions and device
+         *     cookies only.
+         * @default false
+         */
+        RevokeKeys: boolean;
         /** @description One live session of the user, as its owner sees it. Never its token or digest. */
         ActiveSession: {
             id: components["schemas"]["SessionId"];

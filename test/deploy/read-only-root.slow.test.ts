@@ -7,9 +7,9 @@
  * lag the tree), with tsx's cache off, since tsx is not in the image.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -47,6 +47,26 @@ function namespaceScript(source: string, target: string, uid: number, gid: numbe
   ].join('\n');
 }
 
+/**
+ * Lets any account pass through the folders above the project (search permission only, `o+x`), as an image's /app
+ * lets the pod's user: a checkout under a private temporary folder (CI's clone, 0700) would otherwise keep uid 10001
+ * from reading the code it runs. Returns what puts each folder's mode back.
+ */
+function letEveryonePassThrough(folder: string): () => void {
+  const changed: Array<[string, number]> = [];
+  for (let current = folder; ; current = dirname(current)) {
+    const mode = statSync(current).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      chmodSync(current, mode | 0o001);
+      changed.push([current, mode]);
+    }
+    if (dirname(current) === current) break;
+  }
+  return () => {
+    for (const [current, mode] of changed) chmodSync(current, mode);
+  };
+}
+
 describe("the Deployment's read-only root filesystem", () => {
   it('is enough for the server on PostgreSQL: it starts, serves, drains and exits 0 without a refused write', { timeout: 120_000 }, async () => {
     const uid = pod?.securityContext?.runAsUser ?? 0;
@@ -68,6 +88,7 @@ describe("the Deployment's read-only root filesystem", () => {
       const [port, webPort, opsPort] = await Promise.all([portToBindLater(), portToBindLater(), portToBindLater()]);
       const env: Record<string, string> = Object.fromEntries((container?.env ?? []).map((variable) => [variable.name, variable.value ?? '']));
       Object.assign(env, { HOST: '127.0.0.1', OPS_HOST: '127.0.0.1', PORT: String(port), WEB_PORT: String(webPort), OPS_PORT: String(opsPort) });
+      const restoreModes = letEveryonePassThrough(projectRoot);
       const server = launch(['unshare', '--mount', '--propagation', 'private', 'sh', '-c', namespaceScript(source, mount?.mountPath ?? '', uid, gid)], {
         env: { ...env, TSX_DISABLE_CACHE: '1', SHUTDOWN_DELAY_SECONDS: '1' },
       });
@@ -81,6 +102,7 @@ describe("the Deployment's read-only root filesystem", () => {
         expect((await fetch(`${ops}/metrics`)).status).toBe(200);
       } finally {
         const exit = await server.stop({ graceMs: 20_000 });
+        restoreModes();
         const output = `${server.stdout()}${server.stderr()}`;
         expect(exit, server.outputTail()).toEqual({ code: 0, signal: null });
         expect(output).not.toMatch(/EROFS|read-only file system|root filesystem is writable/i);
