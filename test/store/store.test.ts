@@ -664,13 +664,19 @@ describe('the SQLite store only', () => {
     const raw = new Database(path);
     for (const migration of MIGRATIONS.slice(0, -2)) raw.exec(migration);
     raw.pragma(`user_version = ${MIGRATIONS.length - 2}`);
-    // A table or a column of the same name as the last migration's first.
+    // The name the last migration creates, or the column it adds, taken already. A name held by an object of the
+    // other kind (a table where an index is made, an index where a table is) fails even `IF NOT EXISTS`.
     const last = MIGRATIONS.at(-1) ?? '';
-    const taken = /CREATE (?:TABLE|INDEX) (\w+)/.exec(last)?.[1];
-    const added = /ALTER TABLE (\w+) ADD COLUMN (\w+)/.exec(last);
-    if (taken) raw.exec(`CREATE TABLE ${taken} (x)`);
+    const creates = /CREATE\s+(?:UNIQUE\s+)?(TABLE|INDEX)\s+(IF\s+NOT\s+EXISTS\s+)?(\w+)/i.exec(last);
+    const added = /ALTER\s+TABLE\s+(\w+)\s+ADD\s+(?:COLUMN\s+)?(\w+)/i.exec(last);
+    if (creates?.[1]?.toUpperCase() === 'TABLE' && creates[2]) raw.exec(`CREATE TABLE holder_of_a_taken_name (x); CREATE INDEX ${creates[3]} ON holder_of_a_taken_name (x)`);
+    else if (creates) raw.exec(`CREATE TABLE ${creates[3]} (x)`);
     else if (added) raw.exec(`ALTER TABLE ${added[1]} ADD COLUMN ${added[2]} TEXT`);
-    else throw new Error('the last migration neither creates nor adds: make it fail another way here');
+    else
+      throw new Error(
+        `the last migration (${MIGRATIONS.length}) creates no table or index and adds no column, the ways this test makes it fail: ` +
+          'give it another way to make that migration fail (test/store/store.test.ts)',
+      );
     raw.close();
 
     await expect(openStore(config)).rejects.toThrow(/already|duplicate/);
