@@ -67,7 +67,7 @@ const FIXES: ReadonlyArray<{ when: RegExp; fix: string }> = [
     when: /can break clients built against/,
     fix: "make the change compatible, or raise info.version's major and list what breaks in CHANGELOG.md (both ways are spelled out below)",
   },
-  { when: /^copies: FAILED/m, fix: 'npm run fix (applies the replacements printed below)' },
+  { when: /^copies: FAILED/m, fix: 'npm run fix (writes each copy marked "npm run fix writes it" below; those marked "by hand" are yours)' },
   { when: /Property '\w+' is missing in type .*HandlerMap/, fix: 'npm run fix (writes a stub of each missing handler), then write the handler' },
   {
     when: /headers: Record<"[^"]+"/,

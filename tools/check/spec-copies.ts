@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { projectRoot, readContracts } from '../../src/contract/project.js';
 import { deref, isObject, type Json, loadSpec, type OpenApiDocument } from '../../src/contract/spec.js';
 import { leaseBlock } from '../../src/server/shared-rate-limit.js';
+import { createValueFinder } from './spec-locations.js';
 
 /** The two contracts, by their name in `redocly.yaml`. */
 export interface Specs {
@@ -35,6 +36,8 @@ interface ValueCopy {
   of: string;
   /** The problem, or undefined when the value agrees. */
   problem: (value: Json | undefined, specs: Specs) => string | undefined;
+  /** The one value the copy should hold, when there is one: `npm run fix` writes it. Without it the fix is a judgement. */
+  want?: (specs: Specs) => number;
 }
 
 const MAIN = 'openapi/openapi.yaml';
@@ -388,6 +391,7 @@ const VALUE_COPIES: ValueCopy[] = [
     at: '#/components/headers/RateLimit-Limit/example',
     of: 'x-limits.rateLimit.requests',
     problem: (value, specs) => (value === limit('rateLimit/requests')(specs) ? undefined : `should be ${limit('rateLimit/requests')(specs)}`),
+    want: (specs) => limit('rateLimit/requests')(specs),
   },
   {
     spec: 'main',
@@ -422,6 +426,8 @@ const VALUE_COPIES: ValueCopy[] = [
 export interface Replacement {
   file: string;
   line: number;
+  /** Where `from` starts in the file as it was checked (characters), so several in one file are written from the last back. */
+  index: number;
   from: string;
   to: string;
 }
@@ -470,8 +476,8 @@ export function checkSpecCopies(specs: Specs, texts: (file: string) => string = 
           if (!span) continue;
           fixed = fixed.slice(0, span[0] - match.index) + (wanted[index] ?? groups[index]?.value) + fixed.slice(span[1] - match.index);
         }
-        problems.push(`update ${file}:${line}: "${match[0]}" restates ${copy.of}, which now says "${fixed}"`);
-        replacements.push({ file, line, from: match[0], to: fixed });
+        problems.push(`update ${file}:${line}: "${match[0]}" restates ${copy.of}, which now says "${fixed}" (npm run fix writes it)`);
+        replacements.push({ file, line, index: match.index, from: match[0], to: fixed });
       }
     }
   }
@@ -479,7 +485,16 @@ export function checkSpecCopies(specs: Specs, texts: (file: string) => string = 
     checked++;
     const problem = copy.problem(at(specs[copy.spec], copy.at), specs);
     const file = copy.spec === 'main' ? MAIN : ACCOUNT;
-    if (problem) problems.push(`update ${file} ${copy.at}: ${JSON.stringify(at(specs[copy.spec], copy.at))} restates ${copy.of}; it ${problem}`);
+    if (!problem) continue;
+    const text = copy.want ? texts(file) : '';
+    const place = copy.want ? createValueFinder(text)(copy.at) : undefined;
+    const written = place && copy.want ? String(copy.want(specs)) : undefined;
+    problems.push(
+      `update ${file} ${copy.at}: ${JSON.stringify(at(specs[copy.spec], copy.at))} restates ${copy.of}; it ${problem}` +
+        (written === undefined ? ' (by hand)' : ' (npm run fix writes it)'),
+    );
+    if (place && written !== undefined)
+      replacements.push({ file, line: place.line, index: place.start, from: text.slice(place.start, place.end), to: written });
   }
   return {
     ok: problems.length === 0,

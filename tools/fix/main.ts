@@ -26,11 +26,17 @@ import { CLIENT_FILE, missingListRoutes, writeListRoutes } from './list-routes.j
 await runCli('fix', async () => {
   let left = false;
   const copies = checkSpecCopies(loadSpecs());
-  for (const { file, line, from, to } of copies.replacements) {
+  // Each file's replacements from the last back, so each leaves the places of those before it where the check found them.
+  for (const file of new Set(copies.replacements.map((replacement) => replacement.file))) {
     const path = join(projectRoot, file);
-    const text = readFileSync(path, 'utf8');
-    writeFileSync(path, text.replace(from, to));
-    console.log(`fix: ${file}:${line}: "${from}" is now "${to}"`);
+    let text = readFileSync(path, 'utf8');
+    const inFile = copies.replacements.filter((replacement) => replacement.file === file).sort((a, b) => b.index - a.index);
+    for (const { index, from, to } of inFile) {
+      if (!text.startsWith(from, index)) throw new Error(`${file} changed while fix ran: "${from}" is no longer where the check found it`);
+      text = text.slice(0, index) + to + text.slice(index + from.length);
+    }
+    writeFileSync(path, text);
+    for (const { line, from, to } of inFile.reverse()) console.log(`fix: ${file}:${line}: "${from}" is now "${to}"`);
   }
   const manual = copies.problems.length - copies.replacements.length;
   if (manual > 0) {

@@ -79,6 +79,19 @@ describe('copies of the spec in prose and examples', () => {
     expect(result.problems.every((problem) => problem.startsWith('update '))).toBe(true);
   });
 
+  // Issue 35: `check` offered `npm run fix` for the rate limit, and `fix` then left the header example to a hand.
+  it('gives a replacement for every copy it marks as npm run fix writes it, the header example of the rate limit included', () => {
+    const result = checkSpecCopies(changed((copy: any) => (copy.main['x-limits'].rateLimit.requests = 1200)));
+    const written = result.problems.filter((problem) => problem.endsWith('(npm run fix writes it)'));
+    expect(result.problems.every((problem) => problem.endsWith('(npm run fix writes it)') || problem.endsWith('(by hand)')), result.message).toBe(true);
+    expect(written.length).toBe(result.replacements.length);
+    expect(result.problems.some((problem) => problem.includes('RateLimit-Limit/example') && problem.endsWith('(npm run fix writes it)'))).toBe(true);
+    // Each replacement names the characters it rewrites in the file as checked.
+    for (const { file, index, from } of result.replacements) expect(read(file).startsWith(from, index), `${file} at ${index}`).toBe(true);
+    const example = result.replacements.find((replacement) => replacement.file === 'openapi/openapi.yaml' && replacement.from === '600' && replacement.to === '1200');
+    expect(example, JSON.stringify(result.replacements)).toBeDefined();
+  });
+
   it('asks for the check to be pointed at new wording when a copy is reworded', () => {
     const reworded = (file: string) => read(file).replace('Request bodies up to', 'Bodies of at most');
     const result = checkSpecCopies(specs, reworded);
