@@ -140,7 +140,10 @@ describe('tracing', () => {
     const traceId = '5bf92f3577b34da6a3ce929d0e0e4737';
     // A path no operation of the spec can have (a new `/items/{id}` must not turn this 404 into a 405).
     const unknown = '/no-operation-has-this-path';
-    expect([...requestContract.methodsByPath.keys()].some((path) => path.startsWith(unknown)), `the spec now has ${unknown}: pick another path here`).toBe(false);
+    expect(
+      [...requestContract.methodsByPath.keys()].some((path) => path.startsWith(unknown)),
+      `the spec now has ${unknown}: pick another path here`,
+    ).toBe(false);
     const response = await app.request(`${unknown}/${key}`, { method: 'POST', headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
     expect(response.status).toBe(404);
     await until(() => spans.some((span) => span.kind === 2 && span.traceId === traceId));

@@ -669,7 +669,8 @@ describe('the SQLite store only', () => {
     const last = MIGRATIONS.at(-1) ?? '';
     const creates = /CREATE\s+(?:UNIQUE\s+)?(TABLE|INDEX)\s+(IF\s+NOT\s+EXISTS\s+)?(\w+)/i.exec(last);
     const added = /ALTER\s+TABLE\s+(\w+)\s+ADD\s+(?:COLUMN\s+)?(\w+)/i.exec(last);
-    if (creates?.[1]?.toUpperCase() === 'TABLE' && creates[2]) raw.exec(`CREATE TABLE holder_of_a_taken_name (x); CREATE INDEX ${creates[3]} ON holder_of_a_taken_name (x)`);
+    if (creates?.[1]?.toUpperCase() === 'TABLE' && creates[2])
+      raw.exec(`CREATE TABLE holder_of_a_taken_name (x); CREATE INDEX ${creates[3]} ON holder_of_a_taken_name (x)`);
     else if (creates) raw.exec(`CREATE TABLE ${creates[3]} (x)`);
     else if (added) raw.exec(`ALTER TABLE ${added[1]} ADD COLUMN ${added[2]} TEXT`);
     else

@@ -83,12 +83,17 @@ describe('copies of the spec in prose and examples', () => {
   it('gives a replacement for every copy it marks as npm run fix writes it, the header example of the rate limit included', () => {
     const result = checkSpecCopies(changed((copy: any) => (copy.main['x-limits'].rateLimit.requests = 1200)));
     const written = result.problems.filter((problem) => problem.endsWith('(npm run fix writes it)'));
-    expect(result.problems.every((problem) => problem.endsWith('(npm run fix writes it)') || problem.endsWith('(by hand)')), result.message).toBe(true);
+    expect(
+      result.problems.every((problem) => problem.endsWith('(npm run fix writes it)') || problem.endsWith('(by hand)')),
+      result.message,
+    ).toBe(true);
     expect(written.length).toBe(result.replacements.length);
     expect(result.problems.some((problem) => problem.includes('RateLimit-Limit/example') && problem.endsWith('(npm run fix writes it)'))).toBe(true);
     // Each replacement names the characters it rewrites in the file as checked.
     for (const { file, index, from } of result.replacements) expect(read(file).startsWith(from, index), `${file} at ${index}`).toBe(true);
-    const example = result.replacements.find((replacement) => replacement.file === 'openapi/openapi.yaml' && replacement.from === '600' && replacement.to === '1200');
+    const example = result.replacements.find(
+      (replacement) => replacement.file === 'openapi/openapi.yaml' && replacement.from === '600' && replacement.to === '1200',
+    );
     expect(example, JSON.stringify(result.replacements)).toBeDefined();
   });
 
