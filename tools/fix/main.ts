@@ -7,7 +7,8 @@
  *    (`notImplemented`, which answers 500 "not implemented" and logs which handler to write), and the
  *    route of each list operation the client's `LIST_ROUTES` lacks, read from the spec.
  * 4. says whether the breaking-change gate still fails: accepting a break is a judgement it leaves to you.
- * It prints what it did and what is left; run `npm run check` after it.
+ * 5. runs `npm run check`, and says it passes only when it does; else it prints what check says failed, each with its fix.
+ * It prints what it did and what is left.
  * Exit codes: 0 nothing left that it knows of, 1 something is left to do by hand.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -85,6 +86,18 @@ await runCli('fix', async () => {
         'raise the major version with a CHANGELOG section, or accept each change with its reason (npm run check:contracts says how)',
     );
   }
-  console.log(left ? 'fix: done what it could; the rest above is yours, then npm run check' : 'fix: done; npm run check should pass now');
-  return left ? ExitCode.failed : ExitCode.ok;
+  // Said only after it is checked: `npm run check` itself, which also finds what fix knows nothing of (a linter's
+  // rule, a broken example, a formatting error), each with its own fix command.
+  const check = await runCommand(['npm', 'run', '--silent', 'check'], { cwd: projectRoot, timeoutMs: 600_000, env: { FORCE_COLOR: '0' } });
+  if (check.code === 0) {
+    console.log(left ? 'fix: npm run check passes, but the rest above is yours' : 'fix: done, and npm run check passes');
+    return left ? ExitCode.failed : ExitCode.ok;
+  }
+  // Its report leads with what failed and the command that fixes each, down to its summary line; the full output is one `npm run check` away.
+  const lines = check.stdout.split('\n');
+  const summary = lines.findIndex((line) => /^check: /.test(line));
+  console.log('fix: npm run check still fails; what it says (each with its fix, or the edit to make):');
+  for (const line of lines.slice(0, summary === -1 ? 40 : summary + 1)) if (line.trim() !== '') console.log(`  ${line}`);
+  console.log(left ? 'fix: done what it could; the rest above is yours' : 'fix: done what it could; what check says above is yours');
+  return ExitCode.failed;
 });

@@ -3,8 +3,25 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { projectRoot } from '../../src/contract/project.js';
 
-/** What a copy needs to lint, generate, diff, typecheck and serve: the contract, its config and release notes, the code, its tools, its types and `bin/` (the built launcher, and the type checker vitest runs). */
-const COPIED = ['redocly.yaml', '.spectral.yaml', 'package.json', 'tsconfig.json', 'CHANGELOG.md', 'openapi', 'generated', 'src', 'tools', 'bin'];
+/**
+ * What a copy needs to lint, generate, diff, typecheck, check (`npm run check`, which `npm run fix` ends with: Biome's
+ * config and the ignore file it reads) and serve: the contract, its config and release notes, the code, its tools, its
+ * types and `bin/` (the built launcher, and the type checker vitest runs).
+ */
+const COPIED = [
+  'redocly.yaml',
+  '.spectral.yaml',
+  'package.json',
+  'tsconfig.json',
+  'biome.jsonc',
+  '.gitignore',
+  'CHANGELOG.md',
+  'openapi',
+  'generated',
+  'src',
+  'tools',
+  'bin',
+];
 /** Left out of the copy: installed packages (linked instead) and the bench's results. */
 const NOT_COPIED = ['node_modules', join('tools', 'node_modules'), join('tools', 'bench', 'results')];
 
