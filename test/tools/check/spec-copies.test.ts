@@ -2,11 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/contract/project.js';
+import { leaseBlock } from '../../../src/server/shared-rate-limit.js';
 import { checkSpecCopies, loadSpecs, type Specs } from '../../../tools/check/spec-copies.js';
 import { LIMIT } from '../../helpers/spec-fixture.js';
 
 const specs = loadSpecs();
 const read = (file: string) => readFileSync(join(projectRoot, file), 'utf8');
+/** The public rate limit as the spec has it now, which the edits below raise. */
+const requests = (specs.main['x-limits'] as { rateLimit: { requests: number } }).rateLimit.requests;
 
 /** The specs with one thing changed, as a developer would change it, and the prose left as it is. */
 function changed(edit: (copy: Specs & Record<string, any>) => void): Specs {
@@ -24,7 +27,7 @@ describe('copies of the spec in prose and examples', () => {
   it.each([
     {
       given: 'the public rate limit raised',
-      edit: (copy: any) => (copy.main['x-limits'].rateLimit.requests = 1200),
+      edit: (copy: any) => (copy.main['x-limits'].rateLimit.requests = requests * 2),
       stale: [
         'openapi/openapi.yaml:',
         'docs/what-the-contract-decides.md:',
@@ -33,7 +36,7 @@ describe('copies of the spec in prose and examples', () => {
         'docs/contract-suite.md:',
         'RateLimit-Limit/example',
         'docs/scaling-out.md:',
-        'block = 2% of the quota: 24 of 1200',
+        `block = 2% of the quota: ${leaseBlock(requests * 2)} of ${requests * 2}`,
       ],
     },
     {
@@ -81,7 +84,7 @@ describe('copies of the spec in prose and examples', () => {
 
   // Issue 35: `check` offered `npm run fix` for the rate limit, and `fix` then left the header example to a hand.
   it('gives a replacement for every copy it marks as npm run fix writes it, the header example of the rate limit included', () => {
-    const result = checkSpecCopies(changed((copy: any) => (copy.main['x-limits'].rateLimit.requests = 1200)));
+    const result = checkSpecCopies(changed((copy: any) => (copy.main['x-limits'].rateLimit.requests = requests * 2)));
     const written = result.problems.filter((problem) => problem.endsWith('(npm run fix writes it)'));
     expect(
       result.problems.every((problem) => problem.endsWith('(npm run fix writes it)') || problem.endsWith('(by hand)')),
@@ -92,7 +95,7 @@ describe('copies of the spec in prose and examples', () => {
     // Each replacement names the characters it rewrites in the file as checked.
     for (const { file, index, from } of result.replacements) expect(read(file).startsWith(from, index), `${file} at ${index}`).toBe(true);
     const example = result.replacements.find(
-      (replacement) => replacement.file === 'openapi/openapi.yaml' && replacement.from === '600' && replacement.to === '1200',
+      (replacement) => replacement.file === 'openapi/openapi.yaml' && replacement.from === String(requests) && replacement.to === String(requests * 2),
     );
     expect(example, JSON.stringify(result.replacements)).toBeDefined();
   });
