@@ -1,12 +1,8 @@
 import type { Item } from '../contract/types.js';
 import { KeyCache } from './key-cache.js';
 import type {
-  AttemptCount,
-  AttemptRule,
   ChangeSignal,
   KeyCredential,
-  KeyEvent,
-  KeyPosition,
   KeyRoll,
   KeySource,
   KeySummary,
@@ -14,13 +10,9 @@ import type {
   NewKeyOptions,
   PageQuery,
   PasswordChange,
-  QuotaLease,
-  QuotaRequest,
   SessionRecord,
   Store,
   StoreStats,
-  User,
-  UserCredential,
 } from './store.js';
 
 /** Sessions the cache may hold before it starts over; bounds memory whatever callers send. */
@@ -33,12 +25,52 @@ const SESSION_CACHE_ENTRIES = 10_000;
 export const PAGE_CACHE_BYTES = 8 * 1024 * 1024;
 
 /**
+ * The port's methods the cache has no part in: nothing it holds is read by them or changed by them. Each is the
+ * engine's own, forwarded by the constructor, so a query no cache holds is one name here. The class's type makes every
+ * port method either named here or written in the class, so a new write cannot pass the cache unseen.
+ */
+const PASS_THROUGH = [
+  // Keys as their owner lists them, and their events: the cache holds keys by digest only, for the bearer check.
+  'listKeys',
+  'listKeyPage',
+  'findKey',
+  'countActiveKeys',
+  'listKeyEvents',
+  // Writes events only, which are never cached.
+  'recordExpiries',
+  // Changes whether the owner's list shows a key, which no cache holds.
+  'removeKey',
+  // Read now and then by the settings page; a cached list would need forgetting on every sign-in.
+  'listSessions',
+  // Users and their password hashes: nothing cached holds a hash.
+  'createUser',
+  'findUserByName',
+  'findUserCredential',
+  'setPasswordHash',
+  'countUsers',
+  // Counters, read and written only where they are counted: nothing cached depends on them.
+  'leaseQuota',
+  'takeAttempt',
+  'releaseAttempt',
+  'findAttempts',
+  'clearAttempts',
+  'deleteAttemptsBefore',
+  'readMeta',
+  'writeMeta',
+  'secret',
+  'ping',
+] as const satisfies readonly (keyof Store)[];
+
+export interface CachedStore extends Pick<Store, (typeof PASS_THROUGH)[number]> {}
+
+/**
  * Serves key and session lookups and list pages from memory while the data is unchanged,
  * over any store. It forgets everything when the change signal says another
  * writer has committed, and on its own writes. Every lookup asks the signal
  * first, so what another writer changed is seen as soon as the signal reports it:
  * within `SQLITE_CHANGE_CHECK_MS` on SQLite, when the notification arrives on PostgreSQL.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the constructor forwards each method the interface names to the engine's (PASS_THROUGH).
 export class CachedStore implements Store {
   readonly #inner: Store;
   readonly #changes: ChangeSignal;
@@ -52,6 +84,13 @@ export class CachedStore implements Store {
   constructor(inner: Store, changes: ChangeSignal) {
     this.#inner = inner;
     this.#changes = changes;
+    // Looked up on each call, not bound once: the engine (or a test's stand-in) is asked for the method it has then.
+    for (const name of PASS_THROUGH)
+      Object.defineProperty(this, name, {
+        value: (...args: unknown[]) => (inner[name] as (...args: unknown[]) => unknown).apply(inner, args),
+        writable: true,
+        configurable: true,
+      });
   }
 
   #checkForChanges(): void {
@@ -151,23 +190,6 @@ export class CachedStore implements Store {
     return rolled;
   }
 
-  /** Writes events only, which are never cached: nothing to forget. */
-  recordExpiries(userId: string, at: string): Promise<void> {
-    return this.#inner.recordExpiries(userId, at);
-  }
-
-  listKeyEvents(userId: string, query: { limit: number; before?: { at: string; id: string } }): Promise<KeyEvent[]> {
-    return this.#inner.listKeyEvents(userId, query);
-  }
-
-  findKey(userId: string, keyId: string): Promise<KeySummary | undefined> {
-    return this.#inner.findKey(userId, keyId);
-  }
-
-  countActiveKeys(userId: string, at: string): Promise<number> {
-    return this.#inner.countActiveKeys(userId, at);
-  }
-
   async findSessionByDigest(digest: Buffer): Promise<SessionRecord | undefined> {
     this.#checkForChanges();
     const cacheKey = digest.toString('base64');
@@ -202,11 +224,6 @@ export class CachedStore implements Store {
     return deleted;
   }
 
-  /** Not cached: the settings page reads it now and then, and a cached list would need forgetting on every sign-in. */
-  listSessions(userId: string, query: { at: string; idleBefore: string; limit: number }): Promise<SessionRecord[]> {
-    return this.#inner.listSessions(userId, query);
-  }
-
   async deleteUserSession(userId: string, sessionId: string): Promise<boolean> {
     return this.#afterWrite(await this.#inner.deleteUserSession(userId, sessionId));
   }
@@ -223,94 +240,15 @@ export class CachedStore implements Store {
     this.#afterWrite(await this.#inner.shareItem(itemId, withUserId, at));
   }
 
-  findVisibleItem(itemId: string, userId: string): Promise<Item | undefined> {
-    return this.#inner.findVisibleItem(itemId, userId);
-  }
-
-  listKeys(userId: string): Promise<KeySummary[]> {
-    return this.#inner.listKeys(userId);
-  }
-
-  listKeyPage(userId: string, query: { asOf: string; limit: number; after?: KeyPosition }): Promise<KeySummary[]> {
-    return this.#inner.listKeyPage(userId, query);
-  }
-
   async deleteKeyHistoryBefore(before: string): Promise<{ events: number; keys: number }> {
     const deleted = await this.#inner.deleteKeyHistoryBefore(before);
     if (deleted.keys > 0) this.#forget();
     return deleted;
   }
 
-  /** Changes whether the owner's list shows a key, which no cache holds: nothing to forget. */
-  removeKey(userId: string, keyId: string, at: string): Promise<'removed' | 'active' | undefined> {
-    return this.#inner.removeKey(userId, keyId, at);
-  }
-
-  createUser(name: string, at: string, passwordHash?: string): Promise<User> {
-    return this.#inner.createUser(name, at, passwordHash);
-  }
-
-  findUserCredential(name: string): Promise<UserCredential | undefined> {
-    return this.#inner.findUserCredential(name);
-  }
-
-  // Nothing cached holds a password hash.
-  setPasswordHash(userId: string, passwordHash: string, credentialVersion?: number): Promise<boolean> {
-    return this.#inner.setPasswordHash(userId, passwordHash, credentialVersion);
-  }
-
   /** Forgets what it holds: the user's sessions ended (cached ones must not be served) and, when asked, keys were revoked. */
   async changePassword(change: Parameters<Store['changePassword']>[0]): Promise<PasswordChange> {
     return this.#afterWrite(await this.#inner.changePassword(change));
-  }
-
-  findUserByName(name: string): Promise<User | undefined> {
-    return this.#inner.findUserByName(name);
-  }
-
-  countUsers(): Promise<number> {
-    return this.#inner.countUsers();
-  }
-
-  leaseQuota(keyId: string, request: QuotaRequest): Promise<QuotaLease> {
-    return this.#inner.leaseQuota(keyId, request);
-  }
-
-  // Attempt counts are counters, read and written only by the sign-in and sign-up paths: nothing cached depends on them.
-  takeAttempt(key: string, atMs: number, rule: AttemptRule): Promise<AttemptCount | undefined> {
-    return this.#inner.takeAttempt(key, atMs, rule);
-  }
-
-  releaseAttempt(key: string): Promise<void> {
-    return this.#inner.releaseAttempt(key);
-  }
-
-  findAttempts(key: string): Promise<AttemptCount | undefined> {
-    return this.#inner.findAttempts(key);
-  }
-
-  clearAttempts(key: string): Promise<void> {
-    return this.#inner.clearAttempts(key);
-  }
-
-  deleteAttemptsBefore(beforeMs: number, prefix: string): Promise<number> {
-    return this.#inner.deleteAttemptsBefore(beforeMs, prefix);
-  }
-
-  readMeta(key: string): Promise<Buffer | undefined> {
-    return this.#inner.readMeta(key);
-  }
-
-  writeMeta(key: string, value: Buffer): Promise<void> {
-    return this.#inner.writeMeta(key, value);
-  }
-
-  secret(name: string): Promise<Buffer> {
-    return this.#inner.secret(name);
-  }
-
-  ping(): Promise<void> {
-    return this.#inner.ping();
   }
 
   stats(): StoreStats {

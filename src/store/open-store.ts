@@ -1,7 +1,7 @@
 import type { StoreConfig } from '../config/env.js';
 import { CachedStore } from './cached-store.js';
 import { PostgresChangeSignal } from './postgres-changes.js';
-import { createPool, DEFAULT_POSTGRES_SETTINGS, migrate, PostgresStore } from './postgres-store.js';
+import { createPool, createPostgresStore, DEFAULT_POSTGRES_SETTINGS, migrate } from './postgres-store.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 
@@ -34,7 +34,7 @@ export async function openStore(config: StoreConfig, options: OpenStoreOptions =
         connectTimeoutMs: settings.connectTimeoutMs,
         ...(options.onListenerState && { onState: options.onListenerState }),
       });
-      const engine = new PostgresStore(pool);
+      const engine = createPostgresStore(pool);
       return new CachedStore(options.wrapEngine?.(engine, 'postgresql') ?? engine, changes);
     } catch (error) {
       await pool.end().catch(() => undefined);

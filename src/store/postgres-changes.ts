@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { CHANGE_CHANNEL } from './postgres-migrations.js';
+import { CHANGE_CHANNEL } from './migrations.js';
 import type { ChangeSignal } from './store.js';
 
 export interface PostgresChangeOptions {

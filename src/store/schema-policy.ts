@@ -10,7 +10,7 @@
  * itself, and it ships a release after the code stopped reading the old shape.
  */
 
-/** One entry per migration, in order, for both engines (`migrations.ts`, `postgres-migrations.ts`). */
+/** One entry per migration, in order, for both engines (`SCHEMA_MIGRATIONS` in `migrations.ts`). */
 export const SCHEMA_VERSIONS: readonly { version: number; oldestCode: number; change: string }[] = [
   { version: 1, oldestCode: 1, change: 'users, keys, items and shares' },
   { version: 2, oldestCode: 1, change: 'accounts, named and expiring keys, sessions, key events (additions)' },

@@ -343,8 +343,6 @@ export interface Store {
   createItem(ownerId: string, title: string, createdAt: string): Promise<Item>;
   shareItem(itemId: string, withUserId: string, at: string): Promise<void>;
   listItems(scope: ListScope, query: PageQuery): Promise<Item[]>;
-  /** One item, if the user may see it (they own it, or it was shared with them); else undefined, whether or not it exists. */
-  findVisibleItem(itemId: string, userId: string): Promise<Item | undefined>;
 
   /**
    * Takes up to `want` requests from a key's quota for the current fixed window, shared by every

@@ -17,6 +17,7 @@ import { runCommand } from '../../tools/process/run-command.js';
 import { startServer } from '../../tools/process/server.js';
 import { expectAllPresent, expectCredentialsWork, makeData } from '../helpers/data-fixture.js';
 import { freshDatabase, withClient } from '../helpers/postgres.js';
+import { findVisibleItem } from '../helpers/visible-item.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'migrate-store-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -62,7 +63,7 @@ describe('migrate:store from SQLite to PostgreSQL', () => {
     const copied = await openStore({ databasePath: ':unused:', databaseUrl: target });
     try {
       await expectAllPresent(copied, made);
-      expect(await copied.findVisibleItem(poison.id, first.userId)).toMatchObject({ title: 'poison' });
+      expect(await findVisibleItem(copied, poison.id, first.userId)).toMatchObject({ title: 'poison' });
       expect((await copied.listKeys(first.userId)).find((key) => key.id === first.id)?.replacedBy).toBe(rolled?.next.id);
       expect(await copied.findAttempts('account:somebody')).toMatchObject({ attempts: 1 });
       expect(await copied.secret('cursor')).toEqual(cursorSecret);

@@ -8,6 +8,7 @@ import { expect } from 'vitest';
 import { hashPassword } from '../../src/account/passwords.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import type { KeyEvent, Store } from '../../src/store/store.js';
+import { findVisibleItem } from './visible-item.js';
 
 export const FIXTURE_PASSWORD = 'correct horse battery staple, kept';
 
@@ -63,8 +64,8 @@ export async function expectAllPresent(store: Store, made: MadeData): Promise<vo
   const owner = made.users[0];
   for (const [index, itemId] of made.items.entries()) {
     const itemOwner = made.users[index];
-    if (itemOwner) expect(await store.findVisibleItem(itemId, itemOwner.id), itemId).toBeDefined();
-    if (owner) expect(await store.findVisibleItem(itemId, owner.id), `${itemId} shared`).toBeDefined();
+    if (itemOwner) expect(await findVisibleItem(store, itemId, itemOwner.id), itemId).toBeDefined();
+    if (owner) expect(await findVisibleItem(store, itemId, owner.id), `${itemId} shared`).toBeDefined();
   }
 }
 

@@ -5,13 +5,13 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoreConfig } from '../../src/config/env.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { MIGRATIONS } from '../../src/store/migrations.js';
+import { MIGRATIONS, POSTGRES_MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
-import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-migrations.js';
 import { CODE_SCHEMA_VERSION, COMPATIBILITY_TABLE, oldestCodeFor, SchemaTooNew } from '../../src/store/schema-policy.js';
 import { SQLITE_CHANGE_CHECK_MS } from '../../src/store/sqlite-store.js';
 import { ActiveKeyLimitReached, CredentialChanged, type KeyPosition, type KeySummary, nextAttemptMs, type Store } from '../../src/store/store.js';
 import { freshDatabase, withClient } from '../helpers/postgres.js';
+import { findVisibleItem } from '../helpers/visible-item.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'store-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -209,10 +209,10 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     const [ann, bob, eve] = [await store.createUser('ann', at), await store.createUser('bob', at), await store.createUser('eve', at)];
     const item = await store.createItem(ann.id, 'one', at);
     await store.shareItem(item.id, bob.id, at);
-    expect(await store.findVisibleItem(item.id, ann.id)).toEqual(item);
-    expect(await store.findVisibleItem(item.id, bob.id)).toEqual(item);
-    expect(await store.findVisibleItem(item.id, eve.id)).toBeUndefined();
-    expect(await store.findVisibleItem('itm_0000000000000000', ann.id)).toBeUndefined();
+    expect(await findVisibleItem(store, item.id, ann.id)).toEqual(item);
+    expect(await findVisibleItem(store, item.id, bob.id)).toEqual(item);
+    expect(await findVisibleItem(store, item.id, eve.id)).toBeUndefined();
+    expect(await findVisibleItem(store, 'itm_0000000000000000', ann.id)).toBeUndefined();
   });
 
   it('lists, touches and revokes keys; a second revocation reports false', async () => {

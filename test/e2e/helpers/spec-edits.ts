@@ -36,8 +36,40 @@ export function addPaths(root: string, fragment: URL = GET_ITEM_FRAGMENT, spec =
   editFile(root, spec, /\n(components:)/, `\n${pathEntries(readFileSync(fragment, 'utf8'))}\n$1`);
 }
 
-/** The one source change `GET /items/{id}` needs: its handler, in the public API's handler map. */
+/**
+ * What `GET /items/{id}` needs in the source: a store query (one port method, its one SQL implementation for both
+ * engines, and its name among the cache's pass-throughs, as it caches nothing) and its handler, in the public
+ * API's handler map.
+ */
 export function addGetItemHandler(root: string): void {
+  editFile(
+    root,
+    'src/store/store.ts',
+    /(\n {2}listItems\(scope: ListScope, query: PageQuery\): Promise<Item\[\]>;\n)/,
+    `$1  /** One item, if the user may see it (they own it, or it was shared with them); else undefined, whether or not it exists. */
+  findVisibleItem(itemId: string, userId: string): Promise<Item | undefined>;
+`,
+  );
+  editFile(
+    root,
+    'src/store/sql-store.ts',
+    /(\n {4}shareItem: '[^\n]+',\n)/,
+    // \`$$n\` writes the SQL's \`$n\` (a replacement's \`$1\` is the match).
+    `$1    findVisibleItem: \`SELECT \${selectList(c.item)} FROM items i
+      WHERE i.id = $$1 AND (i.owner_id = $$2 OR EXISTS (SELECT 1 FROM shares s WHERE s.item_id = i.id AND s.user_id = $$2))\`,
+`,
+  );
+  editFile(
+    root,
+    'src/store/sql-store.ts',
+    /(\n {2}leaseQuota\(keyId: string, request: QuotaRequest\): Promise<QuotaLease> \{)/,
+    `
+  findVisibleItem(itemId: string, userId: string): Promise<Item | undefined> {
+    return this.#perform(get<Item>(this.#sql.findVisibleItem, [itemId, userId]));
+  }
+$1`,
+  );
+  editFile(root, 'src/store/cached-store.ts', /(\n {2}'listKeys',\n)/, `\n  'findVisibleItem',$1`);
   editFile(
     root,
     'src/server/operations.ts',
