@@ -4,7 +4,7 @@ import type { AppLogger } from '../http/app-logger.js';
 import type { ClientAddress } from '../http/client-address.js';
 import { clientBudgetKey } from '../http/client-key.js';
 import { createContractApp } from '../http/contract-app.js';
-import { FailureBudget } from '../http/failure-budget.js';
+import { FailureBudget, SharedFailureBudget } from '../http/failure-budget.js';
 import { type Guard, type KernelEnv, kernelOf } from '../http/kernel-env.js';
 import { FixedWindowRateLimiter, quota } from '../http/rate-limit.js';
 import type { Limits, RequestContract } from '../http/request-contract.js';
@@ -46,6 +46,11 @@ export interface WebAppOptions {
   clientAddress?: ClientAddress;
   /** The prefix an IPv6 client's per-client limits count it by (`CLIENT_IPV6_PREFIX`, default 64: `client-key.ts`). */
   clientIpv6PrefixLength?: number;
+  /**
+   * `local` (the default): each process counts the failed-authentication budget in memory, right for one process on
+   * SQLite. `shared`: every process on the store's database counts one budget per client address (`SharedFailureBudget`).
+   */
+  budgets?: 'local' | 'shared';
   /** Overrides of the account spec's `x-limits` body size and request rate. */
   limits?: Partial<Limits>;
   /** What each operation does; by default the project's own (`src/account/operations.ts`). */
@@ -128,7 +133,10 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
       sessionCookie: sessionCookie({
         sessions,
         now,
-        failures: new FailureBudget({ ...limits.failedAuthentication, now }),
+        failures:
+          options.budgets === 'shared'
+            ? new SharedFailureBudget({ store, scope: 'failed-session', ...limits.failedAuthentication, now })
+            : new FailureBudget({ ...limits.failedAuthentication, now }),
         ipv6PrefixLength: options.clientIpv6PrefixLength,
       }),
     },

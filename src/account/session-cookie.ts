@@ -1,5 +1,5 @@
 import { clientBudgetKey } from '../http/client-key.js';
-import type { FailureBudget } from '../http/failure-budget.js';
+import type { FailedAuthenticationBudget } from '../http/failure-budget.js';
 import { type Guard, kernelOf } from '../http/kernel-env.js';
 import { ApiError } from '../http/problems.js';
 import type { SessionRecord } from '../store/store.js';
@@ -14,7 +14,7 @@ import type { Sessions } from './sessions.js';
 export function sessionCookie(options: {
   sessions: Sessions;
   now: () => number;
-  failures: FailureBudget;
+  failures: FailedAuthenticationBudget;
   /** The prefix an IPv6 client is counted by (`client-key.ts`); default 64. */
   ipv6PrefixLength?: number | undefined;
 }): Guard<{ session?: SessionRecord }> {

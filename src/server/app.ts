@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import type { AppLogger } from '../http/app-logger.js';
 import type { ClientAddress } from '../http/client-address.js';
 import { createContractApp } from '../http/contract-app.js';
-import { FailureBudget } from '../http/failure-budget.js';
+import { FailureBudget, SharedFailureBudget } from '../http/failure-budget.js';
 import type { KernelEnv } from '../http/kernel-env.js';
 import { FixedWindowRateLimiter, quota, type RateLimiter } from '../http/rate-limit.js';
 import type { Limits, RequestContract } from '../http/request-contract.js';
@@ -38,7 +38,8 @@ export interface AppOptions {
   responseValidation?: ResponseValidationMode;
   /**
    * `local` (the default): each process counts its own quota in memory, right for one process on SQLite.
-   * `shared`: every process on the store's database shares one quota per key (`SharedRateLimiter`).
+   * `shared`: every process on the store's database shares one quota per key (`SharedRateLimiter`) and one
+   * failed-authentication budget per client address (`SharedFailureBudget`).
    */
   rateLimit?: 'local' | 'shared';
   /** Seconds a client is told to wait (`Retry-After`) when the store is unreachable. Default 2. */
@@ -90,7 +91,10 @@ export function createApp(options: AppOptions): Hono<KernelEnv<{ caller: Caller 
       bearerAuth: bearerKey({
         store,
         now,
-        failures: new FailureBudget({ ...limits.failedAuthentication, now }),
+        failures:
+          options.rateLimit === 'shared'
+            ? new SharedFailureBudget({ store, scope: 'failed-authentication', ...limits.failedAuthentication, now })
+            : new FailureBudget({ ...limits.failedAuthentication, now }),
         ipv6PrefixLength: options.clientIpv6PrefixLength,
       }),
     },

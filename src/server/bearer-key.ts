@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { clientBudgetKey } from '../http/client-key.js';
-import type { FailureBudget, SpentBudget } from '../http/failure-budget.js';
+import type { FailedAuthenticationBudget, SpentBudget } from '../http/failure-budget.js';
 import { type Guard, type KernelEnv, kernelOf } from '../http/kernel-env.js';
 import { ApiError } from '../http/problems.js';
 import { digestApiKey, isWellFormedApiKey } from '../keys/api-key.js';
@@ -10,7 +10,7 @@ export interface BearerKeyOptions {
   store: Store;
   now: () => number;
   /** Requests with missing or invalid credentials, per client (`clientBudgetKey`); over it, 429 instead of 401. */
-  failures: FailureBudget;
+  failures: FailedAuthenticationBudget;
   /** The prefix an IPv6 client is counted by; default 64. */
   ipv6PrefixLength?: number | undefined;
 }

@@ -170,6 +170,7 @@ export async function createServerProcess(config: ServerConfig, options: ServerP
         responseValidation: config.responseValidation,
         clientAddress: client,
         clientIpv6PrefixLength: config.clientIpv6PrefixLength,
+        budgets: shared ? 'shared' : 'local',
         secrets,
         telemetry,
       });

@@ -50,6 +50,8 @@ const PASS_THROUGH = [
   'countUsers',
   // Counters, read and written only where they are counted: nothing cached depends on them.
   'leaseQuota',
+  'leaseBudget',
+  'deleteBudgetsBefore',
   'takeAttempt',
   'releaseAttempt',
   'findAttempts',

@@ -252,6 +252,18 @@ export const SCHEMA_MIGRATIONS: readonly Migration[] = [
   ALTER TABLE users ADD COLUMN credential_version ${d.integer} NOT NULL DEFAULT 0;  -- bumped by every password change
   ALTER TABLE sessions ADD COLUMN credential_version ${d.integer};                  -- the user's version it started under; NULL: started by code of schema version 8
   `,
+  // 10: budgets shared by every instance on the database, counted in fixed windows by the database's clock: the
+  // failed-authentication budget per client address (issue 33), leased in blocks as the key quota is (docs/adr/0010).
+  // `requested` counts every block asked for, granted or not, so one statement both counts and tells what it granted.
+  // An expand step: code of schema versions 8 and 9 neither reads nor writes it.
+  (d) => `
+  CREATE ${d.unlogged}TABLE shared_budgets (
+    key ${d.text} PRIMARY KEY,          -- what is counted and for whom, e.g. 'failed-authentication:<address>'
+    ends_ms ${d.bigint} NOT NULL,      -- when the current window ends, in milliseconds since the epoch
+    requested ${d.bigint} NOT NULL     -- what was asked of the budget in that window
+  )${d.strict};
+  CREATE INDEX shared_budgets_by_end ON shared_budgets(ends_ms);
+  `,
 ];
 
 /** The migrations as SQLite runs them (`sqlite-store.ts`). */

@@ -150,6 +150,7 @@ export const POSTGRES_DIALECT: Dialect = {
   forUpdate: ' FOR UPDATE',
   forNoKeyUpdate: ' FOR NO KEY UPDATE',
   forShare: ' FOR SHARE',
+  nowMs: 'floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint',
   least: (a, b) => `least(${a}, ${b})`,
   greatest: (a, b) => `greatest(${a}, ${b})`,
   *leaseQuota(keyId, request): Work<QuotaLease> {

@@ -23,17 +23,20 @@ export interface RetentionRule {
 export interface Pruned {
   sessions: number;
   attempts: number;
+  /** Shared budgets whose window ended (failed authentications per address). */
+  budgets: number;
   keyEvents: number;
   removedKeys: number;
 }
 
-/** One pass: ended sessions, forgotten attempt counts, key history older than its retention. */
+/** One pass: ended sessions, forgotten attempt counts, shared budgets of ended windows, key history older than its retention. */
 export async function pruneOnce(store: Store, rule: RetentionRule, nowMs: number): Promise<Pruned> {
   const iso = (ms: number) => new Date(ms).toISOString();
   const sessions = await store.deleteEndedSessions(iso(nowMs), iso(nowMs - rule.sessionIdleMs));
   const attempts = await store.deleteAttemptsBefore(nowMs - rule.attemptsForgetMs, '');
+  const budgets = await store.deleteBudgetsBefore(nowMs);
   const history = await store.deleteKeyHistoryBefore(iso(nowMs - rule.keyHistoryDays * DAY_MS));
-  return { sessions, attempts, keyEvents: history.events, removedKeys: history.keys };
+  return { sessions, attempts, budgets, keyEvents: history.events, removedKeys: history.keys };
 }
 
 /**

@@ -187,6 +187,13 @@ function statements(d: Dialect) {
        WHERE $2 - a.last_ms >= $6 OR a.attempts < $3
          OR $2 - a.last_ms >= ${d.least('CAST($5 AS bigint)', `CAST($4 AS bigint) << ${d.least(d.greatest('a.attempts - $3', '0'), 'CAST($7 AS integer)')}`)}
        RETURNING ${attemptCount}`,
+    // The window is the one the database's clock is in; a row of an earlier window starts again.
+    leaseBudget: `INSERT INTO shared_budgets AS b (key, ends_ms, requested) VALUES ($1, (${d.nowMs} / CAST($2 AS bigint) + 1) * CAST($2 AS bigint), CAST($3 AS bigint))
+       ON CONFLICT (key) DO UPDATE SET
+         requested = CASE WHEN b.ends_ms < excluded.ends_ms THEN excluded.requested ELSE b.requested + excluded.requested END,
+         ends_ms = ${d.greatest('b.ends_ms', 'excluded.ends_ms')}
+       RETURNING requested, ends_ms - ${d.nowMs} AS "resetMs"`,
+    deleteBudgetsBefore: 'DELETE FROM shared_budgets WHERE ends_ms < $1',
     releaseAttempt: 'UPDATE attempt_counts SET attempts = attempts - 1 WHERE key = $1 AND attempts > 0',
     findAttempts: `SELECT ${attemptCount} FROM attempt_counts WHERE key = $1`,
     clearAttempts: 'DELETE FROM attempt_counts WHERE key = $1',
@@ -539,6 +546,21 @@ export class SqlStore implements Store {
       ]),
     );
     return toAttemptCount(row);
+  }
+
+  /** `requested` counts every request of the window, this one too: what came before it is what was left for it. */
+  async leaseBudget(key: string, request: QuotaRequest): Promise<QuotaLease> {
+    const row = await this.#perform(
+      get<{ requested: number | string; resetMs: number | string }>(this.#sql.leaseBudget, [key, request.windowMs, request.want]),
+    );
+    if (!row) throw new Error('the budget upsert returned no row');
+    const before = Number(row.requested) - request.want;
+    const granted = Math.min(request.want, Math.max(request.limit - before, 0));
+    return { granted, used: Math.min(request.limit, before + granted), resetMs: Math.max(Number(row.resetMs), 0) };
+  }
+
+  deleteBudgetsBefore(beforeMs: number): Promise<number> {
+    return this.#perform(run(this.#sql.deleteBudgetsBefore, [beforeMs]));
   }
 
   async releaseAttempt(key: string): Promise<void> {

@@ -66,6 +66,8 @@ export interface Dialect {
   readonly forNoKeyUpdate: string;
   /** A lock that only waits for writers of the row (PostgreSQL's `FOR SHARE`). */
   readonly forShare: string;
+  /** The database's clock, in whole milliseconds since the epoch: instances that share a budget share its windows. */
+  readonly nowMs: string;
   /** The smaller of two numbers (`min(a, b)` in SQLite, `least(a, b)` in PostgreSQL). */
   least(a: string, b: string): string;
   greatest(a: string, b: string): string;

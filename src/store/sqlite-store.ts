@@ -117,6 +117,7 @@ export const SQLITE_DIALECT: Dialect = {
   forUpdate: '',
   forNoKeyUpdate: '',
   forShare: '',
+  nowMs: "CAST(unixepoch('subsec') * 1000 AS INTEGER)",
   least: (a, b) => `min(${a}, ${b})`,
   greatest: (a, b) => `max(${a}, ${b})`,
   *leaseQuota(keyId: string, request: QuotaRequest): Work<QuotaLease> {

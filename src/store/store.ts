@@ -351,6 +351,15 @@ export interface Store {
   leaseQuota(keyId: string, request: QuotaRequest): Promise<QuotaLease>;
 
   /**
+   * Takes up to `want` from a budget shared by every process on this database (`key` names the budget and whom it
+   * counts, e.g. `failed-authentication:<address>`), in fixed windows of `windowMs` by the database's clock, `limit`
+   * per window; the failed-authentication budget leases it in blocks as the key quota does (`SharedFailureBudget`).
+   */
+  leaseBudget(key: string, request: QuotaRequest): Promise<QuotaLease>;
+  /** Deletes the shared budgets whose window ended before `beforeMs`; returns how many. */
+  deleteBudgetsBefore(beforeMs: number): Promise<number>;
+
+  /**
    * Takes one attempt for `key` at `atMs` if `rule` allows one now (see {@link nextAttemptMs}), in one statement:
    * every process on this database counts together, and attempts sent at once are each counted before any is
    * let through, so N instances allow what one does. The count after it, or undefined when refused.

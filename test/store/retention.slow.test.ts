@@ -136,7 +136,7 @@ describe('the server', () => {
     const server = await startServer({ databasePath: config.databasePath, env: { KEY_EVENTS_RETENTION_DAYS: '30' } });
     try {
       await expect.poll(() => server.stdout(), { timeout: 10_000 }).toMatch(/"msg":"pruned"/);
-      expect(server.stdout()).toMatch(/"sessions":1,"attempts":1,"keyEvents":2,"removedKeys":1,"keyEventsRetentionDays":30/);
+      expect(server.stdout()).toMatch(/"sessions":1,"attempts":1,"budgets":0,"keyEvents":2,"removedKeys":1,"keyEventsRetentionDays":30/);
     } finally {
       await server.stop();
     }

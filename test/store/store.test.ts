@@ -267,6 +267,32 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     await new Promise((resolve) => setTimeout(resolve, spent.resetMs + 20));
     expect((await two.leaseQuota(key.id, tiny)).granted).toBe(3);
   });
+
+  it('leases a budget shared by every store on the database by any name, never more than the limit in a window, and prunes ended windows', async () => {
+    const config = await engine.fresh();
+    const [one, two] = [await open(config), await open(config)];
+    const request = { limit: 10, windowMs: 3_600_000, want: 4 };
+    const grants = [];
+    for (const store of [one, two, one, two]) grants.push(await store.leaseBudget('failed-authentication:203.0.113.7', request));
+    expect(grants.map((lease) => [lease.granted, lease.used])).toEqual([
+      [4, 4],
+      [4, 8],
+      [2, 10],
+      [0, 10],
+    ]);
+    for (const lease of grants) expect(lease.resetMs).toBeGreaterThan(0);
+    for (const lease of grants) expect(lease.resetMs).toBeLessThanOrEqual(request.windowMs);
+    // Another name has its own window; a new window starts from nothing.
+    expect((await two.leaseBudget('failed-authentication:2001:db8::/64', request)).granted).toBe(4);
+    const tiny = { limit: 3, windowMs: 200, want: 3 };
+    const spent = await one.leaseBudget('failed-session:203.0.113.7', tiny);
+    expect((await two.leaseBudget('failed-session:203.0.113.7', tiny)).granted).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, spent.resetMs + 20));
+    expect((await two.leaseBudget('failed-session:203.0.113.7', tiny)).granted).toBe(3);
+    // Nothing of a window that has not ended is pruned; every window ends within its length.
+    expect(await one.deleteBudgetsBefore(Date.now() - 1_000)).toBe(0);
+    expect(await one.deleteBudgetsBefore(Date.now() + request.windowMs + 1_000)).toBe(3);
+  });
   it('takes attempts per key, shared by every store on the database: free ones, then a doubling backoff; a quiet count is forgotten', async () => {
     const config = await engine.fresh();
     const [one, two] = [await open(config), await open(config)];

@@ -1,0 +1,136 @@
+/**
+ * The failed-authentication budget shared by every instance on one database (issue 33): a flood of made-up keys
+ * split among instances spends one budget, within the bound docs/limits.md writes down.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { failureBlock, SharedFailureBudget } from '../../src/http/failure-budget.js';
+import { generateApiKey } from '../../src/keys/api-key.js';
+import { createApp } from '../../src/server/app.js';
+import { openStore } from '../../src/store/open-store.js';
+import { type QuotaLease, type QuotaRequest, type Store, StoreUnavailable } from '../../src/store/store.js';
+import { requestContract } from '../helpers/contract.js';
+import { freshDatabase } from '../helpers/postgres.js';
+
+/** The database's side of `leaseBudget`, one window long enough for the test, answering after a turn of the event loop. */
+function fakeDatabase() {
+  const used = new Map<string, number>();
+  const calls: string[] = [];
+  let down = false;
+  const store = {
+    async leaseBudget(key: string, request: QuotaRequest): Promise<QuotaLease> {
+      calls.push(key);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      if (down) throw new StoreUnavailable('the database is unavailable: connect ECONNREFUSED');
+      const before = used.get(key) ?? 0;
+      const granted = Math.min(request.want, Math.max(request.limit - before, 0));
+      used.set(key, before + granted);
+      return { granted, used: before + granted, resetMs: 30_000 };
+    },
+  } as unknown as Store;
+  return { store, used, calls, setDown: (value: boolean) => (down = value) };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+describe('the shared failed-authentication budget', () => {
+  it('takes blocks of a tenth of the budget, at least 1', () => {
+    expect([1, 9, 10, 20, 100, 1_000].map(failureBlock)).toEqual([1, 1, 1, 2, 10, 100]);
+  });
+
+  it('lets instances together count the budget once, then both refuse the address until the window ends', async () => {
+    const db = fakeDatabase();
+    let now = 1_000_000;
+    const make = () => new SharedFailureBudget({ store: db.store, scope: 'failed-authentication', perAddress: 20, windowSeconds: 60, now: () => now });
+    const instances = [make(), make()];
+    let counted = 0;
+    // Failures alternate between the instances, each counted only while its instance has not learnt the budget is spent.
+    for (let index = 0; index < 60; index++) {
+      const instance = instances[index % 2]!;
+      if (!instance.spent('203.0.113.7')) {
+        instance.fail('203.0.113.7');
+        counted++;
+      }
+      await settle();
+    }
+    expect(db.used.get('failed-authentication:203.0.113.7')).toBe(20);
+    expect(counted).toBeLessThanOrEqual(20 + 2);
+    expect(counted).toBeGreaterThanOrEqual(20 - failureBlock(20));
+    for (const instance of instances) expect(instance.spent('203.0.113.7')).toEqual({ limit: 20, resetSeconds: 30 });
+    // Another address has its own budget; the window's end frees this one.
+    expect(instances[0]!.spent('198.51.100.1')).toBeUndefined();
+    now += 30_000;
+    expect(instances[0]!.spent('203.0.113.7')).toBeUndefined();
+  });
+
+  it('never makes a request wait: failures past the block held are owed to the next one, asked once at a time', async () => {
+    const db = fakeDatabase();
+    const budget = new SharedFailureBudget({ store: db.store, scope: 'failed-authentication', perAddress: 100, windowSeconds: 60, now: () => 0 });
+    for (let index = 0; index < 25; index++) budget.fail('203.0.113.7');
+    expect(db.calls).toHaveLength(1);
+    expect(budget.spent('203.0.113.7')).toBeUndefined();
+    await settle();
+    await settle();
+    // 25 failures, blocks of 10: the first lease (11) paid what was owed by its answer, the second the other 14
+    // and one block more, which this instance holds.
+    expect(db.calls).toHaveLength(2);
+    expect(db.used.get('failed-authentication:203.0.113.7')).toBe(25 + failureBlock(100));
+    expect(budget.spent('203.0.113.7')).toBeUndefined();
+  });
+
+  it('counts nothing while the database is away, and starts again when it is back', async () => {
+    const db = fakeDatabase();
+    db.setDown(true);
+    const budget = new SharedFailureBudget({ store: db.store, scope: 'failed-authentication', perAddress: 2, windowSeconds: 60, now: () => 0 });
+    for (let index = 0; index < 5; index++) {
+      budget.fail('203.0.113.7');
+      await settle();
+    }
+    expect(budget.spent('203.0.113.7')).toBeUndefined();
+    db.setDown(false);
+    for (let index = 0; index < 3; index++) {
+      budget.fail('203.0.113.7');
+      await settle();
+    }
+    expect(budget.spent('203.0.113.7')).toMatchObject({ limit: 2 });
+  });
+});
+
+describe('a made-up-key flood split between two instances on one PostgreSQL', () => {
+  const stores: Store[] = [];
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+  });
+
+  it('spends the one budget of a single instance, within the written bound', async () => {
+    const url = await freshDatabase('failure-budget');
+    const perAddress = 20;
+    const apps = [];
+    for (let index = 0; index < 2; index++) {
+      const store = await openStore({ databasePath: ':unused:', databaseUrl: url });
+      stores.push(store);
+      apps.push(
+        createApp({
+          store,
+          contract: requestContract,
+          logger: { info: () => undefined, error: () => undefined },
+          rateLimit: 'shared',
+          limits: { failedAuthentication: { perAddress, windowSeconds: 3_600 } },
+          clientAddress: () => '203.0.113.7',
+        }),
+      );
+    }
+    const statuses: number[] = [];
+    for (let index = 0; index < 4 * perAddress; index++) {
+      const response = await apps[index % 2]!.request('/shared', { headers: { Authorization: `Bearer ${generateApiKey().key}` } });
+      statuses.push(response.status);
+      await response.arrayBuffer();
+    }
+    const unauthorized = statuses.filter((status) => status === 401).length;
+    // The bound (docs/limits.md): the budget, plus on each instance what arrives during the round trip in which it
+    // learns the budget is spent (here, one request at a time: at most one each); at most (N - 1) × block early.
+    expect(unauthorized).toBeLessThanOrEqual(perAddress + 2);
+    expect(unauthorized).toBeGreaterThanOrEqual(perAddress - failureBlock(perAddress));
+    expect(statuses.slice(-2 * perAddress).every((status) => status === 429)).toBe(true);
+    expect(statuses.every((status) => status === 401 || status === 429)).toBe(true);
+  });
+});
