@@ -2,6 +2,7 @@ import type { Item } from '../contract/types.js';
 import { KeyCache } from './key-cache.js';
 import type {
   ChangeSignal,
+  Changes,
   KeyCredential,
   KeyRoll,
   KeySource,
@@ -96,7 +97,28 @@ export class CachedStore implements Store {
   }
 
   #checkForChanges(): void {
-    if (this.#changes.changed()) this.#forget();
+    const changes = this.#changes.changes();
+    if (changes !== undefined) this.#forgetChanges(changes);
+  }
+
+  /**
+   * Forgets what another writer changed: each key named alone (issue 33: under one instance's create/revoke churn,
+   * forgetting everything sent every other instance's keys back to the database), pages when items or shares
+   * changed, sessions when sessions did; everything when the signal cannot tell.
+   */
+  #forgetChanges(changes: Changes): void {
+    if (changes === 'everything') {
+      this.#forget();
+      return;
+    }
+    this.#generation++;
+    for (const digest of changes.digests) this.#keys.forgetDigest(digest);
+    if (changes.tables.has('api_keys')) this.#keys.clear();
+    if (changes.tables.has('items') || changes.tables.has('shares')) {
+      this.#pages.clear();
+      this.#pageBytes = 0;
+    }
+    if (changes.tables.has('sessions') || changes.tables.has('users')) this.#sessionsByDigest.clear();
   }
 
   #forget(): void {

@@ -255,7 +255,9 @@ export const SCHEMA_MIGRATIONS: readonly Migration[] = [
   // 10: budgets shared by every instance on the database, counted in fixed windows by the database's clock: the
   // failed-authentication budget per client address (issue 33), leased in blocks as the key quota is (docs/adr/0010).
   // `requested` counts every block asked for, granted or not, so one statement both counts and tells what it granted.
-  // An expand step: code of schema versions 8 and 9 neither reads nor writes it.
+  // PostgreSQL: a key's change notifies its digest (`api_keys:<hex>`), so the other instances forget that key alone
+  // rather than every key (issue 33); other tables still notify their name.
+  // An expand step: code of schema versions 8 and 9 neither reads nor writes the table, and reads no payload.
   (d) => `
   CREATE ${d.unlogged}TABLE shared_budgets (
     key ${d.text} PRIMARY KEY,          -- what is counted and for whom, e.g. 'failed-authentication:<address>'
@@ -263,7 +265,22 @@ export const SCHEMA_MIGRATIONS: readonly Migration[] = [
     requested ${d.bigint} NOT NULL     -- what was asked of the budget in that window
   )${d.strict};
   CREATE INDEX shared_budgets_by_end ON shared_budgets(ends_ms);
-  `,
+  ${d.postgresOnly(`
+  CREATE FUNCTION notify_key_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    changed bytea;
+  BEGIN
+    IF TG_OP = 'DELETE' THEN changed := OLD.digest; ELSE changed := NEW.digest; END IF;
+    PERFORM pg_notify('${CHANGE_CHANNEL}', 'api_keys:' || encode(changed, 'hex'));
+    RETURN NULL;
+  END $$;
+  DROP TRIGGER api_keys_added_or_removed ON api_keys;
+  DROP TRIGGER api_keys_changed ON api_keys;
+  CREATE TRIGGER api_keys_added_or_removed AFTER INSERT OR DELETE ON api_keys FOR EACH ROW EXECUTE FUNCTION notify_key_change();
+  CREATE TRIGGER api_keys_changed AFTER UPDATE ON api_keys FOR EACH ROW
+    WHEN ((to_jsonb(OLD) - 'last_used_at') IS DISTINCT FROM (to_jsonb(NEW) - 'last_used_at'))
+    EXECUTE FUNCTION notify_key_change();
+  `)}`,
 ];
 
 /** The migrations as SQLite runs them (`sqlite-store.ts`). */

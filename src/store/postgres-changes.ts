@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { CHANGE_CHANNEL } from './migrations.js';
-import type { ChangeSignal } from './store.js';
+import type { ChangeSignal, Changes } from './store.js';
 
 export interface PostgresChangeOptions {
   url: string;
@@ -15,13 +15,20 @@ export interface PostgresChangeOptions {
 }
 
 const RECONNECT_MIN_MS = 100;
+/** The payload of a key's change (migration 10): the prefix, then the key's digest in hex. */
+const KEY_PREFIX = 'api_keys:';
+/** Tables whose notifications name them (migrations 1 and 2); another payload is taken as "everything". */
+const KNOWN_TABLES = new Set(['api_keys', 'items', 'shares', 'sessions']);
+/** Keys named one by one between two checks, past which everything is forgotten instead. */
+const MAX_DIGESTS = 1_000;
 const RECONNECT_MAX_MS = 5_000;
 
 /**
- * The change signal of the PostgreSQL store: a flag, so `changed()` (called on
- * every key check) is a field read. It is set
+ * The change signal of the PostgreSQL store: a flag, so `changes()` (called on
+ * every key check) is a field read while nothing changed. It is set
  * - by a notification on `store_changes`, which the schema's triggers send when a
- *   key, an item or a share changes, from any instance, the keys CLI or plain SQL;
+ *   key, an item, a share or a session changes, from any instance, the keys CLI or
+ *   plain SQL: a key's names its digest, so only that key is forgotten;
  * - when the dedicated listener connection drops: until it listens again every
  *   check says "changed", so nothing is served from memory while changes could be
  *   missed, and once more when it is back, for what happened in between;
@@ -30,7 +37,12 @@ const RECONNECT_MAX_MS = 5_000;
  */
 export class PostgresChangeSignal implements ChangeSignal {
   readonly #options: PostgresChangeOptions;
+  /** Something is to be told: a field read on every key check. */
   #changed = true;
+  /** What cannot be told apart (a drop, the backstop, a payload of no table this knows): everything. */
+  #everything = true;
+  #digests: Buffer[] = [];
+  #tables = new Set<string>();
   #listening = false;
   #client: pg.Client | undefined;
   #closed = false;
@@ -41,9 +53,7 @@ export class PostgresChangeSignal implements ChangeSignal {
 
   private constructor(options: PostgresChangeOptions) {
     this.#options = options;
-    this.#ttl = setInterval(() => {
-      this.#changed = true;
-    }, options.ttlMs);
+    this.#ttl = setInterval(() => this.#forgetEverything(), options.ttlMs);
     this.#ttl.unref();
     this.#ping = setInterval(() => this.#checkConnection(), options.pingIntervalMs ?? 2_000);
     this.#ping.unref();
@@ -61,10 +71,31 @@ export class PostgresChangeSignal implements ChangeSignal {
     return signal;
   }
 
-  changed(): boolean {
-    if (!this.#changed) return false;
-    this.#changed = !this.#listening;
-    return true;
+  changes(): Changes | undefined {
+    if (!this.#changed) return undefined;
+    const changes: Changes = this.#everything ? 'everything' : { digests: this.#digests, tables: this.#tables };
+    this.#digests = [];
+    this.#tables = new Set();
+    // Not listening: nothing can be trusted until it is again, so every check says everything.
+    this.#everything = !this.#listening;
+    this.#changed = this.#everything;
+    return changes;
+  }
+
+  /** A notification's payload: `api_keys:<hex digest>` for a key, else the name of the table that changed. */
+  #notified(payload: string | undefined): void {
+    this.#changed = true;
+    const digest = payload?.startsWith(KEY_PREFIX) ? payload.slice(KEY_PREFIX.length) : undefined;
+    if (digest !== undefined && /^[0-9a-f]{64}$/.test(digest)) this.#digests.push(Buffer.from(digest, 'hex'));
+    else if (payload && KNOWN_TABLES.has(payload)) this.#tables.add(payload);
+    else this.#everything = true;
+    // A flood of single keys is cheaper forgotten at once.
+    if (this.#digests.length > MAX_DIGESTS) this.#everything = true;
+  }
+
+  #forgetEverything(): void {
+    this.#changed = true;
+    this.#everything = true;
   }
 
   /** True while the listener connection is up and listening. */
@@ -80,9 +111,7 @@ export class PostgresChangeSignal implements ChangeSignal {
       keepAlive: true,
       application_name: this.#options.applicationName ?? 'bearer-list-api listener',
     });
-    client.on('notification', () => {
-      this.#changed = true;
-    });
+    client.on('notification', (message) => this.#notified(message.payload));
     client.on('error', (error) => this.#dropped(client, error));
     client.on('end', () => this.#dropped(client));
     this.#client = client;
@@ -91,7 +120,7 @@ export class PostgresChangeSignal implements ChangeSignal {
     if (this.#client !== client || this.#closed) return;
     this.#listening = true;
     // Whatever changed while nobody listened is unknown: forget once more.
-    this.#changed = true;
+    this.#forgetEverything();
     this.#retryMs = RECONNECT_MIN_MS;
     this.#options.onState?.('listening');
   }
@@ -101,7 +130,7 @@ export class PostgresChangeSignal implements ChangeSignal {
     this.#client = undefined;
     const was = this.#listening;
     this.#listening = false;
-    this.#changed = true;
+    this.#forgetEverything();
     client.end().catch(() => undefined);
     if (this.#closed) return;
     if (was) this.#options.onState?.('dropped', error);
@@ -134,7 +163,7 @@ export class PostgresChangeSignal implements ChangeSignal {
   async close(): Promise<void> {
     this.#closed = true;
     this.#listening = false;
-    this.#changed = true;
+    this.#forgetEverything();
     clearInterval(this.#ttl);
     clearInterval(this.#ping);
     if (this.#retry) clearTimeout(this.#retry);

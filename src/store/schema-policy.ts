@@ -25,7 +25,11 @@ export const SCHEMA_VERSIONS: readonly { version: number; oldestCode: number; ch
   // Code 8 still runs: it neither reads nor writes the versions; its sessions carry none (NULL), and its password
   // change ends every other session by deleting them, as it always did.
   { version: 9, oldestCode: 8, change: 'a credential version on each user and session (a column with a default, a nullable column)' },
-  { version: 10, oldestCode: 8, change: 'budgets shared by every instance: failed authentications per address (a new table)' },
+  {
+    version: 10,
+    oldestCode: 8,
+    change: "budgets shared by every instance: failed authentications per address (a new table); a key's change notifies its digest (triggers)",
+  },
 ];
 
 /** The schema version this code was written for. */

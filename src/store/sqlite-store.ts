@@ -64,14 +64,15 @@ function dataVersionSignal(db: Database.Database, checkMs: number, now: () => nu
   let seen: number | undefined;
   let checkedAt = Number.NEGATIVE_INFINITY;
   return {
-    changed() {
+    // The counter says that another connection committed, not what: everything, then.
+    changes() {
       const at = now();
-      if (at - checkedAt < checkMs) return false;
+      if (at - checkedAt < checkMs) return undefined;
       checkedAt = at;
       const version = read.get() as number;
-      if (version === seen) return false;
+      if (version === seen) return undefined;
       seen = version;
-      return true;
+      return 'everything';
     },
   };
 }

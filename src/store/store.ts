@@ -396,14 +396,20 @@ export interface StoreStats {
 }
 
 /**
+ * What other writers changed, as far as a change signal can tell: `everything` when it cannot say what (SQLite's
+ * counter, a dropped listener, the backstop timer), else the keys (by digest) and the tables whose rows changed.
+ */
+export type Changes = 'everything' | { readonly digests: readonly Buffer[]; readonly tables: ReadonlySet<string> };
+
+/**
  * Tells a cache that another writer (another process, another instance) may
  * have changed the data. Called on every lookup, so it must be cheap: SQLite's
  * counter (`PRAGMA data_version`) read at most every `SQLITE_CHANGE_CHECK_MS`,
  * a flag set by LISTEN/NOTIFY for PostgreSQL.
  */
 export interface ChangeSignal {
-  /** True when the data may have changed since the previous call. */
-  changed(): boolean;
+  /** What changed since the previous call; undefined when nothing did. */
+  changes(): Changes | undefined;
   /** Releases what the signal holds (PostgreSQL's listener connection); called when the store closes. */
   close?(): Promise<void>;
 }

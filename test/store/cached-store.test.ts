@@ -13,10 +13,10 @@ function manualSignal(): ChangeSignal & { trip(): void } {
     trip: () => {
       tripped = true;
     },
-    changed: () => {
+    changes: () => {
       const was = tripped;
       tripped = false;
-      return was;
+      return was ? 'everything' : undefined;
     },
   };
 }
@@ -162,7 +162,7 @@ describe('the read cache over any store', () => {
         return pageOf(query.limit);
       },
     } as unknown as Store;
-    const cached = new CachedStore(inner, { changed: () => false });
+    const cached = new CachedStore(inner, { changes: () => undefined });
     const read = (page: number, limit = 100) => cached.listItems('own', { userId: 'usr_a', sort: 'asc', limit, after: { createdAt: at, id: `itm_${page}` } });
     for (let page = 0; page < 20; page++) await read(page);
     expect(reads).toBe(20);
@@ -175,5 +175,45 @@ describe('the read cache over any store', () => {
     await read(100, 1100);
     await read(100, 1100);
     expect(reads).toBe(23);
+  });
+});
+
+describe('the read cache told what changed', () => {
+  it('forgets only the keys named, pages only when items or shares changed, everything when the signal cannot tell', async () => {
+    const { store: sqlite } = openSqliteStore(':memory:');
+    const { store, reads } = counting(sqlite);
+    let next: ReturnType<ChangeSignal['changes']>;
+    const cached = new CachedStore(store, {
+      changes: () => {
+        const told = next;
+        next = undefined;
+        return told;
+      },
+    });
+    const user = await sqlite.createUser('ann', at);
+    const [one, two] = [generateApiKey(), generateApiKey()];
+    await sqlite.createKey(user.id, one.digest, one.hint, at);
+    await sqlite.createKey(user.id, two.digest, two.hint, at);
+    const page = { userId: user.id, sort: 'asc' as const, limit: 10 };
+    const readAll = async () => {
+      await cached.findKeyByDigest(one.digest);
+      await cached.findKeyByDigest(two.digest);
+      await cached.listItems('own', page);
+    };
+    await readAll();
+    expect(reads).toEqual({ keys: 2, pages: 1 });
+
+    next = { digests: [one.digest], tables: new Set() };
+    await readAll();
+    expect(reads).toEqual({ keys: 3, pages: 1 });
+
+    next = { digests: [], tables: new Set(['items']) };
+    await readAll();
+    expect(reads).toEqual({ keys: 3, pages: 2 });
+
+    next = 'everything';
+    await readAll();
+    expect(reads).toEqual({ keys: 5, pages: 3 });
+    await cached.close();
   });
 });

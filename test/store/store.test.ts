@@ -655,9 +655,31 @@ describe('the PostgreSQL store only', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       return channels;
     });
-    expect(heard).toEqual(['api_keys']);
+    // The key's digest, so the other instances forget that key alone (migration 10).
+    expect(heard).toEqual([`api_keys:${digest.toString('hex')}`]);
     await eventually(async () => expect((await store.findKeyByDigest(digest))?.revokedAt).not.toBeNull(), 1_000);
     await store.close();
+  });
+
+  it('forgets only the key another instance wrote: that one is looked up again, the others stay in memory', async () => {
+    const config = await postgres.fresh();
+    const [one, two] = [await openStore(config), await openStore(config)];
+    const user = await two.createUser('ann', at);
+    const [kept, revoked] = [generateApiKey(), generateApiKey()];
+    await two.createKey(user.id, kept.digest, kept.hint, at);
+    const doomed = await two.createKey(user.id, revoked.digest, revoked.hint, at);
+    await eventually(async () => {
+      for (const key of [kept, revoked]) expect(await one.findKeyByDigest(key.digest)).toBeDefined();
+      const before = one.stats?.().keyCache;
+      for (const key of [kept, revoked]) await one.findKeyByDigest(key.digest);
+      expect(one.stats?.().keyCache?.hits).toBe((before?.hits ?? 0) + 2);
+    }, 2_000);
+    await two.revokeKey(doomed.id, at);
+    await eventually(async () => expect((await one.findKeyByDigest(revoked.digest))?.revokedAt).not.toBeNull(), 1_000);
+    const before = one.stats?.().keyCache;
+    expect((await one.findKeyByDigest(kept.digest))?.revokedAt).toBeNull();
+    expect(one.stats?.().keyCache).toEqual({ hits: (before?.hits ?? 0) + 1, misses: before?.misses ?? 0 });
+    await Promise.all([one.close(), two.close()]);
   });
 
   it('serves nothing from memory while its listener connection is down, and caches again once it listens', async () => {
