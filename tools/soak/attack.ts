@@ -6,6 +6,8 @@
  * - a flood of sign-ups from several addresses;
  * - a self sign-in storm (issue 33): the attacker signs in to an account of its own, with the right password,
  *   again and again from several addresses, each keeping the device cookie it gets;
+ * - a same-address quota burn (issue 33): requests without a cookie to the account API from the legitimate user's
+ *   own address, as others behind one NAT would send, spending that address's quota and failed-authentication budget;
  * - meanwhile the legitimate user's valid key is requested every `validIntervalMs` and must be served
  *   (2xx) in every second, and the same user signs in every `signInIntervalMs` from its own browser
  *   (keeping the device cookie its earlier sign-in got) and must succeed every time; it changes its password
@@ -82,6 +84,8 @@ export interface AttackSecond {
   signUps: Record<string, number>;
   /** The self sign-in storm's sign-ins, by status. */
   storm: Record<string, number>;
+  /** The same-address quota burn's requests, by status. */
+  burn: Record<string, number>;
   /** Legitimate newcomers' sign-ups: tries, made, the slowest in ms. */
   newcomers: { tries: number; made: number; maxMs: number };
   /** The legitimate user's password changes: tries, changed, the slowest in ms, and sessions still live after one. */
@@ -123,6 +127,8 @@ export interface AttackReport {
   signUps: { requests: number; made: number; refused: number; statuses: Record<string, number> };
   /** The self sign-in storm: sign-ins to the attacker's own account, by status. */
   storm: { requests: number; statuses: Record<string, number> };
+  /** The same-address quota burn: cookieless account-API requests from the legitimate user's address, by status. */
+  burn: { requests: number; statuses: Record<string, number> };
   /** Legitimate newcomers' sign-ups (each must make its account, in under 2 s). */
   newcomers: LegitimateTally;
   /** The legitimate user's password changes (each must answer 204, in under 2 s). */
@@ -157,7 +163,7 @@ interface Answer {
   ms: number;
 }
 
-type Part = 'flood' | 'valid' | 'signIn' | 'guess' | 'signUp' | 'storm' | 'newcomer' | 'change' | 'race';
+type Part = 'flood' | 'valid' | 'signIn' | 'guess' | 'signUp' | 'storm' | 'burn' | 'newcomer' | 'change' | 'race';
 
 /** A strong random password (zxcvbn-ts finds nothing to guess in it). */
 const newPassword = () => `${randomBytes(18).toString('base64url')} soak`;
@@ -334,6 +340,7 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
     guesses: {},
     signUps: {},
     storm: {},
+    burn: {},
     newcomers: { tries: 0, made: 0, maxMs: 0 },
     changes: { tries: 0, changed: 0, maxMs: 0, surviving: 0 },
   }));
@@ -539,6 +546,23 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
     }
   };
 
+  /**
+   * The same-address quota burn: what others at the legitimate user's address (an office, a NAT) send without a
+   * cookie, one at a time, as fast as they are answered. The user's own sign-ins carry its device cookie and are
+   * counted against its account, so they must still succeed.
+   */
+  const burn = async () => {
+    for (let count = 0; count < maxRequests && performance.now() < end; count++) {
+      const answer = await attempt(
+        'burn',
+        new URL('api/session', web),
+        { contract: 'account', id: 'getSession' },
+        { method: 'GET', headers: sameOrigin(web), agent: floodAgent, localAddress: ATTACK_ADDRESSES.legitimate },
+      );
+      add(row().burn, answer?.status ?? 'error');
+    }
+  };
+
   /** Someone new signs up every `newcomerIntervalMs`, each from an address of its own, and must be answered 201 in under 2 s. */
   const newcomers = async () => {
     for (let count = 1; count < maxRequests; count++) {
@@ -664,6 +688,7 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
       ...ATTACK_ADDRESSES.guessers.map(guess),
       ...ATTACK_ADDRESSES.signUps.map(signUp),
       ...ATTACK_ADDRESSES.storm.map(storm),
+      burn(),
       newcomers(),
       changes(),
     ]);
@@ -753,6 +778,7 @@ function summarize(run: {
   const total = (counts: Record<string, number>) => Object.values(counts).reduce((sumOf, count) => sumOf + count, 0);
   const secondsWithoutService = run.rows.filter((row) => row.valid.served === 0).map((row) => row.second);
   const storm = sum(all.map((row) => row.storm));
+  const burn = sum(all.map((row) => row.burn));
   const newcomers = tally(run.newcomers.statuses, run.newcomers.latencies, 201);
   const changes = tally(run.changes.statuses, run.changes.latencies, 204);
   const ok =
@@ -789,6 +815,7 @@ function summarize(run: {
     guesses: { requests: total(guesses), unauthorized: guesses['401'] ?? 0, tooMany: guesses['429'] ?? 0, statuses: guesses },
     signUps: { requests: total(signUps), made: signUps['201'] ?? 0, refused: signUps['429'] ?? 0, statuses: signUps },
     storm: { requests: total(storm), statuses: storm },
+    burn: { requests: total(burn), statuses: burn },
     newcomers,
     passwordChanges: {
       ...changes,
@@ -854,6 +881,7 @@ export function formatAttackReport(report: AttackReport): string {
     `  guesses         ${report.guesses.requests} from ${report.addresses.guessers} addresses: 401 ${report.guesses.unauthorized}, 429 ${report.guesses.tooMany}${Object.keys(report.guesses.statuses).some((status) => status !== '401' && status !== '429') ? ` (all: ${statusList(report.guesses.statuses)})` : ''}`,
     `  sign-ups        ${report.signUps.requests} from ${report.addresses.signUps} addresses: made ${report.signUps.made}, refused ${report.signUps.refused}${Object.keys(report.signUps.statuses).some((status) => status !== '201' && status !== '429') ? ` (all: ${statusList(report.signUps.statuses)})` : ''}`,
     `  storm           ${report.storm.requests} sign-ins to the attacker's own account from ${ATTACK_ADDRESSES.storm.length} addresses; ${statusList(report.storm.statuses)}`,
+    `  address burn    ${report.burn.requests} requests without a cookie from the legitimate user's address ${ATTACK_ADDRESSES.legitimate}; ${statusList(report.burn.statuses)}`,
     `  newcomers       ${report.newcomers.succeeded} of ${report.newcomers.tries} signed up in under ${LEGITIMATE_MAX_MS} ms (p50 ${report.newcomers.latencyMs.p50} ms, max ${report.newcomers.latencyMs.max} ms; ${statusList(report.newcomers.statuses)})`,
     `  password change ${report.passwordChanges.succeeded} of ${report.passwordChanges.tries} changed in under ${LEGITIMATE_MAX_MS} ms (p50 ${report.passwordChanges.latencyMs.p50} ms, max ${report.passwordChanges.latencyMs.max} ms; ${statusList(report.passwordChanges.statuses)}); sessions live after a change: ${report.passwordChanges.sessionsSurviving} of ${report.passwordChanges.sessionsChecked}; racing sign-ins ${statusList(report.passwordChanges.racingSignIns)}`,
     `  5xx             ${report.serverErrors}`,
