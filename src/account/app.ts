@@ -10,6 +10,7 @@ import { FixedWindowRateLimiter, quota } from '../http/rate-limit.js';
 import type { Limits, RequestContract } from '../http/request-contract.js';
 import type { RequestLines } from '../http/request-lines.js';
 import type { ResponseValidationMode } from '../http/response-validation.js';
+import { SharedRateLimiter } from '../http/shared-rate-limit.js';
 import type { Telemetry } from '../http/telemetry.js';
 import type { PageAssets } from '../pages/assets.js';
 import { FORM_PAGES, formFallback, pageResponse } from '../pages/serve.js';
@@ -47,8 +48,10 @@ export interface WebAppOptions {
   /** The prefix an IPv6 client's per-client limits count it by (`CLIENT_IPV6_PREFIX`, default 64: `client-key.ts`). */
   clientIpv6PrefixLength?: number;
   /**
-   * `local` (the default): each process counts the failed-authentication budget in memory, right for one process on
-   * SQLite. `shared`: every process on the store's database counts one budget per client address (`SharedFailureBudget`).
+   * `local` (the default): each process counts the request quota and the failed-authentication budget in memory,
+   * right for one process on SQLite. `shared`: every process on the store's database counts one quota per session,
+   * device or address (`SharedRateLimiter` over the shared budgets) and one failed-authentication budget per address
+   * (`SharedFailureBudget`).
    */
   budgets?: 'local' | 'shared';
   /** Overrides of the account spec's `x-limits` body size and request rate. */
@@ -143,7 +146,10 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
     guards: {
       beforeSecurity: [
         quota<WebVariables>({
-          limiter: new FixedWindowRateLimiter({ ...limits.rateLimit, now }),
+          limiter:
+            options.budgets === 'shared'
+              ? new SharedRateLimiter({ store, budget: 'account-quota', ...limits.rateLimit, now })
+              : new FixedWindowRateLimiter({ ...limits.rateLimit, now }),
           // A request with a live session counts against that session's own quota, and one carrying a valid device
           // cookie against that cookie's account, so that others at its address (an office, a NAT, an attacker next
           // door) never use it up; any other request, against its client's (an IPv6 client by its /64).

@@ -15,7 +15,7 @@ import type { Caller } from './bearer-key.js';
 import { bearerKey } from './bearer-key.js';
 import { CursorCodec } from './cursor.js';
 import { type ApiContext, type OperationHandlers, operationHandlers } from './operations.js';
-import { SharedRateLimiter } from './shared-rate-limit.js';
+import { SharedRateLimiter } from '../http/shared-rate-limit.js';
 
 export interface AppOptions {
   store: Store;

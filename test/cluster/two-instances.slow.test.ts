@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLimits } from '../../src/contract/limits.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
-import { leaseBlock } from '../../src/server/shared-rate-limit.js';
+import { leaseBlock } from '../../src/http/shared-rate-limit.js';
 import { tsxCommand } from '../../tools/process/commands.js';
 import { makeKey } from '../../tools/process/make-key.js';
 import { runCommand } from '../../tools/process/run-command.js';

@@ -3,7 +3,7 @@ import { maxHeaderSize } from 'node:http';
 import { join } from 'node:path';
 import { projectRoot, readContracts } from '../../src/contract/project.js';
 import { deref, isObject, type Json, loadSpec, type OpenApiDocument } from '../../src/contract/spec.js';
-import { leaseBlock } from '../../src/server/shared-rate-limit.js';
+import { leaseBlock } from '../../src/http/shared-rate-limit.js';
 import { createValueFinder } from './spec-locations.js';
 
 /** The two contracts, by their name in `redocly.yaml`. */
@@ -315,7 +315,7 @@ const PROSE_COPIES: ProseCopy[] = [
   },
   {
     files: [SCALING],
-    of: 'x-limits.rateLimit.requests of openapi.yaml and leaseBlock in src/server/shared-rate-limit.ts',
+    of: 'x-limits.rateLimit.requests of openapi.yaml and leaseBlock in src/http/shared-rate-limit.ts',
     find: /block = 2% of the quota: (\d+) of (\d+),/g,
     want: (specs) => [leaseBlock(limit('rateLimit/requests')(specs)), limit('rateLimit/requests')(specs)],
   },

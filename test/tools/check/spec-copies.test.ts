@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/contract/project.js';
-import { leaseBlock } from '../../../src/server/shared-rate-limit.js';
+import { leaseBlock } from '../../../src/http/shared-rate-limit.js';
 import { checkSpecCopies, loadSpecs, type Specs } from '../../../tools/check/spec-copies.js';
 import { LIMIT } from '../../helpers/spec-fixture.js';
 

@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { portToBindLater } from '../../../src/cli/port-to-bind-later.js';
 import { generateApiKey } from '../../../src/keys/api-key.js';
-import { leaseBlock } from '../../../src/server/shared-rate-limit.js';
+import { leaseBlock } from '../../../src/http/shared-rate-limit.js';
 import { tsxCommand } from '../../../tools/process/commands.js';
 import { launch } from '../../../tools/process/launch.js';
 import { makeKey } from '../../../tools/process/make-key.js';

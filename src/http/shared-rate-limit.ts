@@ -1,6 +1,6 @@
 import type { Quota } from '../http/kernel-env.js';
 import type { RateLimiter } from '../http/rate-limit.js';
-import type { Store } from '../store/store.js';
+import type { QuotaLease, QuotaRequest, Store } from '../store/store.js';
 
 /**
  * How many requests an instance takes from the shared quota at a time: 2% of
@@ -38,7 +38,7 @@ interface Lease {
  * (the request gets a 503), never a silent per-process quota.
  */
 export class SharedRateLimiter implements RateLimiter {
-  readonly #store: Store;
+  readonly #lease: (key: string, request: QuotaRequest) => Promise<QuotaLease>;
   readonly #limit: number;
   readonly #windowMs: number;
   readonly #block: number;
@@ -46,8 +46,13 @@ export class SharedRateLimiter implements RateLimiter {
   readonly #leases = new Map<string, Lease>();
   #lastSweep = 0;
 
-  constructor(options: { store: Store; requests: number; windowSeconds: number; now: () => number; block?: number }) {
-    this.#store = options.store;
+  /**
+   * `store`: each API key's quota (`Store.leaseQuota`). With `budget`, any other quota, by a name of its own in the
+   * shared budgets (`Store.leaseBudget` of `<budget>:<key>`): the account API's quota per session, device or address.
+   */
+  constructor(options: { store: Store; budget?: string; requests: number; windowSeconds: number; now: () => number; block?: number }) {
+    const { store, budget } = options;
+    this.#lease = budget === undefined ? (key, request) => store.leaseQuota(key, request) : (key, request) => store.leaseBudget(`${budget}:${key}`, request);
     this.#limit = options.requests;
     this.#windowMs = options.windowSeconds * 1000;
     this.#block = options.block ?? leaseBlock(options.requests);
@@ -84,8 +89,7 @@ export class SharedRateLimiter implements RateLimiter {
         this.#leases.set(keyId, lease);
       }
       const current = lease;
-      current.pending = this.#store
-        .leaseQuota(keyId, { limit: this.#limit, windowMs: this.#windowMs, want: this.#block })
+      current.pending = this.#lease(keyId, { limit: this.#limit, windowMs: this.#windowMs, want: this.#block })
         .then((granted) => {
           const at = this.#now();
           // Only an empty block is renewed, so nothing of an older window is carried over.

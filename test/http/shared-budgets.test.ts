@@ -1,15 +1,18 @@
 /**
- * The failed-authentication budget shared by every instance on one database (issue 33): a flood of made-up keys
- * split among instances spends one budget, within the bound docs/limits.md writes down.
+ * The budgets shared by every instance on one database (issue 33): a flood of made-up keys split among instances
+ * spends one failed-authentication budget, within the bound docs/limits.md writes down, and the account API's
+ * quota is one quota for all.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { failureBlock, SharedFailureBudget } from '../../src/http/failure-budget.js';
+import { leaseBlock } from '../../src/http/shared-rate-limit.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/store/open-store.js';
 import { type QuotaLease, type QuotaRequest, type Store, StoreUnavailable } from '../../src/store/store.js';
 import { requestContract } from '../helpers/contract.js';
 import { freshDatabase } from '../helpers/postgres.js';
+import { createTestWebApp } from '../helpers/web-app.js';
 
 /** The database's side of `leaseBudget`, one window long enough for the test, answering after a turn of the event loop. */
 function fakeDatabase() {
@@ -132,5 +135,26 @@ describe('a made-up-key flood split between two instances on one PostgreSQL', ()
     expect(unauthorized).toBeGreaterThanOrEqual(perAddress - failureBlock(perAddress));
     expect(statuses.slice(-2 * perAddress).every((status) => status === 429)).toBe(true);
     expect(statuses.every((status) => status === 401 || status === 429)).toBe(true);
+  });
+});
+
+describe("the account API's quota on two instances on one PostgreSQL", () => {
+  it('is one quota per address (and per session or device) for both, not one each', async () => {
+    const databaseUrl = await freshDatabase('account-quota');
+    const requests = 10;
+    const instances = [];
+    for (let index = 0; index < 2; index++)
+      instances.push(await createTestWebApp({ databaseUrl, budgets: 'shared', limits: { rateLimit: { requests, windowSeconds: 3_600 } } }));
+    try {
+      const statuses: number[] = [];
+      for (let index = 0; index < 4 * requests; index++) statuses.push((await instances[index % 2]!.send('GET', '/api/session')).status);
+      const served = statuses.filter((status) => status !== 429).length;
+      // The key quota's bound (docs/adr/0010): never more than the quota; at most (N - 1) × block early.
+      expect(served).toBeLessThanOrEqual(requests);
+      expect(served).toBeGreaterThanOrEqual(requests - leaseBlock(requests));
+      expect(statuses.slice(-2 * requests).every((status) => status === 429)).toBe(true);
+    } finally {
+      for (const instance of instances) await instance.store.close();
+    }
   });
 });

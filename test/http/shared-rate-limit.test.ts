@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leaseBlock, SharedRateLimiter } from '../../src/server/shared-rate-limit.js';
+import { leaseBlock, SharedRateLimiter } from '../../src/http/shared-rate-limit.js';
 import { type QuotaLease, type QuotaRequest, type Store, StoreUnavailable } from '../../src/store/store.js';
 import { createTestApp } from '../helpers/app.js';
 
