@@ -676,7 +676,8 @@ export interface components {
          *     A second `Set-Cookie` header follows with the device cookie,
          *     `__Host-device=<user id>.<nonce>.<signature>; Path=/; Max-Age=31536000; HttpOnly; Secure; SameSite=Strict`
          *     (`device=...` without `Secure` over plain HTTP). The pattern takes the session cookie alone, or both as
-         *     a client that folds the two headers into one shows them (joined by `, `, as the Fetch API's `Headers.get` does).
+         *     a client that folds the two headers into one shows them: joined by `, ` (the Fetch API's `Headers.get`) or by
+         *     `,` (Stoplight Prism and some proxies).
          * @example __Host-session=Qm9vdHN0cmFwcGluZy1hLXNlc3Npb24tdG9rZW4tMDA; Path=/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict
          */
         SetSessionCookie: string;

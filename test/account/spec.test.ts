@@ -4,7 +4,7 @@ import { readLimits } from '../../src/contract/limits.js';
 import { readOperations } from '../../src/contract/operations.js';
 import { accountPresets } from '../../src/contract/presets.js';
 import { deref, loadSpec } from '../../src/contract/spec.js';
-import { accountSpec } from '../helpers/web-app.js';
+import { accountChecker, accountSpec, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
 
 const publicSpec = loadSpec();
 const operations = readOperations(accountSpec);
@@ -67,6 +67,22 @@ describe('the account API contract (openapi/account.yaml)', () => {
     const setsCookie = operations.filter((operation) => Object.values(operation.responses).some((response) => response.headers['Set-Cookie']));
     // A password change sets the device cookie alone, made anew under the new password (its session goes on).
     expect(setsCookie.map((operation) => operation.operationId).sort()).toEqual(['changePassword', 'endSession', 'signIn', 'signOut', 'signUp']);
+  });
+
+  it("takes a sign-up's two Set-Cookie headers folded into one however a client joins them: `, ` (Fetch) or `,` (Prism, some proxies)", async () => {
+    const t = await createTestWebApp();
+    const response = await t.send('POST', '/api/users', { body: { name: 'fold', password: PASSWORD } });
+    const [session, device] = response.headers.getSetCookie();
+    expect(device).toBeDefined();
+    for (const joined of [`${session}, ${device}`, `${session},${device}`, `${session}`]) {
+      const headers = new Headers(response.headers);
+      headers.set('set-cookie', joined);
+      expect(accountChecker.check('signUp', { status: response.status, headers, body: response.text }), joined).toEqual([]);
+    }
+    const broken = new Headers(response.headers);
+    broken.set('set-cookie', `${session};${device}`);
+    expect(accountChecker.check('signUp', { status: response.status, headers: broken, body: response.text })).not.toEqual([]);
+    await t.store.close();
   });
 
   it('states its limits in x-limits, which the server reads', () => {
