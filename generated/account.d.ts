@@ -532,6 +532,19 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /**
+         * @description This operation takes no request body, and the request announced one (a `Content-Length` other than 0, or a
+         *     `Transfer-Encoding`). Send it without one: a body is never ignored, as a `GET` or `HEAD` with one is refused
+         *     before any operation.
+         */
+        UnexpectedBody: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description No session cookie was sent, or its session has ended (signed out, idle or past its absolute expiry). */
         Unauthorized: {
             headers: {
@@ -878,6 +891,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["UnexpectedBody"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRequest"];
             422: components["responses"]["UnprocessableContent"];
@@ -1011,6 +1025,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["UnexpectedBody"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRequest"];
             /** @description You have no session with this id (another user's session is answered the same way). */
@@ -1129,6 +1144,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["UnexpectedBody"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRequest"];
             404: components["responses"]["KeyNotFound"];
@@ -1171,6 +1187,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
+            400: components["responses"]["UnexpectedBody"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRequest"];
             404: components["responses"]["KeyNotFound"];

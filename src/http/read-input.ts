@@ -41,6 +41,12 @@ export class InputViolation extends Error {
  * arrive (`readBody`): the usual request is read without one.
  */
 export function readInput(c: Context, operation: CompiledOperation, maxBodyBytes: number, bounds: ProblemBounds): RequestInput | Promise<RequestInput> {
+  // A body sent to an operation that takes none is refused, as a GET's is before any operation (listener.ts): ignored,
+  // it would let a client believe what it sent was read. Only what the headers announce counts: a request without
+  // Content-Length (or with 0) and without Transfer-Encoding carries none.
+  if (operation.requestBody === undefined && announcesBody(c)) {
+    throw new ApiError('urn:problem-type:malformed-request', 'This operation takes no request body; send the request without one.');
+  }
   const required = operation.requestBody?.required === true;
   if (!operation.validateBody || !(required || mayHaveBody(c.req.raw))) return validatedInput(c, operation, undefined, bounds, false);
   if (!isJsonContentType(c.req.header('content-type'), operation.bodyMediaTypes)) {
@@ -111,6 +117,18 @@ function validationFailed(violations: Violation[], bounds: ProblemBounds): ApiEr
 function bodySource(c: Context): BodySource {
   const incoming: unknown = (c.env as { incoming?: unknown } | undefined)?.incoming;
   return incoming instanceof IncomingMessage ? incoming : c.req.raw;
+}
+
+/**
+ * Whether a body was sent. On the wire only what the headers announce counts (a Content-Length other than 0, or a
+ * Transfer-Encoding): Node's request stands for a body stream on every POST and DELETE. A Request made in-process
+ * (tests, other runtimes) carries one exactly when it has a body.
+ */
+function announcesBody(c: Context): boolean {
+  const request = c.req.raw;
+  if (!(bodySource(c) instanceof IncomingMessage)) return mayHaveBody(request);
+  const length = request.headers.get('content-length');
+  return (length !== null && length !== '0') || request.headers.has('transfer-encoding');
 }
 
 /**
