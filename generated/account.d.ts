@@ -360,7 +360,11 @@ export interface components {
             /** @description This session first, then the others newest first (at most 100; the oldest drop off the end). */
             sessions: components["schemas"]["ActiveSession"][];
         };
-        /** @description What the key is for, so its owner can tell keys apart. Not blank, and no U+0000 (PostgreSQL cannot store it). */
+        /**
+         * @description What the key is for, so its owner can tell keys apart. Not blank, and no control character (U+0000 to
+         *     U+001F, U+007F to U+009F: a tab, a line break, an escape sequence that would rewrite a terminal's screen;
+         *     PostgreSQL cannot store U+0000 at all). Spaces may lead: they are Unicode spaces, never a control character.
+         */
         KeyName: string;
         /**
          * Format: int32

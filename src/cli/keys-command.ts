@@ -33,6 +33,8 @@ function createKeysProgram(io: CliIo): Command {
   const { expiresInDays: expiries, keyName: nameLength } = accountPresets(accountSpec);
   // The user is created here if new, as sign-up would: only with a name the account API takes and lists back.
   const userNameProblem = accountSchemaCheck('UserName', accountSpec);
+  // A key's name only as the account API takes it (no control character, not blank), so it lists back as the contract says.
+  const keyNameProblem = accountSchemaCheck('KeyName', accountSpec);
   const nameBounds = `${nameLength.minLength}-${nameLength.maxLength} characters`;
 
   const program = new Command('keys')
@@ -55,6 +57,8 @@ function createKeysProgram(io: CliIo): Command {
       const keyName = options.name.trim();
       if (keyName.length < nameLength.minLength || keyName.length > nameLength.maxLength)
         throw new UsageError(`--name must be ${nameBounds}, not ${JSON.stringify(options.name)}`);
+      const nameProblem = keyNameProblem(keyName);
+      if (nameProblem !== undefined) throw new UsageError(`--name ${JSON.stringify(options.name)}: ${nameProblem}`);
       const days = Number(options.expiresInDays);
       if (!(expiries.values as number[]).includes(days))
         throw new UsageError(`--expires-in-days must be one of ${expiries.values.join(', ')}, not ${JSON.stringify(options.expiresInDays)}`);

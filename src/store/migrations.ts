@@ -45,6 +45,12 @@ export interface SchemaDialect {
    */
   readonly unlogged: string;
   /**
+   * `column` with each control character (U+0001 to U+001F, U+007F to U+009F) replaced by U+FFFD: PostgreSQL by one
+   * regular expression, SQLite (which has none) by a `replace` per character. U+0000 is left: PostgreSQL cannot hold
+   * it, and SQLite's text functions stop at it.
+   */
+  withoutControlCharacters(column: string): string;
+  /**
    * Statements only PostgreSQL runs, appended at a migration's end: the row triggers that NOTIFY
    * `CHANGE_CHANNEL` (SQLite's caches read `PRAGMA data_version` instead, which any connection's commit
    * changes), and `lease_quota` (SQLite's store leases quota in its own write transaction; PostgreSQL's
@@ -52,6 +58,12 @@ export interface SchemaDialect {
    */
   postgresOnly(sql: string): string;
 }
+
+/** The control characters a text may hold and a key's name may not (migration 10): U+0001 to U+001F, U+007F to U+009F. */
+const CONTROL_CHARACTERS: readonly number[] = [
+  ...Array.from({ length: 31 }, (_, index) => index + 1),
+  ...Array.from({ length: 33 }, (_, index) => index + 0x7f),
+];
 
 export const SQLITE: SchemaDialect = {
   text: 'TEXT',
@@ -62,6 +74,7 @@ export const SQLITE: SchemaDialect = {
   strict: ' STRICT',
   withoutRowid: ', WITHOUT ROWID',
   unlogged: '',
+  withoutControlCharacters: (column) => CONTROL_CHARACTERS.reduce((text, code) => `replace(${text}, char(${code}), char(65533))`, column),
   postgresOnly: () => '',
 };
 
@@ -74,6 +87,7 @@ export const POSTGRES: SchemaDialect = {
   strict: '',
   withoutRowid: '',
   unlogged: 'UNLOGGED ',
+  withoutControlCharacters: (column) => `regexp_replace(${column}, '[\\x01-\\x1f\\x7f-\\x9f]', U&'\\FFFD', 'g')`,
   postgresOnly: (sql) => sql,
 };
 
@@ -257,8 +271,11 @@ export const SCHEMA_MIGRATIONS: readonly Migration[] = [
   // `requested` counts every block asked for, granted or not, so one statement both counts and tells what it granted.
   // PostgreSQL: a key's change notifies its digest (`api_keys:<hex>`), so the other instances forget that key alone
   // rather than every key (issue 33); other tables still notify their name.
+  // A key's name may hold no control character any more (account.yaml 2.0.0): each one a name holds is replaced by
+  // U+FFFD, so every stored name answers as the contract now says.
   // An expand step: code of schema versions 8 and 9 neither reads nor writes the table, and reads no payload.
   (d) => `
+  UPDATE api_keys SET name = ${d.withoutControlCharacters('name')} WHERE name <> ${d.withoutControlCharacters('name')};
   CREATE ${d.unlogged}TABLE shared_budgets (
     key ${d.text} PRIMARY KEY,          -- what is counted and for whom, e.g. 'failed-authentication:<address>'
     ends_ms ${d.bigint} NOT NULL,      -- when the current window ends, in milliseconds since the epoch

@@ -45,6 +45,11 @@ describe('npm run keys, with the fields of the account settings page', () => {
       want: new RegExp(`--expires-in-days must be one of ${accountPresets().expiresInDays.values.join(', ')}, not "45"`),
     },
     { given: 'an empty name', args: ['create', '--user', 'ops', '--name', '  '], want: /--name must be 1-100 characters/ },
+    {
+      given: 'a name with a control character',
+      args: ['create', '--user', 'ops', '--name', 'ci\u001b[2J'],
+      want: /--name "ci\\u001b\[2J": .*control character/,
+    },
     // The user is created with the key: only under a name sign-up would take, which the account API lists back.
     { given: 'a user name the account API does not take (upper case)', args: ['create', '--user', 'Ops'], want: /--user "Ops": must match pattern .*UserName/ },
     { given: 'a user name shorter than UserName allows', args: ['create', '--user', 'op'], want: /--user "op": must NOT have fewer than 3 characters/ },
