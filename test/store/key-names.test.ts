@@ -43,7 +43,8 @@ describe('a key name with a control character', () => {
     old.pragma(`user_version = ${CLEANING - 1}`);
     old.prepare('INSERT INTO users (id, name, created_at) VALUES (?, ?, ?)').run('usr_0000000000000001', 'ann', at);
     const insert = old.prepare('INSERT INTO api_keys (id, user_id, digest, hint, name, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-    NAMES.forEach((name, index) => insert.run(`key_000000000000000${index}`, 'usr_0000000000000001', generateApiKey().digest, 'tka_…aaaa', name, at));
+    for (const [index, name] of NAMES.entries())
+      insert.run(`key_000000000000000${index}`, 'usr_0000000000000001', generateApiKey().digest, 'tka_…aaaa', name, at);
     old.close();
     const store = await openStore({ databasePath: file });
     expect((await store.listKeys('usr_0000000000000001')).map((key) => key.name).sort()).toEqual([...CLEANED].sort());
