@@ -45,7 +45,7 @@ export function readInput(c: Context, operation: CompiledOperation, maxBodyBytes
   // it would let a client believe what it sent was read. Only what the headers announce counts: a request without
   // Content-Length (or with 0) and without Transfer-Encoding carries none.
   if (operation.requestBody === undefined && announcesBody(c)) {
-    throw new ApiError('urn:problem-type:malformed-request', 'This operation takes no request body; send the request without one.');
+    throw new ApiError('urn:problem-type:malformed-request', UNEXPECTED_BODY_DETAIL);
   }
   const required = operation.requestBody?.required === true;
   if (!operation.validateBody || !(required || mayHaveBody(c.req.raw))) return validatedInput(c, operation, undefined, bounds, false);
@@ -126,10 +126,17 @@ function bodySource(c: Context): BodySource {
  */
 function announcesBody(c: Context): boolean {
   const request = c.req.raw;
-  if (!(bodySource(c) instanceof IncomingMessage)) return mayHaveBody(request);
-  const length = request.headers.get('content-length');
-  return (length !== null && length !== '0') || request.headers.has('transfer-encoding');
+  return bodySource(c) instanceof IncomingMessage ? headersAnnounceBody(request.headers) : mayHaveBody(request);
 }
+
+/** Whether HTTP/1.1 headers frame a body: a Content-Length other than 0, or a Transfer-Encoding. */
+export function headersAnnounceBody(headers: Headers): boolean {
+  const length = headers.get('content-length');
+  return (length !== null && length !== '0') || headers.has('transfer-encoding');
+}
+
+/** Why a body sent to an operation that takes none is refused (`400` `malformed-request`), by the server and the mock. */
+export const UNEXPECTED_BODY_DETAIL = 'This operation takes no request body; send the request without one.';
 
 /**
  * Whether an optional body may be there. On the wire HTTP/1.1 frames a body by Content-Length or

@@ -17,6 +17,9 @@
  *   which the server does not send there, are dropped;
  * - Prism's `sl-violations` about its own answer are dropped (those about the request stay), and a
  *   request's `Prefer` is echoed as `Preference-Applied` (RFC 7240), so a client can tell the mock;
+ * - a body sent to an operation that takes none (and documents a `400` problem) is refused with that `400`, as the
+ *   server refuses it, unless Prism refused the request for its credentials or its quota (Prism would answer it
+ *   by the body's content type, or ignore it);
  * - a problem the edge writes for an operation carries the headers the spec declares
  *   on that answer, with their examples, as Prism sends them with the answers it takes
  *   from the spec (the `RateLimit-*` of a 400, say);
@@ -30,6 +33,7 @@ import { checkSameOrigin } from '../account/same-origin.js';
 import type { OperationContract } from '../contract/operations.js';
 import { deref, isObject, type OpenApiDocument } from '../contract/spec.js';
 import { ApiError, PROBLEM_TYPES, type ProblemBody, type ProblemType, problemBody } from '../http/problems.js';
+import { headersAnnounceBody, UNEXPECTED_BODY_DETAIL } from '../http/read-input.js';
 import { type ProblemBounds, toRoutePath } from '../http/request-contract.js';
 import { edgeContract } from './edge-contract.js';
 import { headerExamples, problemTypesByStatus } from './spec-answers.js';
@@ -99,6 +103,12 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
     ),
   );
   const cookieApi = usesCookieSession(options.spec);
+  // Operations that take no body and document a 400 problem: a body sent to one is refused as the server refuses it.
+  const bodyLess = new Set(
+    contract.operations
+      .filter((operation) => operation.requestBody === undefined && problemStatuses.has(`${operation.method} ${operation.path} 400`))
+      .map((operation) => `${operation.method} ${operation.path}`),
+  );
   const forward = async (c: Context, allow: readonly string[] | undefined, specPath?: string): Promise<Response> => {
     const refused = cookieApi ? crossSiteRefusal(c, facts, specPath === undefined ? {} : (examples.get(`${c.req.method} ${specPath} 403`) ?? {})) : undefined;
     if (refused) return refused;
@@ -119,6 +129,15 @@ export function createMockEdge(options: MockEdgeOptions): Hono {
       redirect: 'manual',
       ...(body && { body }),
     });
+    // The server reads the input after the security and the quotas: a body is refused unless Prism refused the request
+    // for those (401, 403, 429), and before the stateful mock does what the operation does.
+    if (![401, 403, 429].includes(prismAnswer.status) && specPath !== undefined && bodyLess.has(`${c.req.method} ${specPath}`)) {
+      const bodyRefused = unexpectedBodyRefusal(c, facts, examples.get(`${c.req.method} ${specPath} 400`) ?? {});
+      if (bodyRefused) {
+        await prismAnswer.arrayBuffer();
+        return bodyRefused;
+      }
+    }
     const answer = (asked && (await options.stateful?.answer(asked, prismAnswer))) || prismAnswer;
     const declaredHeaders = specPath === undefined ? undefined : (status: number) => examples.get(`${c.req.method} ${specPath} ${status}`) ?? {};
     const documentsProblem = specPath === undefined ? undefined : (status: number) => problemStatuses.has(`${c.req.method} ${specPath} ${status}`);
@@ -175,6 +194,19 @@ function crossSiteRefusal(c: Context, facts: ContractFacts, headers: Readonly<Re
       headers: { ...headers, 'content-type': 'application/problem+json', 'x-request-id': problem.requestId ?? randomUUID() },
     });
   }
+}
+
+/**
+ * The server's refusal of a body sent to an operation that takes none (`readInput` in `src/http/read-input.ts`), as its
+ * `400` problem; undefined when the request's headers announce no body. Prism ignores such a body.
+ */
+function unexpectedBodyRefusal(c: Context, facts: ContractFacts, headers: Readonly<Record<string, string>>): Response | undefined {
+  if (!headersAnnounceBody(c.req.raw.headers)) return undefined;
+  const problem = problemBody('urn:problem-type:malformed-request', UNEXPECTED_BODY_DETAIL, { instance: c.req.path, requestId: randomUUID() }, facts.bounds);
+  return new Response(JSON.stringify(problem), {
+    status: 400,
+    headers: { ...headers, 'content-type': 'application/problem+json', 'x-request-id': problem.requestId ?? randomUUID() },
+  });
 }
 
 /** Every path and query parameter of the spec by its lower-case name, so Prism's `keyid` is reported as the spec's `keyId`. */

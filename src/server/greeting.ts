@@ -14,6 +14,8 @@ export interface GreetingFacts {
   empty: boolean;
   inMemory: boolean;
   shared: boolean;
+  /** Whether the web application's origin is plain HTTP (local development, `WEB_ORIGIN` unset or `http://`). */
+  plainHttp: boolean;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface GreetingFacts {
  * carries JSON log lines only, for a log shipper to parse (the `listening` line says the same in JSON). It never
  * holds a secret: it is printed where anyone may read it, so nothing is seeded and no key is made here.
  */
-export function greeting({ build, url, webUrl, opsUrl, database, empty, inMemory, shared }: GreetingFacts): string {
+export function greeting({ build, url, webUrl, opsUrl, database, empty, inMemory, shared, plainHttp }: GreetingFacts): string {
   const lines = [
     `Bearer List API ${build.version} (commit ${build.commit.slice(0, 12)}, schema ${build.schemaVersion})`,
     `Listening on ${url}`,
@@ -30,6 +32,13 @@ export function greeting({ build, url, webUrl, opsUrl, database, empty, inMemory
     ...(opsUrl ? [`Probes and metrics on ${opsUrl} (/livez, /readyz, /metrics)`] : []),
     '',
     `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`,
+    // Cookies are not isolated by port: said where the user of a plain-HTTP setup sees it, not only in the docs.
+    ...(plainHttp
+      ? [
+          'Over plain HTTP every server on this host can read its cookies and set its own (a session made here included):',
+          'on a shared or networked machine, set WEB_ORIGIN to an https origin (docs/web-application.md, "Where the cookie goes").',
+        ]
+      : []),
     '',
     `Serving ${database}${empty ? ', which has no users yet' : ''}.`,
     ...(empty && inMemory ? ['It is in memory: gone when the server stops, and out of reach of npm run seed and npm run keys (other processes).'] : []),

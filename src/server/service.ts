@@ -200,7 +200,8 @@ export async function createServerProcess(config: ServerConfig, options: ServerP
       flushLogs();
       const inMemory = !shared && config.databasePath === ':memory:';
       const greet = options.greet ?? ((text: string) => process.stderr.write(text));
-      greet(greeting({ build, url, webUrl, opsUrl: ops?.url, database, empty, inMemory, shared }));
+      const plainHttp = !(config.webOrigin ?? webUrl).startsWith('https://');
+      greet(greeting({ build, url, webUrl, opsUrl: ops?.url, database, empty, inMemory, shared, plainHttp }));
       return { url, webUrl, opsUrl: ops?.url };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
