@@ -41,6 +41,8 @@ function layout(page: { name: string; title: string; body: string; publicApiUrl:
     <button type="button" id="sign-out">Sign out</button>
   </div>
 </header>
+<p class="hint plain-http" id="plain-http" role="note" hidden>This site is served over plain HTTP, for trying it out on your own
+computer: any other server on this computer can read its cookies and set its own. Anywhere else, use its https address.</p>
 <main id="main" tabindex="-1">
 ${page.body}
 </main>

@@ -6,6 +6,10 @@
 import { showAccountPages } from './account-pages.js';
 import { showSettings } from './settings.js';
 
+// Cookies are not isolated by port: over plain HTTP the page says so where its user sees it (issue 33), as the greeting does.
+const plainHttp = document.getElementById('plain-http');
+if (plainHttp && location.protocol === 'http:') plainHttp.hidden = false;
+
 const page = document.body.dataset['page'];
 if (page === 'settings') void showSettings();
 else if (page === 'sign-in' || page === 'sign-up') void showAccountPages(page);

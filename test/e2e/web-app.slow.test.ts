@@ -136,6 +136,9 @@ describe('the web application in Chromium', () => {
     const visitor = await openPage(browser, { origin: webUrl, name: 'wrong-password', width: 1024 });
     const { page } = visitor;
     await page.goto(`${webUrl}/sign-in`);
+    // Over plain HTTP the page says what any other server on the host can do with its cookies (issue 33).
+    await expect.poll(() => page.locator('#plain-http').isVisible()).toBe(true);
+    expect(await page.locator('#plain-http').textContent()).toContain('any other server on this computer can read its cookies');
     await page.keyboard.press('Tab'); // the skip link
     await page.keyboard.press('Tab'); // the brand link
     await page.keyboard.press('Tab');
