@@ -9,7 +9,16 @@ import { MIGRATIONS, POSTGRES_MIGRATIONS } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/open-store.js';
 import { CODE_SCHEMA_VERSION, COMPATIBILITY_TABLE, oldestCodeFor, SchemaTooNew } from '../../src/store/schema-policy.js';
 import { SQLITE_CHANGE_CHECK_MS } from '../../src/store/sqlite-store.js';
-import { ActiveKeyLimitReached, CredentialChanged, type KeyPosition, type KeySummary, nextAttemptMs, type Store } from '../../src/store/store.js';
+import {
+  ActiveKeyLimitReached,
+  CredentialChanged,
+  type KeyPosition,
+  type KeySummary,
+  nextAttemptMs,
+  type QuotaLease,
+  type QuotaRequest,
+  type Store,
+} from '../../src/store/store.js';
 import { freshDatabase, withClient } from '../helpers/postgres.js';
 import { findVisibleItem } from '../helpers/visible-item.js';
 
@@ -85,6 +94,25 @@ async function eventually(check: () => Promise<void>, withinMs: number): Promise
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   }
+}
+
+/**
+ * Two stores on one database take turns leasing 4 of a limit of 10 in one window: 4, 4, 2, then nothing, each lease
+ * saying how much the window has granted and when it ends. Returns the request, for the test's next leases.
+ */
+async function expectOneWindowShared(stores: [Store, Store], lease: (store: Store, request: QuotaRequest) => Promise<QuotaLease>): Promise<QuotaRequest> {
+  const request = { limit: 10, windowMs: 3_600_000, want: 4 };
+  const grants = [];
+  for (const store of [...stores, ...stores]) grants.push(await lease(store, request));
+  expect(grants.map((granted) => [granted.granted, granted.used])).toEqual([
+    [4, 4],
+    [4, 8],
+    [2, 10],
+    [0, 10],
+  ]);
+  for (const granted of grants) expect(granted.resetMs).toBeGreaterThan(0);
+  for (const granted of grants) expect(granted.resetMs).toBeLessThanOrEqual(request.windowMs);
+  return request;
 }
 
 describe.each([sqlite, postgres])('the store contract on $name, opened as the server opens it', (engine) => {
@@ -248,17 +276,7 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
     const [one, two] = [await open(config), await open(config)];
     const user = await one.createUser('ann', at);
     const key = await one.createKey(user.id, generateApiKey().digest, 'tka_…aaaa', at);
-    const request = { limit: 10, windowMs: 3_600_000, want: 4 };
-    const grants = [];
-    for (const store of [one, two, one, two]) grants.push(await store.leaseQuota(key.id, request));
-    expect(grants.map((lease) => [lease.granted, lease.used])).toEqual([
-      [4, 4],
-      [4, 8],
-      [2, 10],
-      [0, 10],
-    ]);
-    for (const lease of grants) expect(lease.resetMs).toBeGreaterThan(0);
-    for (const lease of grants) expect(lease.resetMs).toBeLessThanOrEqual(request.windowMs);
+    const request = await expectOneWindowShared([one, two], (store, asked) => store.leaseQuota(key.id, asked));
     // Another key has its own window; a new window starts from nothing.
     const other = await one.createKey(user.id, generateApiKey().digest, 'tka_…bbbb', at);
     expect((await two.leaseQuota(other.id, request)).granted).toBe(4);
@@ -271,17 +289,7 @@ describe.each([sqlite, postgres])('the store contract on $name, opened as the se
   it('leases a budget shared by every store on the database by any name, never more than the limit in a window, and prunes ended windows', async () => {
     const config = await engine.fresh();
     const [one, two] = [await open(config), await open(config)];
-    const request = { limit: 10, windowMs: 3_600_000, want: 4 };
-    const grants = [];
-    for (const store of [one, two, one, two]) grants.push(await store.leaseBudget('failed-authentication:203.0.113.7', request));
-    expect(grants.map((lease) => [lease.granted, lease.used])).toEqual([
-      [4, 4],
-      [4, 8],
-      [2, 10],
-      [0, 10],
-    ]);
-    for (const lease of grants) expect(lease.resetMs).toBeGreaterThan(0);
-    for (const lease of grants) expect(lease.resetMs).toBeLessThanOrEqual(request.windowMs);
+    const request = await expectOneWindowShared([one, two], (store, asked) => store.leaseBudget('failed-authentication:203.0.113.7', asked));
     // Another name has its own window; a new window starts from nothing.
     expect((await two.leaseBudget('failed-authentication:2001:db8::/64', request)).granted).toBe(4);
     const tiny = { limit: 3, windowMs: 200, want: 3 };
