@@ -18,6 +18,12 @@ export interface GreetingFacts {
   plainHttp: boolean;
 }
 
+/** What the greeting says when the web application is served over plain HTTP (cookies are not isolated by port). */
+export const PLAIN_HTTP_LINES: readonly string[] = [
+  'Over plain HTTP every server on this host can read its cookies and set its own (a session made here included):',
+  'on a shared or networked machine, set WEB_ORIGIN to an https origin (docs/web-application.md, "Where the cookie goes").',
+];
+
 /**
  * What the server prints once it listens, whatever LOG_LEVEL says: scripts and tests wait for these lines to learn
  * the URLs (PORT=0 and WEB_PORT=0 pick free ports; tools/process/server.ts reads them). Meant for stderr: stdout
@@ -33,12 +39,7 @@ export function greeting({ build, url, webUrl, opsUrl, database, empty, inMemory
     '',
     `Open ${webUrl} in a browser: create an account, generate an API key, and run the curl command it shows.`,
     // Cookies are not isolated by port: said where the user of a plain-HTTP setup sees it, not only in the docs.
-    ...(plainHttp
-      ? [
-          'Over plain HTTP every server on this host can read its cookies and set its own (a session made here included):',
-          'on a shared or networked machine, set WEB_ORIGIN to an https origin (docs/web-application.md, "Where the cookie goes").',
-        ]
-      : []),
+    ...(plainHttp ? PLAIN_HTTP_LINES : []),
     '',
     `Serving ${database}${empty ? ', which has no users yet' : ''}.`,
     ...(empty && inMemory ? ['It is in memory: gone when the server stops, and out of reach of npm run seed and npm run keys (other processes).'] : []),

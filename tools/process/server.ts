@@ -2,6 +2,7 @@ import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../src/config/node-flags.js';
 import { projectRoot } from '../../src/contract/project.js';
+import { PLAIN_HTTP_LINES } from '../../src/server/greeting.js';
 import { READY_TO_LISTEN_LINE } from '../../src/server/listen-on-signal.js';
 import { tsxCommand } from './commands.js';
 import { describeExit, type LaunchedProcess, type LaunchOptions, launch, type OutputMode } from './launch.js';
@@ -62,7 +63,7 @@ const GREETING_LINE =
 export function stderrBeyondGreeting(stderr: string): string {
   return stderr
     .split('\n')
-    .filter((line) => !GREETING_LINE.test(line))
+    .filter((line) => !GREETING_LINE.test(line) && !PLAIN_HTTP_LINES.includes(line))
     .join('\n');
 }
 
