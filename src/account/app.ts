@@ -138,7 +138,7 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
         now,
         failures:
           options.budgets === 'shared'
-            ? new SharedFailureBudget({ store, scope: 'failed-session', ...limits.failedAuthentication, now })
+            ? new SharedFailureBudget({ store, secrets, scope: 'failed-session', ...limits.failedAuthentication, now })
             : new FailureBudget({ ...limits.failedAuthentication, now }),
         ipv6PrefixLength: options.clientIpv6PrefixLength,
       }),
@@ -148,7 +148,7 @@ export function createWebApp(options: WebAppOptions): Hono<KernelEnv<WebVariable
         quota<WebVariables>({
           limiter:
             options.budgets === 'shared'
-              ? new SharedRateLimiter({ store, budget: 'account-quota', ...limits.rateLimit, now })
+              ? new SharedRateLimiter({ store, budget: { name: 'account-quota', secrets }, ...limits.rateLimit, now })
               : new FixedWindowRateLimiter({ ...limits.rateLimit, now }),
           // A request with a live session counts against that session's own quota, and one carrying a valid device
           // cookie against that cookie's account, so that others at its address (an office, a NAT, an attacker next

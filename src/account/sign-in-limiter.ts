@@ -1,5 +1,4 @@
-import { createHmac } from 'node:crypto';
-import { databaseSecrets, type SecretSource } from '../store/secrets.js';
+import { databaseSecrets, keyedDigest, type SecretSource } from '../store/secrets.js';
 import { type AttemptRule, nextAttemptMs, type Store } from '../store/store.js';
 
 /** A limit on attempts per key (an account, a client address, a device), taken before the work they pay for. */
@@ -35,13 +34,12 @@ export class StoredAttemptLimit implements AttemptLimit {
   readonly #rule: AttemptRule;
   readonly #now: () => number;
   #sincePrune = 0;
-  readonly #secrets: SecretSource;
-  #secret: Promise<Buffer> | undefined;
+  readonly #digest: (key: string) => Promise<string>;
 
   /** `secrets` gives the HMAC key (its current one: a rotation starts the counts afresh); by default the database's. */
   constructor(options: { store: Store; scope: string; rule: AttemptRule; now: () => number; secrets?: SecretSource }) {
     this.#store = options.store;
-    this.#secrets = options.secrets ?? databaseSecrets(options.store);
+    this.#digest = keyedDigest(options.secrets ?? databaseSecrets(options.store), 'failure-keys');
     this.#scope = options.scope;
     this.#rule = options.rule;
     this.#now = options.now;
@@ -78,18 +76,7 @@ export class StoredAttemptLimit implements AttemptLimit {
 
   /** The stored key: the scope, then an HMAC of the key under a secret that lives with the database (shared by every instance). */
   async #key(key: string): Promise<string> {
-    // Read once; a failed read (the database away) is tried again next time.
-    this.#secret ??= this.#secrets('failure-keys').then(
-      (ring) => ring.current,
-      (error: unknown) => {
-        this.#secret = undefined;
-        throw error;
-      },
-    );
-    const digest = createHmac('sha256', await this.#secret)
-      .update(key)
-      .digest('base64url');
-    return `${this.#scope}:${digest}`;
+    return `${this.#scope}:${await this.#digest(key)}`;
   }
 }
 

@@ -1,3 +1,4 @@
+import { keyedDigest, type SecretSource } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
 
 /** Most counters kept at once; past it, finished windows are dropped, then (an attack cycling names) everything. */
@@ -138,15 +139,26 @@ export class SharedFailureBudget implements FailedAuthenticationBudget {
   readonly windowSeconds: number;
   readonly #store: Pick<Store, 'leaseBudget'>;
   readonly #scope: string;
+  readonly #digest: (address: string) => Promise<string>;
   readonly #limit: number;
   readonly #block: number;
   readonly #now: () => number;
   readonly #windows = new Map<string, SharedWindow>();
   #lastSweep = 0;
 
-  constructor(options: { store: Pick<Store, 'leaseBudget'>; scope: string; perAddress: number; windowSeconds: number; now: () => number; block?: number }) {
+  /** `secrets`: the database keeps an HMAC of each address (`failure-keys`), never the address. */
+  constructor(options: {
+    store: Pick<Store, 'leaseBudget'>;
+    secrets: SecretSource;
+    scope: string;
+    perAddress: number;
+    windowSeconds: number;
+    now: () => number;
+    block?: number;
+  }) {
     this.#store = options.store;
     this.#scope = options.scope;
+    this.#digest = keyedDigest(options.secrets, 'failure-keys');
     this.#limit = options.perAddress;
     this.windowSeconds = options.windowSeconds;
     this.#block = options.block ?? failureBlock(options.perAddress);
@@ -181,8 +193,8 @@ export class SharedFailureBudget implements FailedAuthenticationBudget {
   #lease(address: string, window: SharedWindow): void {
     window.pending = true;
     const want = window.owed + this.#block;
-    this.#store
-      .leaseBudget(`${this.#scope}:${address}`, { limit: this.#limit, windowMs: this.windowSeconds * 1000, want })
+    this.#digest(address)
+      .then((digest) => this.#store.leaseBudget(`${this.#scope}:${digest}`, { limit: this.#limit, windowMs: this.windowSeconds * 1000, want }))
       .then(
         (lease) => {
           // Owed failures are paid from the block first; what is still owed waits for the next one.

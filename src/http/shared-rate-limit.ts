@@ -1,5 +1,6 @@
 import type { Quota } from '../http/kernel-env.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import { keyedDigest, type SecretSource } from '../store/secrets.js';
 import type { QuotaLease, QuotaRequest, Store } from '../store/store.js';
 
 /**
@@ -48,11 +49,23 @@ export class SharedRateLimiter implements RateLimiter {
 
   /**
    * `store`: each API key's quota (`Store.leaseQuota`). With `budget`, any other quota, by a name of its own in the
-   * shared budgets (`Store.leaseBudget` of `<budget>:<key>`): the account API's quota per session, device or address.
+   * shared budgets (`Store.leaseBudget` of `<budget.name>:<HMAC of the key>`, under `budget.secrets`' `failure-keys`,
+   * so no session, account or address is written in clear): the account API's quota per session, device or address.
    */
-  constructor(options: { store: Store; budget?: string; requests: number; windowSeconds: number; now: () => number; block?: number }) {
+  constructor(options: {
+    store: Store;
+    budget?: { name: string; secrets: SecretSource };
+    requests: number;
+    windowSeconds: number;
+    now: () => number;
+    block?: number;
+  }) {
     const { store, budget } = options;
-    this.#lease = budget === undefined ? (key, request) => store.leaseQuota(key, request) : (key, request) => store.leaseBudget(`${budget}:${key}`, request);
+    if (budget === undefined) this.#lease = (key, request) => store.leaseQuota(key, request);
+    else {
+      const digest = keyedDigest(budget.secrets, 'failure-keys');
+      this.#lease = async (key, request) => store.leaseBudget(`${budget.name}:${await digest(key)}`, request);
+    }
     this.#limit = options.requests;
     this.#windowMs = options.windowSeconds * 1000;
     this.#block = options.block ?? leaseBlock(options.requests);

@@ -8,6 +8,7 @@ import { FixedWindowRateLimiter, quota, type RateLimiter } from '../http/rate-li
 import type { Limits, RequestContract } from '../http/request-contract.js';
 import type { RequestLines } from '../http/request-lines.js';
 import type { ResponseValidationMode } from '../http/response-validation.js';
+import { SharedRateLimiter } from '../http/shared-rate-limit.js';
 import type { Telemetry } from '../http/telemetry.js';
 import { databaseSecrets, type SecretSource } from '../store/secrets.js';
 import type { Store } from '../store/store.js';
@@ -15,7 +16,6 @@ import type { Caller } from './bearer-key.js';
 import { bearerKey } from './bearer-key.js';
 import { CursorCodec } from './cursor.js';
 import { type ApiContext, type OperationHandlers, operationHandlers } from './operations.js';
-import { SharedRateLimiter } from '../http/shared-rate-limit.js';
 
 export interface AppOptions {
   store: Store;
@@ -66,7 +66,8 @@ export function createApp(options: AppOptions): Hono<KernelEnv<{ caller: Caller 
   const limits: Limits = { ...contract.limits, ...options.limits };
   const limiter: RateLimiter =
     options.rateLimit === 'shared' ? new SharedRateLimiter({ store, ...limits.rateLimit, now }) : new FixedWindowRateLimiter({ ...limits.rateLimit, now });
-  const cursors = cursorCodec(options.secrets ?? databaseSecrets(store));
+  const secrets = options.secrets ?? databaseSecrets(store);
+  const cursors = cursorCodec(secrets);
   const { requests, windowSeconds } = limits.rateLimit;
   // The source: every endpoint takes the bearer key. An operation added without it is refused at startup, not served open.
   for (const operation of contract.operations) {
@@ -93,7 +94,7 @@ export function createApp(options: AppOptions): Hono<KernelEnv<{ caller: Caller 
         now,
         failures:
           options.rateLimit === 'shared'
-            ? new SharedFailureBudget({ store, scope: 'failed-authentication', ...limits.failedAuthentication, now })
+            ? new SharedFailureBudget({ store, secrets, scope: 'failed-authentication', ...limits.failedAuthentication, now })
             : new FailureBudget({ ...limits.failedAuthentication, now }),
         ipv6PrefixLength: options.clientIpv6PrefixLength,
       }),

@@ -277,7 +277,7 @@ export const SCHEMA_MIGRATIONS: readonly Migration[] = [
   (d) => `
   UPDATE api_keys SET name = ${d.withoutControlCharacters('name')} WHERE name <> ${d.withoutControlCharacters('name')};
   CREATE ${d.unlogged}TABLE shared_budgets (
-    key ${d.text} PRIMARY KEY,          -- what is counted and for whom, e.g. 'failed-authentication:<address>'
+    key ${d.text} PRIMARY KEY,          -- what is counted and for whom, e.g. 'failed-authentication:<HMAC of the address>'
     ends_ms ${d.bigint} NOT NULL,      -- when the current window ends, in milliseconds since the epoch
     requested ${d.bigint} NOT NULL     -- what was asked of the budget in that window
   )${d.strict};

@@ -25,6 +25,28 @@ export function databaseSecrets(store: Store): SecretSource {
   };
 }
 
+/**
+ * An HMAC of a value under the current secret of `name`: what the database keeps for a count by who it is for (a
+ * client's address, an account's name, a session), so that no address, name or token is written to disk in clear.
+ * The secret is read once; a failed read (the database away) is tried again next time. A rotation starts the counts
+ * afresh.
+ */
+export function keyedDigest(secrets: SecretSource, name: SecretName): (value: string) => Promise<string> {
+  let secret: Promise<Buffer> | undefined;
+  return async (value) => {
+    secret ??= secrets(name).then(
+      (ring) => ring.current,
+      (error: unknown) => {
+        secret = undefined;
+        throw error;
+      },
+    );
+    return createHmac('sha256', await secret)
+      .update(value)
+      .digest('base64url');
+  };
+}
+
 /** Every secret's ring: the configured list, else the database's own. */
 export async function loadSecrets(store: Store, configured: ConfiguredSecrets): Promise<Record<SecretName, SecretRing>> {
   const rings = {} as Record<SecretName, SecretRing>;

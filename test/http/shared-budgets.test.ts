@@ -9,9 +9,10 @@ import { leaseBlock } from '../../src/http/shared-rate-limit.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { createApp } from '../../src/server/app.js';
 import { openStore } from '../../src/store/open-store.js';
+import { keyedDigest, type SecretSource } from '../../src/store/secrets.js';
 import { type QuotaLease, type QuotaRequest, type Store, StoreUnavailable } from '../../src/store/store.js';
 import { requestContract } from '../helpers/contract.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import { freshDatabase, withClient } from '../helpers/postgres.js';
 import { createTestWebApp } from '../helpers/web-app.js';
 
 /** The database's side of `leaseBudget`, one window long enough for the test, answering after a turn of the event loop. */
@@ -33,6 +34,15 @@ function fakeDatabase() {
   return { store, used, calls, setDown: (value: boolean) => (down = value) };
 }
 
+/** The instances' shared secret: the budgets' names are HMACs under it. */
+const secrets: SecretSource = async () => ({ current: Buffer.alloc(32, 7), all: [Buffer.alloc(32, 7)] });
+/** The name the database keeps for an address's failed-authentication budget. */
+const stored = async (address: string) => `failed-authentication:${await keyedDigest(secrets, 'failure-keys')(address)}`;
+
+/** The names of the budgets the database holds. */
+const budgetNames = (url: string) =>
+  withClient(url, async (client) => (await client.query<{ key: string }>('SELECT key FROM shared_budgets ORDER BY key')).rows.map((row) => row.key));
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 describe('the shared failed-authentication budget', () => {
@@ -43,7 +53,7 @@ describe('the shared failed-authentication budget', () => {
   it('lets instances together count the budget once, then both refuse the address until the window ends', async () => {
     const db = fakeDatabase();
     let now = 1_000_000;
-    const make = () => new SharedFailureBudget({ store: db.store, scope: 'failed-authentication', perAddress: 20, windowSeconds: 60, now: () => now });
+    const make = () => new SharedFailureBudget({ store: db.store, secrets, scope: 'failed-authentication', perAddress: 20, windowSeconds: 60, now: () => now });
     const instances = [make(), make()];
     let counted = 0;
     // Failures alternate between the instances, each counted only while its instance has not learnt the budget is spent.
@@ -55,7 +65,9 @@ describe('the shared failed-authentication budget', () => {
       }
       await settle();
     }
-    expect(db.used.get('failed-authentication:203.0.113.7')).toBe(20);
+    expect(db.used.get(await stored('203.0.113.7'))).toBe(20);
+    // The database is told an HMAC of the address, never the address (docs/data.md).
+    expect(db.calls.filter((key) => key.includes('203.0.113.7'))).toEqual([]);
     expect(counted).toBeLessThanOrEqual(20 + 2);
     expect(counted).toBeGreaterThanOrEqual(20 - failureBlock(20));
     for (const instance of instances) expect(instance.spent('203.0.113.7')).toEqual({ limit: 20, resetSeconds: 30 });
@@ -67,8 +79,10 @@ describe('the shared failed-authentication budget', () => {
 
   it('never makes a request wait: failures past the block held are owed to the next one, asked once at a time', async () => {
     const db = fakeDatabase();
-    const budget = new SharedFailureBudget({ store: db.store, scope: 'failed-authentication', perAddress: 100, windowSeconds: 60, now: () => 0 });
+    const budget = new SharedFailureBudget({ store: db.store, secrets, scope: 'failed-authentication', perAddress: 100, windowSeconds: 60, now: () => 0 });
     for (let index = 0; index < 25; index++) budget.fail('203.0.113.7');
+    // Microtasks only (the address's HMAC comes first): the database, a turn of the event loop away, has not answered.
+    for (let turn = 0; turn < 10; turn++) await Promise.resolve();
     expect(db.calls).toHaveLength(1);
     expect(budget.spent('203.0.113.7')).toBeUndefined();
     await settle();
@@ -76,14 +90,14 @@ describe('the shared failed-authentication budget', () => {
     // 25 failures, blocks of 10: the first lease (11) paid what was owed by its answer, the second the other 14
     // and one block more, which this instance holds.
     expect(db.calls).toHaveLength(2);
-    expect(db.used.get('failed-authentication:203.0.113.7')).toBe(25 + failureBlock(100));
+    expect(db.used.get(await stored('203.0.113.7'))).toBe(25 + failureBlock(100));
     expect(budget.spent('203.0.113.7')).toBeUndefined();
   });
 
   it('counts nothing while the database is away, and starts again when it is back', async () => {
     const db = fakeDatabase();
     db.setDown(true);
-    const budget = new SharedFailureBudget({ store: db.store, scope: 'failed-authentication', perAddress: 2, windowSeconds: 60, now: () => 0 });
+    const budget = new SharedFailureBudget({ store: db.store, secrets, scope: 'failed-authentication', perAddress: 2, windowSeconds: 60, now: () => 0 });
     for (let index = 0; index < 5; index++) {
       budget.fail('203.0.113.7');
       await settle();
@@ -135,6 +149,10 @@ describe('a made-up-key flood split between two instances on one PostgreSQL', ()
     expect(unauthorized).toBeGreaterThanOrEqual(perAddress - failureBlock(perAddress));
     expect(statuses.slice(-2 * perAddress).every((status) => status === 429)).toBe(true);
     expect(statuses.every((status) => status === 401 || status === 429)).toBe(true);
+    // What the database keeps is the scope and an HMAC of the address: no client address on disk in clear.
+    const keys = await budgetNames(url);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatch(/^failed-authentication:[A-Za-z0-9_-]{43}$/);
   });
 });
 
@@ -153,6 +171,10 @@ describe("the account API's quota on two instances on one PostgreSQL", () => {
       expect(served).toBeLessThanOrEqual(requests);
       expect(served).toBeGreaterThanOrEqual(requests - leaseBlock(requests));
       expect(statuses.slice(-2 * requests).every((status) => status === 429)).toBe(true);
+      // Named by an HMAC of who it is for, never the address, session or account itself.
+      const names = await budgetNames(databaseUrl);
+      expect(names.some((key) => key.startsWith('account-quota:'))).toBe(true);
+      for (const key of names) expect(key).toMatch(/^(account-quota|failed-session):[A-Za-z0-9_-]{43}$/);
     } finally {
       for (const instance of instances) await instance.store.close();
     }
