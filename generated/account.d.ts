@@ -462,9 +462,21 @@ export interface components {
             /** @description The key's hint, as `ApiKey.hint`. */
             keyHint: string;
         };
-        /** @description Opaque position in the event list, taken from `nextCursor`. */
+        /**
+         * @description Opaque position in the event list, taken from `nextCursor`. It is only
+         *     valid with the same query options as the page that gave it (every
+         *     parameter but `cursor` and `limit`; `limit` may change from page to
+         *     page): any other cursor, one sent with other filters included, is
+         *     refused with `422`.
+         */
         EventCursor: string;
-        /** @description Opaque position in the key list, taken from `nextCursor`. */
+        /**
+         * @description Opaque position in the key list, taken from `nextCursor`. It is only
+         *     valid with the same query options as the page that gave it (every
+         *     parameter but `cursor` and `limit`; `limit` may change from page to
+         *     page): any other cursor, one sent with other filters included, is
+         *     refused with `422`.
+         */
         KeyCursor: string;
         /** @description One page of key events, newest first. */
         KeyEventPage: {

@@ -77,8 +77,12 @@ export interface components {
         Limit: number;
         /**
          * @description Opaque position in a list, taken from `nextCursor` of the previous page.
-         *     It is only valid for the same operation, caller and `sort` that produced
-         *     it; any other cursor is rejected with `422`.
+         *     It is only valid for the same operation, caller and options that
+         *     produced it: the same `sort` and the same filters (every option of the
+         *     list but `cursor` and `limit`; `limit` may change from page to page).
+         *     Any other cursor is rejected with `422`, one sent with other filters
+         *     than its first page (or without them) included, so a page never
+         *     continues a list it is not part of.
          */
         Cursor: string;
         /** @description Options of a list operation. Every field is optional; send `{}` for the first page in the default order. */

@@ -206,7 +206,7 @@ export const accountHandlers: AccountHandlers = {
     const limit = query.limit ?? 100;
     let after: KeyListPosition | undefined;
     if (query.cursor !== undefined) {
-      after = decodeKeyCursor(query.cursor);
+      after = decodeKeyCursor(query.cursor, query);
       if (!after) throw new InputViolation('/cursor', 'is not a cursor of this list; take it from nextCursor');
     }
     // Which keys count as active is fixed by the first page, so a key that expires while the caller pages
@@ -218,7 +218,7 @@ export const accountHandlers: AccountHandlers = {
     const last = keys.at(-1);
     const nextCursor =
       rows.length > limit && last
-        ? encodeKeyCursor({ asOf, active: statusOf(last, Date.parse(asOf)) === 'active', createdAt: last.createdAt, id: last.id })
+        ? encodeKeyCursor({ asOf, active: statusOf(last, Date.parse(asOf)) === 'active', createdAt: last.createdAt, id: last.id }, query)
         : null;
     return { status: 200, body: { keys: keys.map((key) => toApiKey(key, now)), nextCursor } };
   },
@@ -286,14 +286,14 @@ export const accountHandlers: AccountHandlers = {
     const limit = query.limit ?? 50;
     let before: { at: string; id: string } | undefined;
     if (query.cursor !== undefined) {
-      before = decodeEventCursor(query.cursor);
+      before = decodeEventCursor(query.cursor, query);
       if (!before) throw new InputViolation('/cursor', 'is not a cursor of this list; take it from nextCursor');
     }
     await store.recordExpiries(user.id, iso(now));
     const rows = await store.listKeyEvents(user.id, { limit: limit + 1, ...(before && { before }) });
     const events = rows.slice(0, limit);
     const last = events.at(-1);
-    return { status: 200, body: { events: events.map(toKeyEvent), nextCursor: rows.length > limit && last ? encodeEventCursor(last) : null } };
+    return { status: 200, body: { events: events.map(toKeyEvent), nextCursor: rows.length > limit && last ? encodeEventCursor(last, query) : null } };
   },
 };
 

@@ -43,7 +43,7 @@ async function listPage(scope: ListScope, options: ListRequest, { caller, store,
   const { sort, limit } = options as Required<Pick<ListRequest, 'sort' | 'limit'>>;
   let after: Position | undefined;
   if (options.cursor !== undefined) {
-    const reading = cursors.decode(options.cursor, { scope, userId: caller.userId, sort });
+    const reading = cursors.decode(options.cursor, { scope, userId: caller.userId, sort, options });
     if (!reading.ok) throw new InputViolation('/cursor', reading.reason);
     after = reading.after;
   }
@@ -51,6 +51,6 @@ async function listPage(scope: ListScope, options: ListRequest, { caller, store,
   const items = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = items.at(-1);
   const nextCursor =
-    rows.length > limit && last ? cursors.encode({ scope, userId: caller.userId, sort, after: { createdAt: last.createdAt, id: last.id } }) : null;
+    rows.length > limit && last ? cursors.encode({ scope, userId: caller.userId, sort, options, after: { createdAt: last.createdAt, id: last.id } }) : null;
   return { items, nextCursor };
 }

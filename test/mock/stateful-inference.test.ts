@@ -10,7 +10,7 @@ import { loadSpec } from '../../src/contract/spec.js';
 import { credentialOf, credentialSources, Principals } from '../../src/mock/stateful/credentials.js';
 import { changedItem, createdItem } from '../../src/mock/stateful/items.js';
 import { ValueMaker } from '../../src/mock/stateful/make-values.js';
-import { pageOf, withPagingFields } from '../../src/mock/stateful/paging.js';
+import { type Paging, pageOf, withPagingFields } from '../../src/mock/stateful/paging.js';
 import { inferResources, type Plan } from '../../src/mock/stateful/resources.js';
 import { Worlds } from '../../src/mock/stateful/store.js';
 import { accountSpec } from '../helpers/web-app.js';
@@ -129,15 +129,21 @@ describe('pages', () => {
   const items = [1, 2, 3, 4, 5];
   it('walks a cursor to the end, and an offset', () => {
     const paging = { limit: { name: 'limit' }, cursor: { name: 'cursor' }, next: 'nextCursor', nextNullable: true };
-    const first = pageOf(items, paging, new URLSearchParams('limit=2'));
+    // A page, never a refusal (a cursor of another list: `stateful-cursors.test.ts`).
+    const page = (query: string, over: Paging = paging) => {
+      const answer = pageOf(items, over, new URLSearchParams(query));
+      if ('refused' in answer) throw new Error(`refused: ${answer.refused.detail}`);
+      return answer;
+    };
+    const first = page('limit=2');
     expect(first.page).toEqual([1, 2]);
-    const second = pageOf(items, paging, new URLSearchParams(`limit=2&cursor=${first.next}`));
+    const second = page(`limit=2&cursor=${first.next}`);
     expect(second.page).toEqual([3, 4]);
-    const last = pageOf(items, paging, new URLSearchParams(`limit=2&cursor=${second.next}`));
+    const last = page(`limit=2&cursor=${second.next}`);
     expect(last).toMatchObject({ page: [5], next: null });
     expect(withPagingFields({ keys: [], nextCursor: 'example' }, paging, null, 5)).toEqual({ keys: [], nextCursor: null });
     expect(withPagingFields({ keys: [], nextCursor: 'example' }, { ...paging, nextNullable: false }, null, 5)).toEqual({ keys: [] });
-    expect(pageOf(items, { limit: { name: 'limit', default: 10 }, offset: { name: 'offset' } }, new URLSearchParams('offset=3')).page).toEqual([4, 5]);
+    expect(page('offset=3', { limit: { name: 'limit', default: 10 }, offset: { name: 'offset' } }).page).toEqual([4, 5]);
   });
 });
 

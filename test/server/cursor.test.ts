@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deref, loadSpec } from '../../src/contract/spec.js';
+import { boundOptionsDigest } from '../../src/http/list-options.js';
 import { CursorCodec } from '../../src/server/cursor.js';
 import type { ListScope } from '../../src/store/store.js';
 
@@ -35,10 +36,14 @@ describe('cursors', () => {
     const schema = (pointer: string) => deref(spec, { $ref: `#/components/schemas/${pointer}` });
     const longest = (pointer: string) => 'x'.repeat(Number(schema(pointer)['maxLength']));
     const byLength = (values: string[]) => values.toSorted((a, b) => b.length - a.length)[0] ?? '';
+    // A list with a filter carries the filters' digest too (`list-options.ts`): one of its longest, 32 bits in base 36.
+    let filter = 0;
+    while (boundOptionsDigest({ filter }, new Set())?.length !== (2 ** 32 - 1).toString(36).length) filter++;
     const cursor = codec.encode({
       scope: byLength(['own', 'shared'] satisfies ListScope[]) as ListScope,
       userId: longest('UserId'),
       sort: byLength(schema('Sort')['enum'] as string[]) as 'asc',
+      options: { filter },
       after: { createdAt: longest('Item/properties/createdAt'), id: longest('ItemId') },
     });
     const maxLength = Number(schema('Cursor')['maxLength']);

@@ -1,11 +1,14 @@
 /**
  * Pages over stored items, in the way the spec's list operation pages: a cursor (`cursor` in, `nextCursor`
  * out), an offset and a limit, or a page number; read from the names and schemas of its query parameters and
- * of its answer. The mock's cursor is the offset, base64url-encoded: opaque to a client, as the spec asks.
+ * of its answer. The mock's cursor is the offset, base64url-encoded: opaque to a client, as the spec asks. Like the
+ * server's, it is bound to the query it was made for (every parameter but the paging ones, as a digest:
+ * `list-options.ts`), and a cursor it did not make, or made for other filters, is refused rather than read as the start.
  */
 import type { OperationContract } from '../../contract/operations.js';
 import type { Json, JsonObject, OpenApiDocument } from '../../contract/spec.js';
 import { resolveSchema } from '../../contract-suite/values/schema-refs.js';
+import { boundOptionsDigest } from '../../http/list-options.js';
 import { objectProperties } from './schema-shapes.js';
 
 export interface Paging {
@@ -55,18 +58,28 @@ export function pagingOf(spec: OpenApiDocument, operation: OperationContract, an
   return paging;
 }
 
-/** One page of the items, and the cursor of the next (null on the last page). */
-export function pageOf<T>(items: readonly T[], paging: Paging, query: URLSearchParams): { page: T[]; next: string | null; start: number } {
+/** One page of the items, and the cursor of the next (null on the last page); or why the request's cursor is refused. */
+export function pageOf<T>(
+  items: readonly T[],
+  paging: Paging,
+  query: URLSearchParams,
+): { page: T[]; next: string | null; start: number } | { refused: { parameter: string; detail: string } } {
   const asked = paging.limit ? Number(query.get(paging.limit.name) ?? Number.NaN) : Number.NaN;
   const size = Number.isInteger(asked) && asked > 0 ? asked : (paging.limit?.default ?? items.length);
+  const filters = filtersOf(paging, query);
   let start = 0;
   const cursor = paging.cursor ? query.get(paging.cursor.name) : null;
-  if (cursor) start = offsetIn(cursor);
-  else if (paging.offset) start = Math.max(0, Number(query.get(paging.offset.name) ?? 0) || 0);
+  if (cursor && paging.cursor) {
+    const position = positionIn(cursor);
+    if (position === undefined) return { refused: { parameter: paging.cursor.name, detail: 'is not a cursor of this list; take it from the previous page' } };
+    if (position.filters !== filters)
+      return { refused: { parameter: paging.cursor.name, detail: 'was issued for other filters; send the same filters as the first page' } };
+    start = position.offset;
+  } else if (paging.offset) start = Math.max(0, Number(query.get(paging.offset.name) ?? 0) || 0);
   else if (paging.page) start = Math.max(0, (Number(query.get(paging.page.name) ?? paging.page.first) || paging.page.first) - paging.page.first) * size;
   const page = items.slice(start, start + size);
   const end = start + page.length;
-  return { page, next: end < items.length ? cursorFor(end) : null, start };
+  return { page, next: end < items.length ? cursorFor(end, filters) : null, start };
 }
 
 /** The answer's paging fields set for this page: the next cursor (null, or left out when it may not be null) and the total. */
@@ -89,11 +102,22 @@ function nullable(spec: OpenApiDocument, schema: Json | undefined): boolean {
   return branches.some((branch) => nullable(spec, branch));
 }
 
-function cursorFor(offset: number): string {
-  return Buffer.from(`o${offset}`).toString('base64url');
+/** The digest of the query's parameters other than the paging ones (a repeated one with all its values), or undefined when there are none. */
+function filtersOf(paging: Paging, query: URLSearchParams): string | undefined {
+  const unbound = new Set([paging.limit?.name, paging.cursor?.name, paging.offset?.name, paging.page?.name].filter((name) => name !== undefined));
+  const options: Record<string, string | string[]> = {};
+  for (const name of new Set(query.keys())) {
+    const values = query.getAll(name);
+    options[name] = values.length === 1 ? (values[0] ?? '') : values;
+  }
+  return boundOptionsDigest(options, unbound);
 }
 
-function offsetIn(cursor: string): number {
-  const match = /^o(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
-  return match?.[1] ? Number(match[1]) : 0;
+function cursorFor(offset: number, filters: string | undefined): string {
+  return Buffer.from(filters === undefined ? `o${offset}` : `o${offset}.${filters}`).toString('base64url');
+}
+
+function positionIn(cursor: string): { offset: number; filters: string | undefined } | undefined {
+  const match = /^o(\d+)(?:\.([0-9a-z]+))?$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return match?.[1] ? { offset: Number(match[1]), filters: match[2] } : undefined;
 }

@@ -1,5 +1,6 @@
 /**
- * The problems the stateful mock answers itself (an item that is gone, a credential a sign-out ended), as the
+ * The problems the stateful mock answers itself (an item that is gone, a credential a sign-out ended, a cursor of
+ * another list), as the
  * spec documents them for the operation and as the edge writes its own: the contract's problem type for the
  * status when the spec has one (this project's specs), else the operation's example for that status with this
  * request's `instance` and `requestId`, else a plain RFC 9457 problem where the documented schema takes one, else a
@@ -8,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OperationContract } from '../../contract/operations.js';
 import { isObject, type Json, type OpenApiDocument } from '../../contract/spec.js';
+import type { Violation } from '../../contract/types.js';
 import { type ProblemType, problemBody } from '../../http/problems.js';
 import type { ProblemBounds } from '../../http/request-contract.js';
 import { answerExamples } from './examples.js';
@@ -22,9 +24,16 @@ export interface ProblemFacts {
   declaredHeaders: (operation: OperationContract, status: number) => Readonly<Record<string, string>>;
 }
 
-const TITLES: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found' };
+const TITLES: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found', 422: 'Unprocessable Content' };
 
-export function problemAnswer(facts: ProblemFacts, operation: OperationContract, status: 401 | 404, instance: string, detail: string): Response {
+export function problemAnswer(
+  facts: ProblemFacts,
+  operation: OperationContract,
+  status: 401 | 404 | 422,
+  instance: string,
+  detail: string,
+  errors?: readonly Violation[],
+): Response {
   const requestId = randomUUID();
   const [mediaType, media] = Object.entries(operation.responses[String(status)]?.content ?? {}).find(([type]) => /json/i.test(type)) ?? [];
   const type = facts.problemTypes.get(status);
@@ -32,7 +41,8 @@ export function problemAnswer(facts: ProblemFacts, operation: OperationContract,
   const example = status === 404 || !type ? answerExamples(facts.spec, operation, status).find(isObject) : undefined;
   let body: Json | undefined;
   if (example) body = { ...example, ...('instance' in example && { instance }), ...('requestId' in example && { requestId }) };
-  else if (type && (mediaType === undefined || /problem\+json/i.test(mediaType))) body = problemBody(type, detail, { instance, requestId }, facts.bounds);
+  else if (type && (mediaType === undefined || /problem\+json/i.test(mediaType)))
+    body = problemBody(type, detail, { instance, requestId }, facts.bounds, errors);
   else {
     // RFC 9457's plain problem where the documented schema takes it (a foreign spec's Problem), else any value of that schema.
     const plain = { type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, instance };

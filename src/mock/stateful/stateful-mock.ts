@@ -110,7 +110,16 @@ export function createStatefulMock(spec: OpenApiDocument): StatefulMock {
         }
         case 'list': {
           const collection = world.collection(plan.resource, concrete(plan.resource.collectionPath, params));
-          const { page, next } = pageOf([...collection.values()], plan.paging, request.query);
+          const paged = pageOf([...collection.values()], plan.paging, request.query);
+          if ('refused' in paged) {
+            // A cursor of another list (or none the mock made): the spec's 422, where the operation documents one.
+            if (!('422' in operation.responses)) return undefined;
+            const { parameter, detail } = paged.refused;
+            return problemAnswer(problems, operation, 422, request.instance, `The ${parameter} does not belong to this request.`, [
+              { in: 'query', pointer: `/${parameter}`, detail },
+            ]);
+          }
+          const { page, next } = paged;
           const answer = withValueAt(prismBody, plan.at, page);
           return json(prism, isObject(answer) ? withPagingFields(answer, plan.paging, next, collection.size) : answer);
         }
