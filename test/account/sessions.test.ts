@@ -5,17 +5,32 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/account/passwords.js';
 import { digestSessionToken } from '../../src/account/sessions.js';
-import { cookieOf, createTestWebApp, deviceCookieOf, PASSWORD } from '../helpers/web-app.js';
+import { readLimits } from '../../src/contract/limits.js';
+import { accountSpec, cookieOf, createTestWebApp, deviceCookieOf, PASSWORD, START } from '../helpers/web-app.js';
 
 const MINUTE = 60_000;
+// What the account spec decides, read from it: an edit of a limit leaves these tests green.
+const { session: SESSION, signIn: SIGN_IN, signUp: SIGN_UP } = readLimits(accountSpec, 'account');
+const PASSWORD_MIN = (accountSpec as { components: { schemas: { SignUpRequest: { properties: { password: { minLength: number } } } } } }).components.schemas
+  .SignUpRequest.properties.password.minLength;
+const at = (seconds: number) => new Date(START + seconds * 1000).toISOString();
+/** The waits past the free attempts, in minutes: the backoff doubled each time, at most the maximum, twice at the maximum. */
+function backoffMinutes(): number[] {
+  const minutes: number[] = [];
+  for (let wait = SIGN_IN.backoffSeconds; minutes.at(-2) !== SIGN_IN.maxBackoffSeconds / 60; wait = Math.min(wait * 2, SIGN_IN.maxBackoffSeconds))
+    minutes.push(wait / 60);
+  return minutes;
+}
 
 describe('sign up, sign in, sign out', () => {
   it('signs a new user up and in with a session cookie: HttpOnly, SameSite=Strict, no Secure over plain HTTP', async () => {
     const t = await createTestWebApp();
     const response = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
     expect(response.status).toBe(201);
-    expect(response.headers.getSetCookie()[0]).toMatch(/^session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; SameSite=Strict$/);
-    expect(response.json).toMatchObject({ user: { name: 'ada' }, expiresAt: '2026-01-01T08:00:00.000Z', idleExpiresAt: '2026-01-01T00:30:00.000Z' });
+    expect(response.headers.getSetCookie()[0]).toMatch(
+      new RegExp(`^session=[A-Za-z0-9_-]{43}; Path=/; Max-Age=${SESSION.absoluteSeconds}; HttpOnly; SameSite=Strict$`),
+    );
+    expect(response.json).toMatchObject({ user: { name: 'ada' }, expiresAt: at(SESSION.absoluteSeconds), idleExpiresAt: at(SESSION.idleSeconds) });
     expect(response.text).not.toContain(PASSWORD);
     const session = await t.send('GET', '/api/session', { cookie: cookieOf(response) });
     expect(session.json.user).toEqual(response.json.user);
@@ -25,9 +40,11 @@ describe('sign up, sign in, sign out', () => {
     const t = await createTestWebApp({ origin: 'https://keys.example.com' });
     const response = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
     const [session, device] = response.headers.getSetCookie();
-    expect(session).toMatch(/^__Host-session=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=28800; HttpOnly; Secure; SameSite=Strict$/);
+    expect(session).toMatch(new RegExp(`^__Host-session=[A-Za-z0-9_-]{43}; Path=/; Max-Age=${SESSION.absoluteSeconds}; HttpOnly; Secure; SameSite=Strict$`));
     expect(device).toMatch(
-      /^__Host-device=usr_[0-9a-z]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=31536000; HttpOnly; Secure; SameSite=Strict$/,
+      new RegExp(
+        `^__Host-device=usr_[0-9a-z]{16}\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}; Path=/; Max-Age=${SIGN_IN.deviceSeconds}; HttpOnly; Secure; SameSite=Strict$`,
+      ),
     );
     expect((await t.send('GET', '/api/session', { cookie: cookieOf(response) })).status).toBe(200);
     // The plain development name is not read in secure mode.
@@ -80,7 +97,7 @@ describe('sign up, sign in, sign out', () => {
     expect(taken).toMatchObject({ status: 409, json: { type: 'urn:problem-type:conflict' } });
     const short = await t.send('POST', '/api/users', { body: { name: 'bob', password: 'short' } });
     expect(short.status).toBe(422);
-    expect(short.json.errors).toEqual([{ in: 'body', pointer: '/password', detail: expect.stringContaining('15') }]);
+    expect(short.json.errors).toEqual([{ in: 'body', pointer: '/password', detail: expect.stringContaining(String(PASSWORD_MIN)) }]);
     expect(short.text).not.toContain('"short"');
   });
 
@@ -160,13 +177,13 @@ describe('sign up, sign in, sign out', () => {
 });
 
 describe('failed sign-ins', () => {
-  it('are limited per account with a backoff, not a wall: past 10, 1 minute after the latest, then 2, 4, 8, at most 15, the page told in minutes', async () => {
+  it('are limited per account with a backoff, not a wall: past the free attempts, a wait after the latest, doubled each time up to a maximum, the page told in minutes', async () => {
     let request = 0;
     const t = await createTestWebApp({ clientAddress: () => `10.2.0.${++request}` });
     await t.signUp('ada');
     const guess = () => t.send('POST', '/api/session', { body: { name: 'ada', password: 'not the password at all' } });
-    for (let attempt = 1; attempt <= 10; attempt++) expect((await guess()).status).toBe(401);
-    for (const minutes of [1, 2, 4, 8, 15, 15]) {
+    for (let attempt = 1; attempt <= SIGN_IN.failuresPerAccount; attempt++) expect((await guess()).status).toBe(401);
+    for (const minutes of backoffMinutes()) {
       // Even the right password waits, and the answer says for how long.
       const limited = await t.send('POST', '/api/session', { body: { name: 'ada', password: PASSWORD } });
       expect(limited.status).toBe(429);
@@ -178,10 +195,10 @@ describe('failed sign-ins', () => {
       t.clock.now += 1_000;
       expect((await guess()).status).toBe(401);
     }
-    // An hour after the latest attempt the count is forgotten: ten free attempts again.
-    t.clock.now += 60 * MINUTE;
-    for (let attempt = 1; attempt <= 10; attempt++) expect((await guess()).status).toBe(401);
-    expect(Number((await guess()).headers.get('retry-after'))).toBe(60);
+    // A window after the latest attempt the count is forgotten: the free attempts again.
+    t.clock.now += SIGN_IN.windowSeconds * 1000;
+    for (let attempt = 1; attempt <= SIGN_IN.failuresPerAccount; attempt++) expect((await guess()).status).toBe(401);
+    expect(Number((await guess()).headers.get('retry-after'))).toBe(SIGN_IN.backoffSeconds);
   });
 
   it("never hold back a browser that signed in to the account before: it is counted on its own, not in the account's or its address's count", async () => {
@@ -190,7 +207,7 @@ describe('failed sign-ins', () => {
     const signUp = await t.send('POST', '/api/users', { body: { name: 'ada', password: PASSWORD } });
     const device = deviceCookieOf(signUp);
     expect(signUp.headers.getSetCookie()[1]).toMatch(
-      /^device=usr_[0-9a-z]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}; Path=\/; Max-Age=31536000; HttpOnly; SameSite=Strict$/,
+      new RegExp(`^device=usr_[0-9a-z]{16}\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{43}; Path=/; Max-Age=${SIGN_IN.deviceSeconds}; HttpOnly; SameSite=Strict$`),
     );
     // Someone behind the owner's own address spends the account's attempts and the address's.
     for (let attempt = 1; attempt <= 25; attempt++) await t.send('POST', '/api/session', { body: { name: 'ada', password: `wrong guess number ${attempt}` } });
@@ -337,22 +354,37 @@ describe('sign-ups', () => {
   it('are counted in the database: sign-ups on one instance count on another', async () => {
     const databasePath = join(mkdtempSync(join(tmpdir(), 'sign-up-shared-')), 'api.sqlite');
     const [one, two] = [await createTestWebApp({ databasePath }), await createTestWebApp({ databasePath })];
-    for (let index = 1; index <= 10; index++) await (index % 2 === 0 ? one : two).signUp(`user-${index}`);
-    for (const instance of [one, two]) expect((await instance.send('POST', '/api/users', { body: { name: 'user-11', password: PASSWORD } })).status).toBe(429);
+    for (let index = 1; index <= SIGN_UP.perClient; index++) await (index % 2 === 0 ? one : two).signUp(`user-${index}`);
+    for (const instance of [one, two])
+      expect((await instance.send('POST', '/api/users', { body: { name: 'user-last', password: PASSWORD } })).status).toBe(429);
   });
 });
+
+/** A word typed twice at least, and as often as it takes to be as long as the shortest password. */
+const repeated = (word: string) => word.repeat(Math.max(2, Math.ceil(PASSWORD_MIN / word.length)));
 
 describe('the password rule', () => {
   const REPEATS = 'repeats a character or a group of characters';
   const CONTEXT = "is built on your user name or the service's name";
   it.each([
-    { given: 'one letter fifteen times', name: 'ada', password: 'aaaaaaaaaaaaaaa', rule: REPEATS },
-    { given: 'fifteen spaces', name: 'ada', password: ' '.repeat(15), rule: REPEATS },
-    { given: 'a common password typed twice', name: 'ada', password: 'passwordpassword', rule: REPEATS },
-    { given: 'the user name typed twice', name: 'adalovelace', password: 'adalovelaceadalovelace', rule: CONTEXT },
-    { given: "the service's name typed twice", name: 'ada', password: 'bearerlistbearerlist', rule: CONTEXT },
-    { given: 'a breached password and digits', name: 'ada', password: 'iloveyou12345678', rule: 'a list of common and breached passwords' },
-    { given: 'the alphabet in order', name: 'ada', password: 'abcdefghijklmnop', rule: 'is a sequence of letters or digits' },
+    // Each as long as the spec's shortest password at least, so that the strength rule, not the length, refuses it.
+    { given: 'one letter, as long as the shortest password', name: 'ada', password: 'a'.repeat(PASSWORD_MIN), rule: REPEATS },
+    { given: 'spaces, as many as the shortest password', name: 'ada', password: ' '.repeat(PASSWORD_MIN), rule: REPEATS },
+    { given: 'a common password typed again and again', name: 'ada', password: repeated('password'), rule: REPEATS },
+    { given: 'the user name typed again and again', name: 'adalovelace', password: repeated('adalovelace'), rule: CONTEXT },
+    { given: "the service's name typed again and again", name: 'ada', password: repeated('bearerlist'), rule: CONTEXT },
+    {
+      given: 'a breached password and digits',
+      name: 'ada',
+      password: `iloveyou${'1234567890'.repeat(3).slice(0, Math.max(8, PASSWORD_MIN - 8))}`,
+      rule: 'a list of common and breached passwords',
+    },
+    {
+      given: 'the alphabet in order',
+      name: 'ada',
+      password: 'abcdefghijklmnopqrstuvwxyz'.slice(0, Math.max(16, PASSWORD_MIN)),
+      rule: 'is a sequence of letters or digits',
+    },
   ])('refuses $given with 422, naming the rule it breaks, without sending the password back', async ({ name, password, rule }) => {
     const t = await createTestWebApp();
     const response = await t.send('POST', '/api/users', { body: { name, password } });

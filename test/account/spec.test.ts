@@ -86,29 +86,12 @@ describe('the account API contract (openapi/account.yaml)', () => {
   });
 
   it('states its limits in x-limits, which the server reads', () => {
-    expect(readLimits(accountSpec, 'account')).toEqual({
-      maxBodyBytes: 4096,
-      headersTimeoutSeconds: 10,
-      requestTimeoutSeconds: 30,
-      rateLimit: { requests: 300, windowSeconds: 60 },
-      failedAuthentication: { perAddress: 100, windowSeconds: 60 },
-      signIn: {
-        failuresPerAccount: 10,
-        failuresPerClient: 20,
-        failuresPerDevice: 10,
-        backoffSeconds: 60,
-        maxBackoffSeconds: 900,
-        windowSeconds: 3600,
-        deviceSeconds: 31536000,
-        successesPerAccount: 10,
-        successesPerClient: 30,
-        successIntervalSeconds: 1,
-      },
-      signUp: { perClient: 10, windowSeconds: 3600 },
-      password: { minGuessesLog10: 8 },
-      session: { idleSeconds: 1800, absoluteSeconds: 28800 },
-      keys: { activePerUser: 20 },
-    });
+    // The values are the spec's to choose (the server, the pages, the CLI and the prose read them; an edit of one must
+    // leave this green): here, that the server reads every one as written, and that each limit the account API enforces
+    // beyond the public API's is stated.
+    const limits = readLimits(accountSpec, 'account');
+    expect(limits).toEqual(accountSpec['x-limits']);
+    expect(Object.keys(limits)).toEqual(expect.arrayContaining(['rateLimit', 'failedAuthentication', 'signIn', 'signUp', 'password', 'session', 'keys']));
   });
 
   it('offers key expiries from presets with a default and a maximum', () => {
