@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import { readLimits } from '../../src/contract/limits.js';
 import { accountPresets } from '../../src/contract/presets.js';
-import { cookieOf, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
+import { accountSpec, cookieOf, createTestWebApp, PASSWORD } from '../helpers/web-app.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+// What the account spec decides, read from it, so that an edit of the presets or the cap leaves these tests green.
+const EXPIRIES = accountPresets(accountSpec).expiresInDays;
+/** The shortest expiry preset, the key that expires first; a longer one, and the longest. */
+const SHORTEST = EXPIRIES.values[0] as number;
+const LONGER = EXPIRIES.values.find((days) => days > SHORTEST) ?? SHORTEST;
+const LONGEST = EXPIRIES.values.at(-1) as number;
+/** A number of days between the presets that is none of them. */
+const BETWEEN = Array.from({ length: LONGEST - SHORTEST }, (_, index) => SHORTEST + index).find((days) => !EXPIRIES.values.includes(days)) ?? LONGEST + 1;
+const ACTIVE_KEYS = readLimits(accountSpec, 'account').keys.activePerUser;
+const OVERLAPS = accountPresets(accountSpec).overlapHours;
+/** The shortest overlap that keeps the old key working for a while. */
+const OVERLAP = OVERLAPS.values.find((hours) => hours > 0) as number;
 
 /**
  * A signed-up user. `later(ms)` moves the clock on and signs in again, as a
@@ -28,7 +41,7 @@ async function withUser(name = 'ada') {
 }
 
 describe('generating a key', () => {
-  it('answers 201 with the secret once, no-store, a 30-day expiry by default; lists show the hint, never the secret', async () => {
+  it('answers 201 with the secret once, no-store, the default expiry; lists show the hint, never the secret', async () => {
     const t = await withUser();
     const created = await t.create({ name: 'CI pipeline' });
     expect(created.status).toBe(201);
@@ -38,7 +51,7 @@ describe('generating a key', () => {
       name: 'CI pipeline',
       status: 'active',
       hint: `tka_…${created.json.secret.slice(-4)}`,
-      expiresAt: new Date(t.clock.now + 30 * DAY).toISOString(),
+      expiresAt: new Date(t.clock.now + EXPIRIES.default * DAY).toISOString(),
       lastUsedAt: null,
     });
     const listed = await t.send('GET', '/api/keys', { cookie: t.cookie });
@@ -50,8 +63,8 @@ describe('generating a key', () => {
   it.each([
     { given: 'no name', body: {}, pointer: '/name' },
     { given: 'a blank name', body: { name: '   ' }, pointer: '/name' },
-    { given: 'an expiry outside the presets', body: { name: 'x', expiresInDays: 45 }, pointer: '/expiresInDays' },
-    { given: 'an expiry past the maximum', body: { name: 'x', expiresInDays: 730 }, pointer: '/expiresInDays' },
+    { given: 'an expiry outside the presets', body: { name: 'x', expiresInDays: BETWEEN }, pointer: '/expiresInDays' },
+    { given: 'an expiry past the maximum', body: { name: 'x', expiresInDays: LONGEST * 2 }, pointer: '/expiresInDays' },
     { given: 'an unknown field', body: { name: 'x', scopes: ['all'] }, pointer: '/scopes' },
   ])('refuses $given with 422 at $pointer', async ({ body, pointer }) => {
     const t = await withUser();
@@ -68,30 +81,33 @@ describe('generating a key', () => {
     }
   });
 
-  it('stops at 20 active keys with 409, and counts neither revoked nor expired ones', async () => {
+  it('stops at the most active keys a user may have with 409, and counts neither revoked nor expired ones', async () => {
     const t = await withUser();
     const keys = [];
-    for (let index = 0; index < 20; index++) keys.push((await t.create({ name: `key ${index}`, expiresInDays: index === 0 ? 7 : 30 })).json.key);
+    for (let index = 0; index < ACTIVE_KEYS; index++)
+      keys.push((await t.create({ name: `key ${index}`, expiresInDays: index === 0 ? SHORTEST : LONGER })).json.key);
     expect((await t.create({ name: 'one too many' })).status).toBe(409);
     await t.send('POST', `/api/keys/${keys[5].id}/revoke`, { cookie: t.cookie });
     expect((await t.create({ name: 'after a revoke' })).status).toBe(201);
     expect((await t.create({ name: 'full again' })).status).toBe(409);
-    await t.later(7 * DAY);
+    await t.later(SHORTEST * DAY);
     expect((await t.create({ name: 'after an expiry' })).status).toBe(201);
   });
 
-  it('counts 25 creates sent at once against the cap: 20 are made, 5 refused with 409', async () => {
+  it('counts creates sent at once against the cap: five more than it allows, those five refused with 409', async () => {
     const t = await withUser();
-    const statuses = await Promise.all(Array.from({ length: 25 }, (_, index) => t.create({ name: `at once ${index}` }).then((response) => response.status)));
-    expect(statuses.filter((status) => status === 201)).toHaveLength(20);
+    const statuses = await Promise.all(
+      Array.from({ length: ACTIVE_KEYS + 5 }, (_, index) => t.create({ name: `at once ${index}` }).then((response) => response.status)),
+    );
+    expect(statuses.filter((status) => status === 201)).toHaveLength(ACTIVE_KEYS);
     expect(statuses.filter((status) => status === 409)).toHaveLength(5);
-    expect(await t.store.countActiveKeys(t.userId, new Date(t.clock.now).toISOString())).toBe(20);
+    expect(await t.store.countActiveKeys(t.userId, new Date(t.clock.now).toISOString())).toBe(ACTIVE_KEYS);
   });
 
   it('shows an expired key as expired; the public API refuses it saying so', async () => {
     const t = await withUser();
-    const created = await t.create({ name: 'short', expiresInDays: 7 });
-    await t.later(7 * DAY);
+    const created = await t.create({ name: 'short', expiresInDays: SHORTEST });
+    await t.later(SHORTEST * DAY);
     const listed = await t.send('GET', '/api/keys', { cookie: t.cookie });
     expect(listed.json.keys[0]).toMatchObject({ status: 'expired' });
     const refused = await t.callPublicApi(created.json.secret);
@@ -122,16 +138,16 @@ describe('rolling a key', () => {
     const t = await withUser();
     const created = await t.create({ name: 'deploy bot' });
     await t.later(HOUR);
-    const rolled = await t.send('POST', `/api/keys/${created.json.key.id}/roll`, { cookie: t.cookie, body: { overlapHours: 1, expiresInDays: 90 } });
+    const rolled = await t.send('POST', `/api/keys/${created.json.key.id}/roll`, { cookie: t.cookie, body: { overlapHours: OVERLAP, expiresInDays: LONGEST } });
     expect(rolled.status).toBe(201);
     expect(rolled.headers.get('cache-control')).toBe('no-store');
-    expect(rolled.json.key).toMatchObject({ name: 'deploy bot', status: 'active', expiresAt: new Date(t.clock.now + 90 * DAY).toISOString() });
+    expect(rolled.json.key).toMatchObject({ name: 'deploy bot', status: 'active', expiresAt: new Date(t.clock.now + LONGEST * DAY).toISOString() });
     expect(rolled.json.previous).toMatchObject({
       id: created.json.key.id,
       status: 'active',
       rolledAt: new Date(t.clock.now).toISOString(),
       replacedBy: rolled.json.key.id,
-      expiresAt: new Date(t.clock.now + HOUR).toISOString(),
+      expiresAt: new Date(t.clock.now + OVERLAP * HOUR).toISOString(),
     });
     expect(rolled.json.secret).not.toBe(created.json.secret);
     const listed = await t.send('GET', '/api/keys', { cookie: t.cookie });
@@ -141,19 +157,19 @@ describe('rolling a key', () => {
     ).toEqual([rolled.json.key.id, created.json.key.id]);
     expect((await t.callPublicApi(created.json.secret)).status).toBe(200);
     expect((await t.callPublicApi(rolled.json.secret)).status).toBe(200);
-    await t.later(HOUR);
+    await t.later(OVERLAP * HOUR);
     const old = await t.callPublicApi(created.json.secret);
     expect(old.status).toBe(401);
     expect(old.headers.get('www-authenticate')).toContain('The API key was rolled');
     expect((await t.callPublicApi(rolled.json.secret)).status).toBe(200);
   });
 
-  it('defaults to a 24-hour overlap; 0 stops the old key at once', async () => {
+  it('defaults to the default overlap; 0 stops the old key at once', async () => {
     const t = await withUser();
     const a = await t.create({ name: 'a' });
     const b = await t.create({ name: 'b' });
     const rolledA = await t.send('POST', `/api/keys/${a.json.key.id}/roll`, { cookie: t.cookie, body: {} });
-    expect(rolledA.json.previous.expiresAt).toBe(new Date(t.clock.now + 24 * HOUR).toISOString());
+    expect(rolledA.json.previous.expiresAt).toBe(new Date(t.clock.now + OVERLAPS.default * HOUR).toISOString());
     const rolledB = await t.send('POST', `/api/keys/${b.json.key.id}/roll`, { cookie: t.cookie, body: { overlapHours: 0 } });
     expect(rolledB.json.previous.status).toBe('expired');
     expect((await t.callPublicApi(b.json.secret)).status).toBe(401);
@@ -165,8 +181,8 @@ describe('rolling a key', () => {
     await t.send('POST', `/api/keys/${twice.json.key.id}/roll`, { cookie: t.cookie, body: {} });
     const revoked = await t.create({ name: 'revoked' });
     await t.send('POST', `/api/keys/${revoked.json.key.id}/revoke`, { cookie: t.cookie });
-    const expired = await t.create({ name: 'expired', expiresInDays: 7 });
-    await t.later(7 * DAY);
+    const expired = await t.create({ name: 'expired', expiresInDays: SHORTEST });
+    await t.later(SHORTEST * DAY);
     for (const [key, detail] of [
       [twice, 'rolled already'],
       [revoked, 'revoked'],
@@ -217,19 +233,19 @@ describe('the key list', () => {
     const t = await withUser();
     const made: Record<string, string> = {};
     for (const [name, days] of [
-      ['expires soon', 7],
-      ['revoked', 30],
-      ['active a', 30],
-      ['rolled', 30],
-      ['active b', 90],
+      ['expires soon', SHORTEST],
+      ['revoked', LONGER],
+      ['active a', LONGER],
+      ['rolled', LONGER],
+      ['active b', LONGEST],
     ] as const) {
       t.clock.now += 1_000;
       made[name] = (await t.create({ name, expiresInDays: days })).json.key.id;
     }
     await t.send('POST', `/api/keys/${made['revoked']}/revoke`, { cookie: t.cookie });
     t.clock.now += 1_000;
-    const rolled = await t.send('POST', `/api/keys/${made['rolled']}/roll`, { cookie: t.cookie, body: { overlapHours: 1 } });
-    await t.later(7 * DAY);
+    const rolled = await t.send('POST', `/api/keys/${made['rolled']}/roll`, { cookie: t.cookie, body: { overlapHours: OVERLAP } });
+    await t.later(SHORTEST * DAY);
     const { keys } = await allPages(t, 2);
     expect(keys.map((key) => [key.name, key.status, key.id === rolled.json.key.id ? 'new' : ''])).toEqual([
       ['rolled', 'active', 'new'],
@@ -246,12 +262,12 @@ describe('the key list', () => {
 
   it('keeps its order while a key expires between two pages: none is skipped, none comes twice', async () => {
     const t = await withUser();
-    for (const days of [7, 30, 30, 30]) {
+    for (const days of [SHORTEST, LONGER, LONGER, LONGER]) {
       t.clock.now += 1_000;
       await t.create({ name: `${days} days`, expiresInDays: days });
     }
     const first = await t.send('GET', '/api/keys?limit=2', { cookie: t.cookie });
-    await t.later(7 * DAY);
+    await t.later(SHORTEST * DAY);
     const rest = await t.send('GET', `/api/keys?limit=2&cursor=${first.json.nextCursor}`, { cookie: t.cookie });
     const ids = [...first.json.keys, ...rest.json.keys].map((key: Listed) => key.id);
     expect(new Set(ids).size).toBe(4);
@@ -262,9 +278,9 @@ describe('the key list', () => {
     const t = await withUser();
     const active = await t.create({ name: 'still works' });
     const revoked = await t.create({ name: 'revoked' });
-    const expired = await t.create({ name: 'expired', expiresInDays: 7 });
+    const expired = await t.create({ name: 'expired', expiresInDays: SHORTEST });
     await t.send('POST', `/api/keys/${revoked.json.key.id}/revoke`, { cookie: t.cookie });
-    await t.later(7 * DAY);
+    await t.later(SHORTEST * DAY);
     const refused = await t.send('DELETE', `/api/keys/${active.json.key.id}`, { cookie: t.cookie });
     expect(refused.status).toBe(409);
     expect(refused.json.detail).toContain('revoke it');
@@ -321,12 +337,12 @@ describe('two users', () => {
 describe('key events', () => {
   it('record created, first used, rolled, revoked and expired, newest first, and page with a cursor', async () => {
     const t = await withUser();
-    const a = await t.create({ name: 'a', expiresInDays: 7 });
+    const a = await t.create({ name: 'a', expiresInDays: SHORTEST });
     await t.later(HOUR);
     await t.callPublicApi(a.json.secret);
     await t.later(HOUR);
-    const rolled = await t.send('POST', `/api/keys/${a.json.key.id}/roll`, { cookie: t.cookie, body: { overlapHours: 1 } });
-    await t.later(2 * HOUR);
+    const rolled = await t.send('POST', `/api/keys/${a.json.key.id}/roll`, { cookie: t.cookie, body: { overlapHours: OVERLAP } });
+    await t.later((OVERLAP + 1) * HOUR);
     await t.send('POST', `/api/keys/${rolled.json.key.id}/revoke`, { cookie: t.cookie });
     const all = await t.send('GET', '/api/key-events', { cookie: t.cookie });
     expect(
