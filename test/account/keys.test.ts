@@ -12,7 +12,9 @@ const SHORTEST = EXPIRIES.values[0] as number;
 const LONGER = EXPIRIES.values.find((days) => days > SHORTEST) ?? SHORTEST;
 const LONGEST = EXPIRIES.values.at(-1) as number;
 /** A number of days between the presets that is none of them. */
-const BETWEEN = Array.from({ length: LONGEST - SHORTEST }, (_, index) => SHORTEST + index).find((days) => !EXPIRIES.values.includes(days)) ?? LONGEST + 1;
+const BETWEEN =
+  Array.from({ length: LONGEST - SHORTEST }, (_, index) => SHORTEST + index).find((days) => !(EXPIRIES.values as readonly number[]).includes(days)) ??
+  LONGEST + 1;
 const ACTIVE_KEYS = readLimits(accountSpec, 'account').keys.activePerUser;
 const OVERLAPS = accountPresets(accountSpec).overlapHours;
 /** The shortest overlap that keeps the old key working for a while. */

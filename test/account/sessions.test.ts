@@ -11,8 +11,8 @@ import { accountSpec, cookieOf, createTestWebApp, deviceCookieOf, PASSWORD, STAR
 const MINUTE = 60_000;
 // What the account spec decides, read from it: an edit of a limit leaves these tests green.
 const { session: SESSION, signIn: SIGN_IN, signUp: SIGN_UP } = readLimits(accountSpec, 'account');
-const PASSWORD_MIN = (accountSpec as { components: { schemas: { SignUpRequest: { properties: { password: { minLength: number } } } } } }).components.schemas
-  .SignUpRequest.properties.password.minLength;
+const PASSWORD_MIN = (accountSpec as unknown as { components: { schemas: { SignUpRequest: { properties: { password: { minLength: number } } } } } }).components
+  .schemas.SignUpRequest.properties.password.minLength;
 const at = (seconds: number) => new Date(START + seconds * 1000).toISOString();
 /** The waits past the free attempts, in minutes: the backoff doubled each time, at most the maximum, twice at the maximum. */
 function backoffMinutes(): number[] {
