@@ -7,34 +7,7 @@
  */
 import { Command } from 'commander';
 import { ExitCode, runCli, UsageError } from '../../src/cli/exit.js';
-import { passCache } from './pass-cache.js';
-import { formatChecks, readScripts, runChecks } from './run-checks.js';
-
-/**
- * What Biome and the typecheck read: the product, the tools, the tests, the generated types, every file at
- * the root that Biome checks (`*.ts`, `*.json`, `*.jsonc`), the `.gitignore` that tells Biome what to leave
- * out, and the lock file's tool versions (`tools/package.json` is under `tools`).
- */
-const CODE = [
-  'src',
-  'tools',
-  'test',
-  'generated',
-  'vitest.config.ts',
-  'package.json',
-  'package-lock.json',
-  'biome.jsonc',
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'tsconfig.client.json',
-  '.gitignore',
-];
-/**
- * The steps whose tools keep no pass cache of their own, and their inputs: after an edit to a spec
- * alone, neither runs again. (`lint` and `check:contracts` keep their own, finer ones.) `npm run
- * typecheck` or `npm run check:code` on its own always runs.
- */
-const CACHED_STEPS: Readonly<Record<string, readonly string[]>> = { 'check:code': CODE, typecheck: CODE };
+import { formatChecks, readScripts, runChecks, stepCache } from './run-checks.js';
 
 const program = new Command('check')
   .description('Run the named npm scripts of this package at once; report each, and fail if any fails.')
@@ -47,10 +20,7 @@ await runCli('check', async () => {
   const unknown = names.filter((name) => scripts[name] === undefined);
   if (unknown.length > 0) throw new UsageError(`no npm script named ${unknown.map((name) => JSON.stringify(name)).join(', ')} in package.json`);
   const started = performance.now();
-  const results = await runChecks(names, scripts, undefined, (name) => {
-    const inputs = CACHED_STEPS[name];
-    return inputs && passCache(`step-${name.replace(':', '-')}`, inputs, process.env, undefined, ['tools/bench/results']);
-  });
+  const results = await runChecks(names, scripts, undefined, stepCache);
   const { stdout, stderr } = formatChecks(results, (performance.now() - started) / 1000);
   process.stdout.write(stdout);
   process.stderr.write(stderr);

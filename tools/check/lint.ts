@@ -1,16 +1,16 @@
 import { relative } from 'node:path';
 import { ExitCode, runCli } from '../../src/cli/exit.js';
 import { type Contract, projectRoot, readContracts } from '../../src/contract/project.js';
-import { binCommand } from '../process/commands.js';
 import { describeExit } from '../process/launch.js';
-import { runCommand } from '../process/run-command.js';
 import { passCache } from './pass-cache.js';
+import { lintWithRedocly } from './redocly-lint.js';
 
 /**
  * `npm run lint`: the contracts of `redocly.yaml` through both linters, side by side:
  * Redocly with `redocly.yaml` (recommended-strict and this project's rules), as its CLI
- * in a process of its own, and Spectral with `.spectral.yaml` (the OWASP API Security
- * ruleset) in this one (`spectral.ts`). Each one's output is printed whole, in turn. Warnings fail Redocly's run,
+ * in a process of its own (`redocly-lint.ts`), and Spectral with `.spectral.yaml` (the OWASP API Security
+ * ruleset) in this one (`spectral.ts`). Each one's findings are printed whole, in turn, one line each
+ * (`file:line:column severity rule message`), errors first. Warnings fail Redocly's run,
  * and a Spectral finding of any severity fails Spectral's. Each linter keeps a pass
  * cache per contract (`pass-cache.ts`): it lints only the contracts whose spec, its own
  * config or the tools' versions changed since their last pass, so an edit to one spec
@@ -23,9 +23,12 @@ await runCli('lint', async () => {
     {
       name: 'redocly lint',
       config: 'redocly.yaml',
-      // Redocly lints the named APIs of its config, each with that config's rules.
+      // Redocly lints the named APIs of its config, each with that config's rules; one line per problem, errors first (redocly-lint.ts).
       run: (chosen: Contract[]) =>
-        runCommand(binCommand('redocly', ['lint', ...chosen.map((contract) => contract.name), '--config', 'redocly.yaml']), { env, timeoutMs: 120_000 }),
+        lintWithRedocly(
+          chosen.map((contract) => contract.name),
+          env,
+        ),
     },
     {
       name: 'spectral lint (OWASP)',
@@ -48,6 +51,7 @@ await runCli('lint', async () => {
         'package-lock.json',
         'tools/check/lint.ts',
         'tools/check/spectral.ts',
+        'tools/check/redocly-lint.ts',
       ]),
     }));
     return { ...linter, stale: checks.filter((check) => !check.cache.unchanged), fresh: checks.filter((check) => check.cache.unchanged) };

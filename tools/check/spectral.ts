@@ -76,9 +76,18 @@ export async function lintWithSpectral(
   return findings;
 }
 
-/** One line per finding, as a compiler prints them (`file:line:column severity code message`), or the all-clear. */
+/** A finding as a compiler prints one: `file:line:column severity code message` (what `npm run check` leads with). */
+export function findingLine(finding: Omit<SpectralFinding, 'path'>): string {
+  return `${finding.file}:${finding.line}:${finding.column} ${finding.severity} ${finding.code} ${finding.message}`;
+}
+
+/** Errors first, then warnings, infos and hints, each in file order: a list cut short by a reader still shows the errors. */
+export function bySeverity<T extends Pick<SpectralFinding, 'severity'>>(findings: readonly T[]): T[] {
+  return [...findings].sort((a, b) => SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity));
+}
+
+/** One line per finding, errors first, as a compiler prints them (`file:line:column severity code message`), or the all-clear. */
 export function formatFindings(findings: readonly SpectralFinding[], specs: readonly string[]): string {
   if (findings.length === 0) return `spectral: ${specs.length === 1 ? specs[0] : `${specs.length} specs`}: no findings of any severity\n`;
-  const lines = findings.map((finding) => `${finding.file}:${finding.line}:${finding.column} ${finding.severity} ${finding.code} ${finding.message}`);
-  return `${lines.join('\n')}\nspectral: ${findings.length} finding${findings.length === 1 ? '' : 's'}\n`;
+  return `${bySeverity(findings).map(findingLine).join('\n')}\nspectral: ${findings.length} finding${findings.length === 1 ? '' : 's'}\n`;
 }

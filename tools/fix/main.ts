@@ -6,8 +6,10 @@
  * 3. typechecks, and writes a stub of each handler the typecheck says is missing
  *    (`notImplemented`, which answers 500 "not implemented" and logs which handler to write), and the
  *    route of each list operation the client's `LIST_ROUTES` lacks, read from the spec.
- * 4. says whether the breaking-change gate still fails: accepting a break is a judgement it leaves to you.
- * 5. runs `npm run check`, and says it passes only when it does; else it prints what check says failed, each with its fix.
+ * 4. formats the files Biome says are unformatted (`format.ts`), as `npm run format:fix` would.
+ * 5. runs every step of `npm run check`, and says it passes only when it does; else it lists every failure (none cut),
+ *    each with the command or the edit that is left; beside it, says whether the breaking-change gate still fails:
+ *    accepting a break is a judgement it leaves to you.
  * It prints what it did and what is left.
  * Exit codes: 0 nothing left that it knows of, 1 something is left to do by hand.
  */
@@ -17,10 +19,10 @@ import { ExitCode, runCli } from '../../src/cli/exit.js';
 import { projectRoot, readContracts } from '../../src/contract/project.js';
 import { loadSpec } from '../../src/contract/spec.js';
 import { checkBreakingChanges } from '../check/breaking-changes.js';
+import { checkSteps, failureReport, readScripts, runChecks, stepCache } from '../check/run-checks.js';
 import { checkSpecCopies, loadSpecs } from '../check/spec-copies.js';
 import { writeTypes } from '../generate/write-types.js';
-import { typescriptCommand } from '../process/commands.js';
-import { runCommand } from '../process/run-command.js';
+import { formatUnformatted } from './format.js';
 import { missingHandlers, writeStubs } from './handler-stubs.js';
 import { CLIENT_FILE, missingListRoutes, writeListRoutes } from './list-routes.js';
 
@@ -50,8 +52,12 @@ await runCli('fix', async () => {
     const { changed } = await writeTypes(contract);
     console.log(`fix: ${contract.types.replace(`${projectRoot}/`, '')} ${changed ? 'regenerated' : 'already up to date'}`);
   }
-  const typecheck = await runCommand(typescriptCommand(['-p', 'tsconfig.json', '--pretty', 'false']), { cwd: projectRoot, timeoutMs: 300_000 });
-  for (const missing of missingHandlers(typecheck.stdout, projectRoot)) {
+  // The typecheck `npm run check` runs (incremental, and its pass recorded for check's run below), in the plain
+  // format the missing handlers are read from: TypeScript 7 is pretty even in a pipe.
+  const scripts = readScripts();
+  const [typechecked] = await runChecks(['typecheck'], { typecheck: `${scripts['typecheck']} --pretty false` }, projectRoot, stepCache);
+  const typecheck = typechecked?.output ?? '';
+  for (const missing of missingHandlers(typecheck, projectRoot)) {
     const stubs = writeStubs(projectRoot, missing);
     if (!stubs.written) {
       left = true;
@@ -60,25 +66,28 @@ await runCli('fix', async () => {
     }
     for (const id of missing.operationIds) console.log(`fix: ${missing.file}: a stub of the handler ${id} (answers 500 "not implemented" until you write it)`);
   }
-  const listRoutes = missingListRoutes(typecheck.stdout);
+  const listRoutes = missingListRoutes(typecheck);
   if (listRoutes) {
     const { unknown } = writeListRoutes(projectRoot, loadSpec(), listRoutes);
     for (const id of listRoutes.operationIds.filter((id) => !unknown.includes(id)))
       console.log(`fix: ${CLIENT_FILE}: the route of the list operation ${id} in LIST_ROUTES, read from the spec (paginate walks it now)`);
   }
-  const after =
-    missingHandlers(typecheck.stdout, projectRoot).length > 0 || listRoutes
-      ? await runCommand(typescriptCommand(['-p', 'tsconfig.json', '--pretty', 'false']), { cwd: projectRoot, timeoutMs: 300_000 })
-      : typecheck;
-  const errors = after.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
-  if (errors.length > 0) {
+  // What npm run format:fix does, on the files Biome says are unformatted: its own writes above, or a file saved unformatted.
+  const formatting = await formatUnformatted(projectRoot);
+  for (const file of formatting.formatted) console.log(`fix: ${file} formatted (biome format --write, as npm run format:fix does)`);
+  if (formatting.problem) {
     left = true;
-    console.log(`fix: the typecheck still fails (${errors.length} error${errors.length === 1 ? '' : 's'}), which it cannot fix:`);
-    for (const error of errors.slice(0, 10)) console.log(`  ${error.trim()}`);
+    console.log(`fix: ${formatting.problem}`);
   }
-  // What needs a judgement it must not make: a change that can break a client of the release.
-  for (const contract of readContracts()) {
-    const gate = await checkBreakingChanges(contract);
+
+  // Said only after it is checked: every step of `npm run check` (which also finds what fix knows nothing of: a linter's
+  // rule, a broken example, a formatting error the formatter cannot mend), and beside it what needs a judgement fix
+  // must not make: a change that can break a client of the release.
+  const [gates, results] = await Promise.all([
+    Promise.all(readContracts().map(async (contract) => ({ contract, gate: await checkBreakingChanges(contract) }))),
+    runChecks(checkSteps(scripts), scripts, projectRoot, stepCache),
+  ]);
+  for (const { contract, gate } of gates) {
     if (gate.ok) continue;
     left = true;
     console.log(
@@ -86,18 +95,18 @@ await runCli('fix', async () => {
         'raise the major version with a CHANGELOG section, or accept each change with its reason (npm run check:contracts says how)',
     );
   }
-  // Said only after it is checked: `npm run check` itself, which also finds what fix knows nothing of (a linter's
-  // rule, a broken example, a formatting error), each with its own fix command.
-  const check = await runCommand(['npm', 'run', '--silent', 'check'], { cwd: projectRoot, timeoutMs: 600_000, env: { FORCE_COLOR: '0' } });
-  if (check.code === 0) {
+  if (results.every((result) => result.ok)) {
     console.log(left ? 'fix: npm run check passes, but the rest above is yours' : 'fix: done, and npm run check passes');
     return left ? ExitCode.failed : ExitCode.ok;
   }
-  // Its report leads with what failed and the command that fixes each, down to its summary line; the full output is one `npm run check` away.
-  const lines = check.stdout.split('\n');
-  const summary = lines.findIndex((line) => /^check: /.test(line));
-  console.log('fix: npm run check still fails; what it says (each with its fix, or the edit to make):');
-  for (const line of lines.slice(0, summary === -1 ? 40 : summary + 1)) if (line.trim() !== '') console.log(`  ${line}`);
-  console.log(left ? 'fix: done what it could; the rest above is yours' : 'fix: done what it could; what check says above is yours');
+  // Every failure, none cut (npm run check shows a few per step before its full output), each with what is left to do.
+  console.log(
+    `fix: npm run check still fails (${results
+      .filter((result) => !result.ok)
+      .map((result) => result.name)
+      .join(', ')}); what it could not do, each with the command or the edit:`,
+  );
+  for (const line of failureReport(results, { afterFix: true })) console.log(`  ${line}`);
+  console.log('fix: done what it could; the rest above is yours (npm run check shows it again)');
   return ExitCode.failed;
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatChecks, runChecks } from '../../../tools/check/run-checks.js';
+import { checkSteps, formatChecks, readScripts, runChecks } from '../../../tools/check/run-checks.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'check-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -61,8 +61,8 @@ describe('npm run check, its steps at once', () => {
     expect(stderr.indexOf('drift: FAILED')).toBeLessThan(stderr.indexOf('accepted:'));
   });
 
-  it('names the fix of the failure it leads with, not of another one further down', () => {
-    // A breaking change and a sample it broke: the lead is the gate's, so is its fix (it named the samples' before).
+  it('names the fix of each failure beside it, the one it leads with first', () => {
+    // A breaking change and a sample it broke: the lead is the gate's, so is the first fix (it named the samples' before).
     const output = [
       'diff: FAILED, openapi/openapi.yaml against its release 1.0.0 (openapi/released/openapi.yaml): changes 4 major. This change can break clients built against 1.0.0:',
       '  modified POST / requestBody/content/application/json/schema · required at openapi/openapi.yaml:353',
@@ -78,7 +78,11 @@ describe('npm run check, its steps at once', () => {
     ).toEqual([]);
     expect(lines.filter((line) => line.startsWith('  fix:'))).toEqual([
       "  fix: make the change compatible, or raise info.version's major and list what breaks in CHANGELOG.md (both ways are spelled out below)",
+      '  fix: make each sample named above say what the spec says now',
     ]);
+    expect(lines.indexOf('  fix: make each sample named above say what the spec says now')).toBeGreaterThan(
+      lines.findIndex((line) => line.startsWith('  samples: FAILED')),
+    );
     // An error listed under its check's FAILED and again on its own is led with once.
     const twice = [
       'samples: FAILED, 1 error in the code the samples import:',
@@ -89,8 +93,26 @@ describe('npm run check, its steps at once', () => {
     // A spec that does not parse fails the copies check too; npm run fix cannot mend YAML.
     const unparsable = 'copies: FAILED, Nested mappings are not allowed in compact mappings at line 132, column 16:';
     expect(formatChecks([{ name: 'check:contracts', ok: false, seconds: 1, output: unparsable }], 1).stdout).toContain(
-      '  fix: fix the YAML at the line named below (npm run lint names it)',
+      '  fix: fix the YAML at the line named above (npm run lint names it)',
     );
+  });
+
+  it("takes the colours off a step's output, which TypeScript 7 prints even to a pipe, so its errors can be read", async () => {
+    const [result] = await runChecks(
+      ['pretty'],
+      { pretty: "printf '\\033[96msrc/a.ts\\033[0m:1:2 - \\033[91merror\\033[0m\\033[90m TS2322: \\033[0mwrong\\n'; exit 2" },
+      scratch,
+    );
+    expect(result?.output).toBe('src/a.ts:1:2 - error TS2322: wrong\n');
+    expect(formatChecks(result ? [result] : [], 1).stdout).toMatch(/^FAILED pretty: src\/a\.ts:1:2 - error TS2322: wrong\n {2}fix: fix the code/);
+  });
+
+  // Issue 35: Biome's "Diagnostics not shown: 7" hid a formatting error behind twenty warnings.
+  it('runs Biome with no limit on what it prints', () => {
+    const biome = readScripts()['check:code'] ?? '';
+    expect(checkSteps()).toContain('check:code');
+    expect(biome).toMatch(/^biome check /);
+    expect(biome).toContain('--max-diagnostics=none');
   });
 
   it("finds the project's own binaries first on PATH, as npm run does", async () => {
