@@ -5,7 +5,7 @@ import type { QuotaLease, QuotaRequest, Store } from '../store/store.js';
 
 /**
  * How many requests an instance takes from the shared quota at a time: 2% of
- * the quota, at least 1, at most 100 (600 per minute: blocks of 12). It bounds
+ * the quota, at least 1, at most 100 (600 requests per 60 s: blocks of 12). It bounds
  * the error: the instances together never grant more than the quota in a
  * window, and refuse at most `(instances - 1) × block` requests early (the
  * unspent blocks the other instances hold), and only while those instances see

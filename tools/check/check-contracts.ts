@@ -78,7 +78,7 @@ function contractChecks(contracts: readonly Contract[]): ContractCheck[] {
     // `docs/`'s pages restate the specs too; the references `npm run docs` writes there are not read.
     cache: passCache(
       'contracts-copies',
-      ['openapi', 'generated', 'redocly.yaml', 'README.md', 'docs', 'CHANGELOG.md', 'package-lock.json', 'src', 'tools/check'],
+      ['openapi', 'generated', 'redocly.yaml', '.spectral.yaml', 'README.md', 'docs', 'CHANGELOG.md', 'package-lock.json', 'src', 'tools/check'],
       process.env,
       projectRoot,
       ['docs/index.html', 'docs/account.html'],

@@ -75,6 +75,10 @@ const FIXES: readonly Fix[] = [
   { when: /^samples: FAILED/m, fix: 'make each sample named above say what the spec says now' },
   { when: /^names: FAILED/m, fix: 'reword each place named above: the spec no longer has that name' },
   {
+    when: /stale exception: \.spectral\.yaml:\d+|update \.spectral\.yaml:\d+: the exception/,
+    fix: 'update the stale exception in .spectral.yaml named above (point it at the place it meant, or remove it); it no longer excuses anything',
+  },
+  {
     when: /^\S+\.ya?ml:\d+:\d+ +(?:error|warning|info|hint) |owasp:|redocly|spectral/i,
     fix: 'edit the spec at the place named above (npm run lint runs the linters alone)',
   },

@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { maxHeaderSize } from 'node:http';
 import { join } from 'node:path';
 import { projectRoot, readContracts } from '../../src/contract/project.js';
 import { deref, isObject, type Json, loadSpec, type OpenApiDocument } from '../../src/contract/spec.js';
 import { leaseBlock } from '../../src/http/shared-rate-limit.js';
+import { commentRuns } from './code-comments.js';
 import { createValueFinder } from './spec-locations.js';
 
 /** The two contracts, by their name in `redocly.yaml`. */
@@ -51,6 +52,8 @@ const SCALING = 'docs/scaling-out.md';
 const WEB_APP = 'docs/web-application.md';
 const CONTRACT_SUITE = 'docs/contract-suite.md';
 const LIMITS = 'docs/limits.md';
+/** A comment that works an example with the public quota. */
+const SHARED_RATE_LIMIT = 'src/http/shared-rate-limit.ts';
 /** The pages' forms: the bounds their inputs hold a user to before a request is sent, and the hints beside them. */
 const PAGES = 'src/pages/html.ts';
 
@@ -319,6 +322,19 @@ const PROSE_COPIES: ProseCopy[] = [
     find: /block = 2% of the quota: (\d+) of (\d+),/g,
     want: (specs) => [leaseBlock(limit('rateLimit/requests')(specs)), limit('rateLimit/requests')(specs)],
   },
+  // Comments in src/ that restate the spec (every comment there is also searched for the wordings above).
+  {
+    files: [SHARED_RATE_LIMIT],
+    of: 'x-limits.rateLimit of openapi.yaml and leaseBlock in src/http/shared-rate-limit.ts',
+    find: /\((\d+) requests per (\d+) s: blocks of (\d+)\)/g,
+    want: (specs) => [limit('rateLimit/requests')(specs), limit('rateLimit/windowSeconds')(specs), leaseBlock(limit('rateLimit/requests')(specs))],
+  },
+  {
+    files: ['src/mock/stateful/identity.ts'],
+    of: 'components.schemas.UserName of account.yaml',
+    find: /\(`UserName` takes (\d+) to (\d+)\)/g,
+    want: ({ account }) => ['minLength', 'maxLength'].map((keyword) => number(account, `#/components/schemas/UserName/${keyword}`)),
+  },
   {
     files: [CONTRACT_SUITE],
     of: 'x-limits.rateLimit of openapi.yaml',
@@ -441,44 +457,107 @@ export interface CopiesResult {
   message: string;
 }
 
+/** The TypeScript files under `folder` (relative to the project root), whose comments may restate the spec. */
+function sourceFiles(folder = 'src'): string[] {
+  return readdirSync(join(projectRoot, folder), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(`${folder}/${entry.name}`) : entry.name.endsWith('.ts') ? [`${folder}/${entry.name}`] : [],
+  );
+}
+
+/** Where a copy may be: a file, or the prose in it (a source file's comments, joined), with the file's place of each of its characters. */
+interface Searched {
+  file: string;
+  /** The whole file, for line numbers. */
+  text: string;
+  prose: string;
+  at: (index: number) => number;
+}
+
+/**
+ * A TypeScript file's comments (those `keep` keeps), joined by a character no copy's pattern takes for prose (NUL),
+ * each mapped back to its place in the file.
+ */
+function commentsOf(file: string, text: string, keep: (comment: string) => boolean): Searched {
+  const runs = commentRuns(text).filter((run) => keep(run.text));
+  const starts: number[] = [];
+  let length = 0;
+  for (const run of runs) {
+    starts.push(length);
+    length += run.text.length + 1;
+  }
+  const at = (index: number) => {
+    let run = starts.length - 1;
+    while (run > 0 && (starts[run] ?? 0) > index) run--;
+    return (runs[run]?.start ?? 0) + index - (starts[run] ?? 0);
+  };
+  return { file, text, prose: runs.map((run) => run.text).join('\0'), at };
+}
+
+/** Each match of a copy's pattern in `searched`, and for each one whose values are not `wanted`, the problem and the replacement that makes it say them. */
+function matchCopy(copy: ProseCopy, pattern: RegExp, wanted: string[], { file, text, prose, at }: Searched) {
+  const problems: string[] = [];
+  const replacements: Replacement[] = [];
+  // A match across two comments is not a copy: the code between them was left out of `prose`.
+  const matches = [...prose.matchAll(pattern)].filter((match) => !match[0].includes('\0'));
+  for (const match of matches) {
+    const groups = match.slice(1).flatMap((value, group) => (value === undefined ? [] : [{ value, span: match.indices?.[group + 1] }]));
+    if (groups.map((group) => group.value).join('|') === wanted.slice(0, groups.length).join('|')) continue;
+    const index = at(match.index);
+    const line = text.slice(0, index).split('\n').length;
+    let fixed = match[0];
+    // From the last value back, so each replacement leaves the earlier places where they were.
+    for (let group = groups.length - 1; group >= 0; group--) {
+      const span = groups[group]?.span;
+      if (!span) continue;
+      fixed = fixed.slice(0, span[0] - match.index) + (wanted[group] ?? groups[group]?.value) + fixed.slice(span[1] - match.index);
+    }
+    problems.push(`update ${file}:${line}: "${match[0]}" restates ${copy.of}, which now says "${fixed}" (npm run fix writes it)`);
+    replacements.push({ file, line, index, from: match[0], to: fixed });
+  }
+  return { found: matches.length, problems, replacements };
+}
+
 /**
  * Checks every place that restates the spec in prose or in an example against the spec:
  * each copy listed here must still be found where it was (a reworded sentence must be listed
- * anew), and each value in it must be what the spec says now.
+ * anew), and each value in it must be what the spec says now. The comments of `src/` are prose
+ * too: a comment in any wording listed here is checked wherever it is, listed or not.
  *
  * @param texts the files' contents by path relative to the project root (default: read from disk)
+ * @param sources the TypeScript files whose comments are searched (default: every one under `src/`)
  */
-export function checkSpecCopies(specs: Specs, texts: (file: string) => string = (file) => readFileSync(join(projectRoot, file), 'utf8')): CopiesResult {
+export function checkSpecCopies(
+  specs: Specs,
+  texts: (file: string) => string = (file) => readFileSync(join(projectRoot, file), 'utf8'),
+  sources: readonly string[] = sourceFiles(),
+): CopiesResult {
   const problems: string[] = [];
   const replacements: Replacement[] = [];
   let checked = 0;
+  const sourceTexts = sources.map((file) => ({ file, text: texts(file) }));
+  const comments = sourceTexts.map(({ file, text }) => commentsOf(file, text, () => true));
+  // Most copies restate a number, and two thirds of the comments have none: those copies search the rest alone.
+  const numbered = sourceTexts.map(({ file, text }) => commentsOf(file, text, (comment) => /\d/.test(comment)));
   for (const copy of PROSE_COPIES) {
     const wanted = copy.want(specs).map(String);
-    for (const file of copy.files) {
+    // `d` gives each value's place, so the message can show the sentence as it should read.
+    const pattern = new RegExp(copy.find.source, `${copy.find.flags}d`);
+    const results = copy.files.map((file) => {
       const text = texts(file);
-      // `d` gives each value's place, so the message can show the sentence as it should read.
-      const matches = [...text.matchAll(new RegExp(copy.find.source, `${copy.find.flags}d`))];
-      if (matches.length === 0) {
+      const result = matchCopy(copy, pattern, wanted, { file, text, prose: text, at: (index) => index });
+      if (result.found === 0)
         problems.push(
           `update tools/check/spec-copies.ts: ${file} no longer says ${copy.find.source} (the copy of ${copy.of}); point the check at the new wording`,
         );
-        continue;
-      }
-      for (const match of matches) {
-        checked++;
-        const groups = match.slice(1).flatMap((value, group) => (value === undefined ? [] : [{ value, span: match.indices?.[group + 1] }]));
-        if (groups.map((group) => group.value).join('|') === wanted.slice(0, groups.length).join('|')) continue;
-        const line = text.slice(0, match.index).split('\n').length;
-        let fixed = match[0];
-        // From the last value back, so each replacement leaves the earlier places where they were.
-        for (let index = groups.length - 1; index >= 0; index--) {
-          const span = groups[index]?.span;
-          if (!span) continue;
-          fixed = fixed.slice(0, span[0] - match.index) + (wanted[index] ?? groups[index]?.value) + fixed.slice(span[1] - match.index);
-        }
-        problems.push(`update ${file}:${line}: "${match[0]}" restates ${copy.of}, which now says "${fixed}" (npm run fix writes it)`);
-        replacements.push({ file, line, index: match.index, from: match[0], to: fixed });
-      }
+      return result;
+    });
+    // A comment elsewhere in that wording is a copy too; it need not be listed, so finding none is no problem.
+    for (const searched of copy.find.source.includes('(\\d+)') ? numbered : comments)
+      if (!copy.files.includes(searched.file)) results.push(matchCopy(copy, pattern, wanted, searched));
+    for (const result of results) {
+      checked += result.found;
+      problems.push(...result.problems);
+      replacements.push(...result.replacements);
     }
   }
   for (const copy of VALUE_COPIES) {

@@ -10,6 +10,14 @@ const specs = loadSpecs();
 const read = (file: string) => readFileSync(join(projectRoot, file), 'utf8');
 /** The public rate limit as the spec has it now, which the edits below raise. */
 const requests = (specs.main['x-limits'] as { rateLimit: { requests: number } }).rateLimit.requests;
+// The rest the edits below start from, read from the specs too: an edit of the spec itself leaves these tests green.
+const maxBodyBytes = (specs.main['x-limits'] as { maxBodyBytes: number }).maxBodyBytes;
+const schemas = (spec: object) => (spec as { components: { schemas: Record<string, { enum: never[]; default: never }> } }).components.schemas;
+const sortOrders: string[] = schemas(specs.main)['Sort']?.enum ?? [];
+const expiries: { enum: number[]; default: number } = schemas(specs.account)['ExpiresInDays'] ?? { enum: [], default: 0 };
+const accountLimits = specs.account['x-limits'] as { session: { idleSeconds: number }; keys: { activePerUser: number } };
+/** `a, b or c`, as the prose lists values. */
+const listed = (values: readonly unknown[]) => `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 
 /** The specs with one thing changed, as a developer would change it, and the prose left as it is. */
 function changed(edit: (copy: Specs & Record<string, any>) => void): Specs {
@@ -37,17 +45,19 @@ describe('copies of the spec in prose and examples', () => {
         'RateLimit-Limit/example',
         'docs/scaling-out.md:',
         `block = 2% of the quota: ${leaseBlock(requests * 2)} of ${requests * 2}`,
+        // A comment that restates the quota goes stale like a page (issue 35: it still said 600 after the change).
+        `src/http/shared-rate-limit.ts:`,
       ],
     },
     {
-      given: 'the public body limit halved',
-      edit: (copy: any) => (copy.main['x-limits'].maxBodyBytes = 4096),
-      stale: ['Request bodies up to 4 KiB', 'exceeds 4096 bytes'],
+      given: 'the public body limit doubled',
+      edit: (copy: any) => (copy.main['x-limits'].maxBodyBytes = maxBodyBytes * 2),
+      stale: [`Request bodies up to ${(maxBodyBytes * 2) / 1024} KiB`, `exceeds ${maxBodyBytes * 2} bytes`],
     },
     {
       given: 'a third sort order',
       edit: (copy: any) => copy.main.components.schemas.Sort.enum.push('random'),
-      stale: ['Enum `asc` / `desc` / `random`', "'must be one of: asc, desc, random'"],
+      stale: [`Enum ${[...sortOrders, 'random'].map((order) => `\`${order}\``).join(' / ')}`, `'must be one of: ${[...sortOrders, 'random'].join(', ')}'`],
     },
     {
       given: 'a longer page',
@@ -55,25 +65,25 @@ describe('copies of the spec in prose and examples', () => {
       stale: [`\`limit\` (${LIMIT.minimum} to ${LIMIT.maximum * 2}, default ${LIMIT.default})`],
     },
     {
-      given: 'a two-year key expiry',
-      edit: (copy: any) => copy.account.components.schemas.ExpiresInDays.enum.push(730),
+      given: 'a key expiry twice the longest',
+      edit: (copy: any) => copy.account.components.schemas.ExpiresInDays.enum.push((expiries.enum.at(-1) as number) * 2),
       stale: [
-        'expire (7 to 730 days)',
-        '7, 30, 60, 90, 365 or 730',
-        'must be one of: 7, 30, 60, 90, 365, 730',
+        `expire (${expiries.enum[0]} to ${(expiries.enum.at(-1) as number) * 2} days)`,
+        listed([...expiries.enum, (expiries.enum.at(-1) as number) * 2]),
+        `must be one of: ${[...expiries.enum, (expiries.enum.at(-1) as number) * 2].join(', ')}`,
         'README.md:',
-        'from the same presets (7, 30, 60, 90, 365, 730; default 30)',
+        `from the same presets (${[...expiries.enum, (expiries.enum.at(-1) as number) * 2].join(', ')}; default ${expiries.default})`,
       ],
     },
     {
-      given: 'a shorter idle session',
-      edit: (copy: any) => (copy.account['x-limits'].session.idleSeconds = 900),
-      stale: ['after 15 minutes without a request', 'after 15 idle'],
+      given: 'a longer idle session',
+      edit: (copy: any) => (copy.account['x-limits'].session.idleSeconds = accountLimits.session.idleSeconds + 900),
+      stale: [`after ${accountLimits.session.idleSeconds / 60 + 15} minutes without a request`, `after ${accountLimits.session.idleSeconds / 60 + 15} idle`],
     },
     {
       given: 'more active keys',
-      edit: (copy: any) => (copy.account['x-limits'].keys.activePerUser = 50),
-      stale: ['You have 50 active API keys', 'At most 50 active keys per user'],
+      edit: (copy: any) => (copy.account['x-limits'].keys.activePerUser = accountLimits.keys.activePerUser + 30),
+      stale: [`You have ${accountLimits.keys.activePerUser + 30} active API keys`, `At most ${accountLimits.keys.activePerUser + 30} active keys per user`],
     },
   ])('name each stale copy when $given', ({ edit, stale }) => {
     const result = checkSpecCopies(changed(edit));
@@ -98,6 +108,29 @@ describe('copies of the spec in prose and examples', () => {
       (replacement) => replacement.file === 'openapi/openapi.yaml' && replacement.from === String(requests) && replacement.to === String(requests * 2),
     );
     expect(example, JSON.stringify(result.replacements)).toBeDefined();
+  });
+
+  it('checks a comment anywhere in src/ that uses a listed wording, and leaves the code beside it alone', () => {
+    const maxBodyBytes = (specs.main['x-limits'] as { maxBodyBytes: number }).maxBodyBytes;
+    const copy = `Request bodies up to ${maxBodyBytes / 1024} KiB`;
+    const source = [
+      `const said = '// ${copy}';`,
+      `const pattern = /"'/; // ${copy} (413 above)`,
+      `/* ${copy},`,
+      ` * even in a block. */`,
+      'const template = `${said}`;',
+    ].join('\n');
+    const texts = (file: string) => (file === 'src/example.ts' ? source : read(file));
+    expect(checkSpecCopies(specs, texts, ['src/example.ts']).ok).toBe(true);
+    const halved = changed((copy: any) => (copy.main['x-limits'].maxBodyBytes = maxBodyBytes / 2));
+    const inExample = checkSpecCopies(halved, texts, ['src/example.ts']).replacements.filter((replacement) => replacement.file === 'src/example.ts');
+    // The two comments, each at its own line and place; the string on line 1 is code, not prose.
+    expect(inExample.map(({ line, from }) => ({ line, from }))).toEqual([
+      { line: 2, from: copy },
+      { line: 3, from: copy },
+    ]);
+    for (const { index, from } of inExample) expect(source.startsWith(from, index)).toBe(true);
+    expect(inExample[0]?.to).toBe(`Request bodies up to ${maxBodyBytes / 2048} KiB`);
   });
 
   it('asks for the check to be pointed at new wording when a copy is reworded', () => {

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { readContracts } from '../../../src/contract/project.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot, readContracts } from '../../../src/contract/project.js';
 import { jsdocSamples, markdownSamples, readSampleErrors, samplesResult } from '../../../tools/check/code-samples.js';
 import { checkStaleNames } from '../../../tools/check/stale-names.js';
 
@@ -46,6 +46,67 @@ describe('names the specs dropped, still used in prose', () => {
       ),
     );
     expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/#\/components\/schemas\/Item\/description: it names title, which Item had/)]));
+  });
+});
+
+/** Item.title renamed to name, as a developer renames it; Problem keeps its title. */
+const renameTitle = (text: string) =>
+  text.replace('required: [id, title, ownerId, createdAt]', 'required: [id, name, ownerId, createdAt]').replace('\n        title:\n', '\n        name:\n');
+
+describe('a name one schema dropped while another keeps it (issue 35: Item.title renamed, Problem.title kept)', () => {
+  let renamed: ReturnType<typeof edited>;
+  beforeAll(() => {
+    renamed = edited(renameTitle);
+  });
+
+  it("names the decision table's row on Item, in the spec and in docs/, and not the Problem's title", () => {
+    const { problems } = checkStaleNames(renamed);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/#\/info\/description: `title` here is Item's field .*which Item had at its release/),
+        expect.stringMatching(/^update docs\/what-the-contract-decides\.md:\d+: `title` here is Item's field/),
+      ]),
+    );
+    // Problem's own description says `title` too, and means its own.
+    expect(problems.filter((problem) => /#\/components\/schemas\/(Problem|ProblemType)/.test(problem))).toEqual([]);
+  });
+
+  it('passes over the sentence of docs/editing-the-contract.md that explains the check, and only that sentence', () => {
+    const page = 'docs/editing-the-contract.md';
+    expect(checkStaleNames(renamed).problems.filter((problem) => problem.includes(page))).toEqual([]);
+    // The same words outside the explaining sentence are a finding like any other.
+    const more = (file: string) => readFileSync(join(projectRoot, file), 'utf8') + (file === page ? '\nEvery item has a `title`.\n' : '');
+    const lines = more(page).split('\n').length;
+    expect(checkStaleNames(renamed, projectRoot, more).problems.filter((problem) => problem.includes(page))).toEqual([
+      expect.stringMatching(new RegExp(`^update ${page}:${lines - 1}: \`title\` here is Item's field`)),
+    ]);
+  });
+
+  it('names the exception of .spectral.yaml that the rename left with nothing to excuse', () => {
+    // A project of the renamed spec and the ruleset alone, so the spec is where .spectral.yaml names it.
+    const root = join(scratch, `project-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(join(root, 'openapi'), { recursive: true });
+    writeFileSync(join(root, 'openapi', 'openapi.yaml'), renameTitle(readFileSync(main.spec, 'utf8')));
+    copyFileSync(join(projectRoot, '.spectral.yaml'), join(root, '.spectral.yaml'));
+    const { problems } = checkStaleNames([{ ...main, spec: join(root, 'openapi', 'openapi.yaml') }], root);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^update \.spectral\.yaml:\d+: the exception for openapi\/openapi\.yaml#\/components\/schemas\/Item\/properties\/title .* is stale/,
+        ),
+      ]),
+    );
+  });
+
+  it('names an exemption whose sentence is gone, so it cannot come to cover another', () => {
+    const page = 'docs/editing-the-contract.md';
+    const reworded = (file: string) => {
+      const text = readFileSync(join(projectRoot, file), 'utf8');
+      return file === page ? text.replace('A field renamed or an enum value dropped since the release', 'A renamed field') : text;
+    };
+    expect(checkStaleNames(contracts, projectRoot, reworded).problems).toEqual([
+      `update tools/check/stale-names.ts: ${page} no longer has the passage EXPLAINED exempts; point it at the passage that explains this check now`,
+    ]);
   });
 });
 
