@@ -14,16 +14,19 @@
  *   every `passwordChangeIntervalMs` (a session it started in a second browser just before, and one a sign-in
  *   with the old password racing the change got, must both be over after it: the password-change race), and
  *   someone new signs up every `legitimateSignUpIntervalMs`. Every one of these is answered in under 2 s.
+ * - a /64 spread (issue 33, tools/soak/spread.ts): made-up keys and sign-ups from many addresses of one IPv6 /64,
+ *   through a hop the target trusts as its proxy; the /64 must get one client's budgets, not one per address.
  * Traffic goes to the given URLs only; on loopback each flood connection is bound to its own 127.0.0.x.
  */
 
 import { randomBytes } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
-import { readLimits } from '../../src/contract/limits.js';
+import { type AccountSpecLimits, readLimits } from '../../src/contract/limits.js';
 import { readContracts } from '../../src/contract/project.js';
 import { ResponseChecker } from '../../src/contract/response-checker.js';
 import { loadSpec } from '../../src/contract/spec.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
+import { formatSpread, runSpread, type SpreadLimits, type SpreadReport, type SpreadTarget } from './spread.js';
 
 export interface AttackOptions {
   /** Root URL of the public API. */
@@ -41,6 +44,11 @@ export interface AttackOptions {
   passwordChangeIntervalMs?: number;
   /** How often a legitimate newcomer signs up, each from an address of its own (default 4,000 ms). */
   legitimateSignUpIntervalMs?: number;
+  /**
+   * Where the /64 spread goes (the target's URLs and the local address it trusts as its proxy), or why it is not
+   * run: only a target known to trust a hop can be sent an IPv6 client from loopback. Default: not run.
+   */
+  spread?: SpreadTarget | { notRun: string };
   /** Called about once a second with the row of the second just ended. */
   onSecond?: (row: AttackSecond) => void;
 }
@@ -60,6 +68,12 @@ export const ATTACK_ADDRESSES = {
   storm: range(2, 9, '127.0.1'),
   /** Legitimate newcomers, each signing up from the next of 127.0.2.1 to 127.0.2.254. */
   newcomers: range(1, 254, '127.0.2'),
+  /**
+   * The /64 spread's hop: a server the soak starts lists only this address in TRUSTED_PROXIES and reads the client
+   * from X-Forwarded-For when the peer is it. No other part uses it (nor any 127.0.3.x), so no other part's
+   * requests are read that way: they send no such header, and come from peers the server does not trust.
+   */
+  proxy: '127.0.3.1',
 } as const;
 
 function range(from: number, to: number, network = '127.0.0'): string[] {
@@ -90,6 +104,9 @@ export interface AttackSecond {
   newcomers: { tries: number; made: number; maxMs: number };
   /** The legitimate user's password changes: tries, changed, the slowest in ms, and sessions still live after one. */
   changes: { tries: number; changed: number; maxMs: number; surviving: number };
+  /** The /64 spread's made-up keys and sign-ups, by status (empty when it is not run). */
+  spread: Record<string, number>;
+  spreadSignUps: Record<string, number>;
 }
 
 /** A legitimate operation's answers: how many, how many as wanted, their latencies. */
@@ -140,6 +157,8 @@ export interface AttackReport {
     /** How the sign-ins racing a change (the old password, sent at once with the change) were answered. */
     racingSignIns: Record<string, number>;
   };
+  /** The /64 spread: what one IPv6 /64 got from many of its addresses, against one client's budgets; or why it was not run. */
+  spread: SpreadReport;
   /** 5xx answers to any part, in total. */
   serverErrors: number;
   /** Connection errors, by part and code. */
@@ -150,7 +169,8 @@ export interface AttackReport {
   perSecond: AttackSecond[];
   /**
    * True when the valid key was served in every second (and every request of it), every legitimate sign-in, sign-up
-   * and password change succeeded in under 2 s, no session outlived a password change, and no answer was a 5xx.
+   * and password change succeeded in under 2 s, no session outlived a password change, no answer was a 5xx, and
+   * the /64 spread (when run) got one client's budgets.
    */
   ok: boolean;
 }
@@ -163,7 +183,7 @@ interface Answer {
   ms: number;
 }
 
-type Part = 'flood' | 'valid' | 'signIn' | 'guess' | 'signUp' | 'storm' | 'burn' | 'newcomer' | 'change' | 'race';
+type Part = 'flood' | 'valid' | 'signIn' | 'guess' | 'signUp' | 'storm' | 'burn' | 'newcomer' | 'change' | 'race' | 'spread';
 
 /** A strong random password (zxcvbn-ts finds nothing to guess in it). */
 const newPassword = () => `${randomBytes(18).toString('base64url')} soak`;
@@ -343,6 +363,8 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
     burn: {},
     newcomers: { tries: 0, made: 0, maxMs: 0 },
     changes: { tries: 0, changed: 0, maxMs: 0, surviving: 0 },
+    spread: {},
+    spreadSignUps: {},
   }));
   const validLatencies: number[] = [];
   const signInLatencies: number[] = [];
@@ -360,7 +382,10 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
   const attacker = await prepareStormAccount(web, ownAgent);
   // Right passwords are limited to a rate per account and per client (x-limits.signIn): the change's two extra sign-ins
   // (a second browser, the racing one) keep that far from the owner's own, as a person signing in on three browsers would.
-  const successIntervalMs = readLimits(loadSpec(contractSpec('account')), 'account').signIn.successIntervalSeconds * 1000;
+  const accountLimits = readLimits(loadSpec(contractSpec('account')), 'account');
+  const successIntervalMs = accountLimits.signIn.successIntervalSeconds * 1000;
+  // Read before the attack starts: parsing a spec holds this process's event loop, and with it the legitimate user's requests.
+  const spreadPlan = planSpread(options.spread, accountLimits);
   let lastOwnerSignIn = Number.NEGATIVE_INFINITY;
   /**
    * Waits until the owner's latest sign-in (from any of its browsers) was sent at least twice that long ago, and counts
@@ -675,13 +700,26 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
     }
   };
 
+  /** The /64 spread, through the target's trusted hop; when not run, the report says why. */
+  const spread = async (): Promise<SpreadReport> => {
+    if ('notRun' in spreadPlan) return { run: false, reason: spreadPlan.notRun };
+    return runSpread({
+      ...spreadPlan,
+      attempt: (url, operation, init) => attempt('spread', url, operation, init),
+      end,
+      count: (kind, status) => add(kind === 'keys' ? row().spread : row().spreadSignUps, status),
+    });
+  };
+
   let reported = 0;
   const ticker = setInterval(() => {
     const whole = Math.floor((performance.now() - started) / 1000);
     for (; reported < Math.min(whole, seconds); reported++) options.onSecond?.(rows[reported] as AttackSecond);
   }, 250);
+  let spreadReport: SpreadReport;
   try {
-    await Promise.all([
+    [spreadReport] = await Promise.all([
+      spread(),
       ...Array.from({ length: options.connections }, (_, worker) => flood(worker)),
       valid(),
       signIns(),
@@ -715,7 +753,25 @@ export async function runAttack(options: AttackOptions): Promise<AttackReport> {
     signInStatuses,
     newcomers: { statuses: newcomerStatuses, latencies: newcomerLatencies },
     changes: { statuses: changeStatuses, latencies: changeLatencies, racingSignIns, sessionsChecked, sessionsSurviving },
+    spread: spreadReport,
   });
+}
+
+/** The /64 spread to run, with the limits it must meet, or why it is not run. */
+function planSpread(
+  spread: AttackOptions['spread'],
+  account: Pick<AccountSpecLimits, 'signUp'>,
+): { target: SpreadTarget; limits: SpreadLimits } | { notRun: string } {
+  if (!spread) return { notRun: 'no hop the target trusts as its proxy was given' };
+  if ('notRun' in spread) return spread;
+  return { target: spread, limits: spreadLimits(account) };
+}
+
+/** The limits the /64 spread must meet as one client, read from the specs' `x-limits` (the server's defaults). */
+function spreadLimits(account: Pick<AccountSpecLimits, 'signUp'>): SpreadLimits {
+  const { failedAuthentication } = readLimits(loadSpec(contractSpec('main')), 'main');
+  const { signUp } = account;
+  return { perAddress: failedAuthentication.perAddress, windowSeconds: failedAuthentication.windowSeconds, signUpsPerClient: signUp.perClient };
 }
 
 /** The attacker's own account for the storm, made before the attack from an address of its own. */
@@ -765,6 +821,7 @@ function summarize(run: {
     sessionsChecked: number;
     sessionsSurviving: number;
   };
+  spread: SpreadReport;
 }): AttackReport {
   const all = [...run.rows, run.tail];
   const floodStatuses = sum(all.map((row) => row.flood));
@@ -790,7 +847,8 @@ function summarize(run: {
     newcomers.succeeded === newcomers.tries &&
     changes.succeeded === changes.tries &&
     run.changes.sessionsSurviving === 0 &&
-    run.serverErrors === 0;
+    run.serverErrors === 0 &&
+    (!run.spread.run || run.spread.oneClient);
   return {
     url: run.options.url,
     webUrl: run.options.webUrl,
@@ -823,6 +881,7 @@ function summarize(run: {
       sessionsSurviving: run.changes.sessionsSurviving,
       racingSignIns: run.changes.racingSignIns,
     },
+    spread: run.spread,
     serverErrors: run.serverErrors,
     socketErrors: run.socketErrors,
     contractViolations: run.contractViolations,
@@ -852,6 +911,8 @@ export function formatAttackSecond(row: AttackSecond): string {
     cell(row.newcomers.tries ? `${row.newcomers.made}/${row.newcomers.tries} ${row.newcomers.maxMs}` : '', 10),
     cell(row.changes.tries ? `${row.changes.changed}/${row.changes.tries} ${row.changes.maxMs}` : '', 10),
     cell(row.changes.tries ? row.changes.surviving : '', 4),
+    cell(`${row.spread['401'] ?? 0}/${row.spread['429'] ?? 0}`, 11),
+    cell(`${row.spreadSignUps['201'] ?? 0}/${row.spreadSignUps['429'] ?? 0}`, 12),
   ].join('  ');
 }
 
@@ -868,6 +929,8 @@ export const ATTACK_TABLE_HEADER = [
   'new ok ms'.padStart(10),
   'pw ok ms'.padStart(10),
   'live'.padStart(4),
+  '/64 401/429'.padStart(11),
+  '/64 made/429'.padStart(12),
 ].join('  ');
 
 /** The report as a short summary for a terminal (the per-second table is printed as the run goes). */
@@ -884,9 +947,10 @@ export function formatAttackReport(report: AttackReport): string {
     `  address burn    ${report.burn.requests} requests without a cookie from the legitimate user's address ${ATTACK_ADDRESSES.legitimate}; ${statusList(report.burn.statuses)}`,
     `  newcomers       ${report.newcomers.succeeded} of ${report.newcomers.tries} signed up in under ${LEGITIMATE_MAX_MS} ms (p50 ${report.newcomers.latencyMs.p50} ms, max ${report.newcomers.latencyMs.max} ms; ${statusList(report.newcomers.statuses)})`,
     `  password change ${report.passwordChanges.succeeded} of ${report.passwordChanges.tries} changed in under ${LEGITIMATE_MAX_MS} ms (p50 ${report.passwordChanges.latencyMs.p50} ms, max ${report.passwordChanges.latencyMs.max} ms; ${statusList(report.passwordChanges.statuses)}); sessions live after a change: ${report.passwordChanges.sessionsSurviving} of ${report.passwordChanges.sessionsChecked}; racing sign-ins ${statusList(report.passwordChanges.racingSignIns)}`,
+    formatSpread(report.spread),
     `  5xx             ${report.serverErrors}`,
     `  socket errors   ${socket}`,
     `  contract        ${report.contractViolations} violations${report.violationExamples.map((example) => `\n                  ${example}`).join('')}`,
-    `  result          ${report.ok ? 'ok' : `FAILED: a second without the valid key served, a legitimate sign-in, sign-up or password change that failed or took ${LEGITIMATE_MAX_MS} ms or more, a session that outlived a password change, or a 5xx`}`,
+    `  result          ${report.ok ? 'ok' : `FAILED: a second without the valid key served, a legitimate sign-in, sign-up or password change that failed or took ${LEGITIMATE_MAX_MS} ms or more, a session that outlived a password change, a 5xx, or a /64 given more than one client's budgets`}`,
   ].join('\n');
 }

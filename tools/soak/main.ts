@@ -9,14 +9,16 @@
  *
  * `--attack` runs the combined attack of issue 20 instead (tools/soak/attack.ts): made-up keys from many
  * client addresses, password guesses and sign-ups, all at once, while a legitimate user's key must be
- * served in every second and its sign-ins succeed; exit 1 if not, or on any 5xx.
+ * served in every second and its sign-ins succeed; exit 1 if not, or on any 5xx. Its /64 spread (tools/soak/spread.ts)
+ * needs a hop the target trusts as its proxy: a server the soak starts trusts 127.0.3.1; a running one is given
+ * `--proxy-url`, `--proxy-web-url` and `--proxy-address`, and without them the soak says the spread was not run.
  */
 import { ExitCode, runCli } from '../../src/cli/exit.js';
 import { seedDemoDatabase } from '../../src/store/demo-data.js';
 import { makeKey } from '../process/make-key.js';
 import { scratchDatabase } from '../process/scratch-database.js';
 import { type ServerProcess, startServer, stderrBeyondGreeting } from '../process/server.js';
-import { ATTACK_TABLE_HEADER, type AttackReport, formatAttackReport, formatAttackSecond, runAttack } from './attack.js';
+import { ATTACK_ADDRESSES, ATTACK_TABLE_HEADER, type AttackOptions, type AttackReport, formatAttackReport, formatAttackSecond, runAttack } from './attack.js';
 import { parseSoakArgs, type SoakOptions } from './options.js';
 import { formatReport, runSoak, type SoakReport } from './soak.js';
 
@@ -27,31 +29,51 @@ import { formatReport, runSoak, type SoakReport } from './soak.js';
  */
 const ATTACK_KEY_QUOTA = '100000';
 
+/**
+ * Where the /64 spread goes against a running server: the hop given, or, without one, why it is not run (said on the
+ * terminal before the run too, never left out silently).
+ */
+function spreadAgainstRunning(options: SoakOptions): NonNullable<AttackOptions['spread']> {
+  if (options.proxyUrl !== undefined && options.proxyWebUrl !== undefined && options.proxyAddress !== undefined)
+    return { url: options.proxyUrl, webUrl: options.proxyWebUrl, proxyAddress: options.proxyAddress };
+  const notRun =
+    "the soak does not know which local address --url's server trusts as its proxy (TRUSTED_PROXIES), and loopback has no IPv6 /64 to send from; " +
+    "give --proxy-url, --proxy-web-url and --proxy-address (for npm run start:cluster: one instance's URLs, from 127.0.0.2)";
+  if (!options.json) process.stderr.write(`soak --attack: the /64 spread is not run: ${notRun}\n`);
+  return { notRun };
+}
+
 async function attack(options: SoakOptions): Promise<ExitCode> {
-  const run = async (url: string, webUrl: string): Promise<AttackReport> => {
+  const run = async (url: string, webUrl: string, spread: AttackOptions['spread']): Promise<AttackReport> => {
     if (!options.json) process.stderr.write(`${ATTACK_TABLE_HEADER}\n`);
     return runAttack({
       url,
       webUrl,
       durationSeconds: options.duration,
       connections: options.connections,
+      ...(spread && { spread }),
       ...(!options.json && { onSecond: (row) => process.stderr.write(`${formatAttackSecond(row)}\n`) }),
     });
   };
   if (options.url !== undefined && options.webUrl !== undefined) {
-    const report = await run(options.url, options.webUrl);
+    const report = await run(options.url, options.webUrl, spreadAgainstRunning(options));
     printAttack(report, options.json);
     return report.ok ? ExitCode.ok : ExitCode.failed;
   }
   const database = scratchDatabase('soak-attack-');
   let server: ServerProcess | undefined;
   try {
-    server = await startServer({ databasePath: database.path, env: { RATE_LIMIT_REQUESTS: ATTACK_KEY_QUOTA, LOG_LEVEL: 'info' }, maxOutputChars: 1 << 20 });
+    server = await startServer({
+      databasePath: database.path,
+      // The /64 spread's hop, the only proxy trusted: every other part's peer is not, so its address is the client.
+      env: { RATE_LIMIT_REQUESTS: ATTACK_KEY_QUOTA, LOG_LEVEL: 'info', TRUSTED_PROXIES: ATTACK_ADDRESSES.proxy, FORWARDED_HEADER: 'x-forwarded-for' },
+      maxOutputChars: 1 << 20,
+    });
     if (!options.json)
       process.stderr.write(
         `soak --attack: started ${server.url} and ${server.webUrl} (pid ${server.pid}) on ${database.path}; attacking it for ${options.duration} s\n`,
       );
-    const report = await run(server.url, server.webUrl);
+    const report = await run(server.url, server.webUrl, { url: server.url, webUrl: server.webUrl, proxyAddress: ATTACK_ADDRESSES.proxy });
     const exit = await server.stop({ signal: 'SIGTERM', graceMs: 15_000 });
     const stderr = stderrBeyondGreeting(server.stderr()).trim();
     const clean = exit.code === 0 && stderr === '';

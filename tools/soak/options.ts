@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Command, InvalidArgumentError } from 'commander';
 import { UsageError } from '../../src/cli/exit.js';
 import { refuseOptionsAsValues } from '../../src/cli/option-values.js';
@@ -15,12 +16,29 @@ export interface SoakOptions {
   attack?: boolean;
   /** With `--attack` and `--url`: root URL of the running server's web application. */
   webUrl?: string;
+  /**
+   * With `--attack` and `--url`, all three or none: where the /64 spread goes (the public API and web application of
+   * a server, e.g. one instance of `npm run start:cluster`) and the local address it sends from, one that server
+   * lists in TRUSTED_PROXIES, so it reads the client from X-Forwarded-For.
+   */
+  proxyUrl?: string;
+  proxyWebUrl?: string;
+  proxyAddress?: string;
 }
+
+/** The three options of the /64 spread against a running server, which go together. */
+const PROXY_OPTIONS = '--proxy-url, --proxy-web-url and --proxy-address';
 
 const positiveInteger = (name: string) => (value: string) => {
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError(`${name} must be a whole number of at least 1`);
   return number;
+};
+
+/** An IP address to bind to: the soak cannot check here that it is this machine's, nor that the target trusts it. */
+const ipAddress = (name: string) => (value: string) => {
+  if (isIP(value) === 0) throw new InvalidArgumentError(`${name} must be an IP address of this machine (one the target lists in TRUSTED_PROXIES)`);
+  return value;
 };
 
 const wholeNumber = (name: string) => (value: string) => {
@@ -52,13 +70,21 @@ export function parseSoakArgs(args: readonly string[], writeErr: (text: string) 
     .option('--json', 'print the report as JSON')
     .option(
       '--attack',
-      "the combined attack instead: made-up keys from many addresses, password guesses and sign-ups, all at once, while a legitimate user's key must be served every second and its sign-ins succeed",
+      "the combined attack instead: made-up keys from many addresses, password guesses, sign-ups and a /64 spread (through a trusted hop), all at once, while a legitimate user's key must be served every second and its sign-ins succeed",
     )
     .option('--web-url <url>', "with --attack and --url: root URL of the running server's web application (the account API is under /api)")
+    .option('--proxy-url <url>', 'with --attack and --url: root URL of the public API to send the /64 spread to (for the cluster: one instance)')
+    .option('--proxy-web-url <url>', 'with --attack and --url: root URL of the web application to send the /64 spread to (that instance)')
+    .option(
+      '--proxy-address <address>',
+      'with --attack and --url: the local address to send the /64 spread from, one the target trusts for X-Forwarded-For (for the cluster: 127.0.0.2)',
+      ipAddress('--proxy-address'),
+    )
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeErr });
   const options = refuseOptionsAsValues(program).parse(args, { from: 'user' }).opts<SoakOptions>();
+  checkProxyOptions(options);
   if (options.attack) {
     if (options.token !== undefined)
       throw new UsageError('--token does not apply with --attack: the legitimate user signs up and makes its key through the account API');
@@ -73,4 +99,14 @@ export function parseSoakArgs(args: readonly string[], writeErr: (text: string) 
   if (options.pid !== undefined && options.url === undefined)
     throw new UsageError('--pid only applies with --url; a server the soak starts is measured anyway');
   return options;
+}
+
+/** The /64 spread's options: only with --attack against --url (a server the soak starts trusts a hop of its own), all three or none. */
+function checkProxyOptions(options: SoakOptions): void {
+  const given = [options.proxyUrl, options.proxyWebUrl, options.proxyAddress].filter((value) => value !== undefined).length;
+  if (given === 0) return;
+  if (!options.attack) throw new UsageError(`${PROXY_OPTIONS} only apply with --attack`);
+  if (options.url === undefined)
+    throw new UsageError(`${PROXY_OPTIONS} only apply with --url: a server the soak starts trusts a hop of its own for the /64 spread`);
+  if (given !== 3) throw new UsageError(`${PROXY_OPTIONS} go together: where to send the /64 spread, and from which address the target trusts`);
 }

@@ -2,7 +2,7 @@
  * `npm run soak -- --attack`, short (12 s), in `npm run test:slow`: the combined attack of issue 20 against a
  * server it starts, with the guarantees its report must show; and against a stand-in for the server as it was
  * before issue 20 (one failed-authentication budget for all addresses, sign-in locked for the account after
- * others' wrong guesses), which it must catch.
+ * others' wrong guesses), which it must catch. Its /64 spread (issue 33) goes through the hop the started server trusts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +12,7 @@ import { loadSpec } from '../../../src/contract/spec.js';
 import { tsxCommand } from '../../../tools/process/commands.js';
 import { runCommand } from '../../../tools/process/run-command.js';
 import { ATTACK_ADDRESSES, type AttackReport } from '../../../tools/soak/attack.js';
+import { SPREAD_KEYS_IN_FLIGHT } from '../../../tools/soak/spread.js';
 
 const soak = (args: string[]) => runCommand(tsxCommand('tools/soak/main.ts', ['--attack', ...args]), { timeoutMs: 90_000 });
 
@@ -81,6 +82,25 @@ describe('npm run soak -- --attack, short', () => {
     expect(report.passwordChanges.sessionsChecked).toBeGreaterThan(0);
     expect(report.passwordChanges.sessionsSurviving).toBe(0);
 
+    // The /64 spread (issue 33): made-up keys and sign-ups from many addresses of one IPv6 /64, through the hop the server
+    // trusts, get one client's budgets. The server is SQLite (its budget counted at once, no database round trip), so the
+    // 401s are the budget and at most the requests in flight beside the one that spent it; 12 s is within one window.
+    const { spread } = report;
+    if (!spread.run) throw new Error(`the /64 spread was not run: ${spread.reason}`);
+    expect(spread.proxyAddress).toBe(ATTACK_ADDRESSES.proxy);
+    expect(spread.addresses).toBeGreaterThan(mainLimits.failedAuthentication.perAddress);
+    expect(spread.keys.windows).toBe(1);
+    expect(spread.keys.unauthorized).toBeLessThanOrEqual(mainLimits.failedAuthentication.perAddress + SPREAD_KEYS_IN_FLIGHT - 1);
+    expect(spread.keys.tooMany).toBeGreaterThan(0);
+    expect(Object.keys(spread.keys.statuses).sort()).toEqual(['401', '429']);
+    // Another network through the same hop still got its own budget: the server counted the forwarded /64, not the hop.
+    expect(spread.neighbour.status).toBe(401);
+    expect(spread.hopTrusted).toBe(true);
+    expect(spread.signUps.requests).toBeGreaterThan(0);
+    expect(spread.signUps.made).toBeLessThanOrEqual(accountLimits.signUp.perClient);
+    expect(['201', '429']).toEqual(expect.arrayContaining(Object.keys(spread.signUps.statuses)));
+    expect(spread.oneClient).toBe(true);
+
     expect(report.serverErrors).toBe(0);
     expect(report.socketErrors).toEqual({});
     expect(report.contractViolations).toBe(0);
@@ -101,6 +121,8 @@ describe('npm run soak -- --attack, short', () => {
       // The account locked by others' guesses: the owner's sign-ins fail.
       expect(report.signIns.tries).toBeGreaterThan(0);
       expect(report.signIns.succeeded).toBeLessThan(report.signIns.tries);
+      // No hop was given against --url: the /64 spread is not run, and the report says so.
+      expect(report.spread).toMatchObject({ run: false, reason: expect.stringContaining('--proxy-address') });
     } finally {
       await stand.close();
     }
@@ -116,6 +138,7 @@ function answeredRightButSlow(report: AttackReport): boolean {
     only(report.newcomers.statuses, '201') &&
     only(report.passwordChanges.statuses, '204') &&
     report.passwordChanges.sessionsSurviving === 0 &&
+    (!report.spread.run || report.spread.oneClient) &&
     report.serverErrors === 0 &&
     report.contractViolations === 0
   );

@@ -45,6 +45,44 @@ describe('npm run soak arguments', () => {
     });
   });
 
+  it("sends the /64 spread to a running server's trusted hop with --proxy-url, --proxy-web-url and --proxy-address", () => {
+    const target = ['--attack', '--url', 'http://127.0.0.1:3000', '--web-url', 'http://127.0.0.1:3001'];
+    const hop = ['--proxy-url', 'http://127.0.0.1:41001', '--proxy-web-url', 'http://127.0.0.1:41002', '--proxy-address', '127.0.0.2'];
+    expect(parse([...target, ...hop]).options).toEqual({
+      attack: true,
+      url: 'http://127.0.0.1:3000',
+      webUrl: 'http://127.0.0.1:3001',
+      proxyUrl: 'http://127.0.0.1:41001',
+      proxyWebUrl: 'http://127.0.0.1:41002',
+      proxyAddress: '127.0.0.2',
+      duration: 60,
+      connections: 16,
+      slowClients: 8,
+      user: 'demo',
+    });
+    expect(parse([...target, '--proxy-url', 'http://[::1]:1', '--proxy-web-url', 'http://[::1]:2', '--proxy-address', '::1']).options).toMatchObject({
+      proxyAddress: '::1',
+    });
+  });
+
+  const spreadTarget = ['--url', 'http://127.0.0.1:1', '--web-url', 'http://127.0.0.1:2'];
+  const spreadHop = ['--proxy-url', 'http://127.0.0.1:3', '--proxy-web-url', 'http://127.0.0.1:4', '--proxy-address', '127.0.0.2'];
+
+  it.each([
+    { given: ['--attack', ...spreadTarget, '--proxy-url', 'http://127.0.0.1:3'], want: '--proxy-url, --proxy-web-url and --proxy-address go together' },
+    { given: ['--attack', ...spreadTarget, '--proxy-address', '127.0.0.2'], want: '--proxy-url, --proxy-web-url and --proxy-address go together' },
+    { given: ['--attack', ...spreadHop], want: '--proxy-url, --proxy-web-url and --proxy-address only apply with --url' },
+    {
+      given: ['--url', 'http://127.0.0.1:1', '--token', 'tka_x', ...spreadHop],
+      want: '--proxy-url, --proxy-web-url and --proxy-address only apply with --attack',
+    },
+    { given: ['--attack', ...spreadTarget, '--proxy-address', 'localhost'], want: '--proxy-address must be an IP address of this machine' },
+  ])('is bad usage (exit 2) for the /64 spread: $given', ({ given, want }) => {
+    const result = parse(given);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(want);
+  });
+
   it.each([
     { given: ['--attack', '--url', 'http://127.0.0.1:1'], want: 'with --attack, --url and --web-url go together' },
     { given: ['--attack', '--web-url', 'http://127.0.0.1:1'], want: 'with --attack, --url and --web-url go together' },
