@@ -33,7 +33,7 @@ describe('the header and parameter examples check', () => {
   });
 
   it('fails on a spec that does not parse with its line, not a stack trace (npm run dev meets one saved mid-check)', () => {
-    const { file } = specCopy('unparsable', [[/( {6}summary: List your own items)\n/, '$1: mine\n']]);
+    const { file } = specCopy('unparsable', [[/( {6}summary: [^\n:]+)\n/, '$1: mine\n']]);
     const result = checkValueExamples(file);
     expect(result.ok).toBe(false);
     expect(result.problems).toEqual([expect.stringMatching(new RegExp(`^${file}: does not parse: .* at line \\d+, column \\d+$`))]);

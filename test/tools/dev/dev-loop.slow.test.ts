@@ -109,7 +109,7 @@ describe('npm run dev', () => {
   });
 
   it('names the place and the rule when the spec fails lint', async () => {
-    const mark = saveSpec(editSpec(originalSpec, [[/( {6}summary: List your own items\n)/, '$1      bogus: true\n']], FIXTURE));
+    const mark = saveSpec(editSpec(originalSpec, [[/( {6}summary: [^\n]+\n)/, '$1      bogus: true\n']], FIXTURE));
     await waitForOutput(/not restarted/, mark);
     expect(output.slice(mark)).toMatch(
       /lint failed:\n\[dev\] {3}openapi\/openapi\.yaml:\d+:\d+ Property `bogus` is not expected here\. \(struct\)\n\[dev\] {3}fix: fix the spec at openapi\/openapi\.yaml:\d+:\d+/,
