@@ -179,9 +179,9 @@ describe('rolling a key', () => {
 
   it('refuses with 409 to roll a key twice, a revoked key or an expired one', async () => {
     const t = await withUser();
-    const twice = await t.create({ name: 'twice' });
+    const twice = await t.create({ name: 'twice', expiresInDays: LONGER });
     await t.send('POST', `/api/keys/${twice.json.key.id}/roll`, { cookie: t.cookie, body: {} });
-    const revoked = await t.create({ name: 'revoked' });
+    const revoked = await t.create({ name: 'revoked', expiresInDays: LONGER });
     await t.send('POST', `/api/keys/${revoked.json.key.id}/revoke`, { cookie: t.cookie });
     const expired = await t.create({ name: 'expired', expiresInDays: SHORTEST });
     await t.later(SHORTEST * DAY);
@@ -246,7 +246,8 @@ describe('the key list', () => {
     }
     await t.send('POST', `/api/keys/${made['revoked']}/revoke`, { cookie: t.cookie });
     t.clock.now += 1_000;
-    const rolled = await t.send('POST', `/api/keys/${made['rolled']}/roll`, { cookie: t.cookie, body: { overlapHours: OVERLAP } });
+    // The new key outlives the shortest expiry, whichever preset is the default.
+    const rolled = await t.send('POST', `/api/keys/${made['rolled']}/roll`, { cookie: t.cookie, body: { overlapHours: OVERLAP, expiresInDays: LONGER } });
     await t.later(SHORTEST * DAY);
     const { keys } = await allPages(t, 2);
     expect(keys.map((key) => [key.name, key.status, key.id === rolled.json.key.id ? 'new' : ''])).toEqual([
@@ -278,8 +279,8 @@ describe('the key list', () => {
 
   it('removes a revoked or an expired key from the list (204) and keeps its events; an active key is refused with 409', async () => {
     const t = await withUser();
-    const active = await t.create({ name: 'still works' });
-    const revoked = await t.create({ name: 'revoked' });
+    const active = await t.create({ name: 'still works', expiresInDays: LONGER });
+    const revoked = await t.create({ name: 'revoked', expiresInDays: LONGER });
     const expired = await t.create({ name: 'expired', expiresInDays: SHORTEST });
     await t.send('POST', `/api/keys/${revoked.json.key.id}/revoke`, { cookie: t.cookie });
     await t.later(SHORTEST * DAY);
