@@ -43,7 +43,17 @@ describe('each ordinary edit, then npm run fix and npm test, on a whole copy of 
       expect(fixed.code, fixed.stdout + fixed.stderr).toBe(0);
       expect(fixed.stdout).toContain('fix: done, and npm run check passes');
       const tested = await runCommand(['npm', 'test'], { cwd: root, env: ENV, timeoutMs: 900_000 });
-      expect(tested.code, tested.stdout.slice(-6000) + tested.stderr.slice(-3000)).toBe(0);
+      if (tested.code === 0) return;
+      // Eight whole runs of npm test make a timing flake of one file eight times as likely to fail this test. `check`
+      // passed (vitest ran) and every failed file passes when run again: a flake, said on stderr, not a pinned spec.
+      // A test that pins what the edit changed fails again, and fails this test with the first run's output.
+      const failed = [...new Set([...tested.stdout.matchAll(/^ FAIL +\|default\| (\S+\.test\.ts)/gm)].map(([, file]) => file as string))];
+      const again =
+        failed.length > 0 && /Test Files /.test(tested.stdout)
+          ? await runCommand(['npx', 'vitest', 'run', '--project', 'default', ...failed], { cwd: root, env: ENV, timeoutMs: 300_000 })
+          : undefined;
+      expect(again?.code, tested.stdout.slice(-6000) + tested.stderr.slice(-3000)).toBe(0);
+      process.stderr.write(`${edit.name}: ${failed.join(', ')} failed in npm test and passed when run again (a flake, not the edit)\n`);
     },
     1_260_000,
   );
