@@ -7,7 +7,7 @@ import { binCommand } from '../process/commands.js';
 import { type CommandResult, runCommand } from '../process/run-command.js';
 import { bySeverity, findingLine, type SpectralFinding } from './spectral.js';
 
-interface RedoclyProblem {
+export interface RedoclyProblem {
   ruleId: string;
   severity: string;
   message: string;

@@ -1,3 +1,4 @@
+import { parseReports } from '../check/redocly-lint.js';
 import { binCommand } from '../process/commands.js';
 import { runCommand } from '../process/run-command.js';
 
@@ -14,14 +15,6 @@ export interface LintResult {
   problems: LintProblem[];
 }
 
-interface RedoclyReport {
-  problems: Array<{
-    ruleId: string;
-    message: string;
-    location?: Array<{ source?: { ref?: string }; start?: { line: number; col: number } }>;
-  }>;
-}
-
 /**
  * Redocly's half of `npm run lint` (`redocly.yaml`), read from its JSON report; warnings fail it too. Spectral's OWASP
  * half is left to `npm run lint` and `check`: it takes seconds, too long for a lint on every save.
@@ -31,7 +24,7 @@ export async function lintSpec(cancelSignal?: AbortSignal): Promise<LintResult> 
     timeoutMs: 120_000,
     ...(cancelSignal && { cancelSignal }),
   });
-  let reports: RedoclyReport[];
+  let reports: ReturnType<typeof parseReports>;
   try {
     reports = parseReports(output.stdout);
   } catch {
@@ -49,28 +42,6 @@ export async function lintSpec(cancelSignal?: AbortSignal): Promise<LintResult> 
       return { ruleId: problem.ruleId, message: problem.message, location };
     });
   return { ok: output.code === 0 && problems.length === 0, problems };
-}
-
-/**
- * Redocly prints one JSON report per api of `redocly.yaml` (the public API and the
- * account API), one after the other: `{...}{...}`. Reads them all.
- */
-function parseReports(stdout: string): RedoclyReport[] {
-  const reports: RedoclyReport[] = [];
-  let depth = 0;
-  let start = -1;
-  let inString = false;
-  for (let index = 0; index < stdout.length; index++) {
-    const char = stdout[index];
-    if (inString) {
-      if (char === '\\') index++;
-      else if (char === '"') inString = false;
-    } else if (char === '"') inString = true;
-    else if (char === '{') {
-      if (depth++ === 0) start = index;
-    } else if (char === '}' && --depth === 0) reports.push(JSON.parse(stdout.slice(start, index + 1)) as RedoclyReport);
-  }
-  return reports;
 }
 
 /** The reason from Redocly's "Failed to parse" output, without its banners. */
