@@ -14,6 +14,7 @@ import { typescriptCommand } from '../../tools/process/commands.js';
 import { copyProject } from '../../tools/process/project-copy.js';
 import { runCommand } from '../../tools/process/run-command.js';
 import { editFile } from './helpers/spec-edits.js';
+import { addArchivedList } from './helpers/user-edits.js';
 
 const copies: Array<{ remove(): void }> = [];
 afterAll(() => {
@@ -234,21 +235,7 @@ describe('the nine edits of issue 24, each on a copy of the project', () => {
   it('a new list operation, POST /archived: the typecheck names its client route, npm run fix writes it from the spec, and paginate walks it', async () => {
     const root = freshCopy('edit-list-op-');
     // As a developer adds it: POST / copied under a new path and operationId, and its handler (a third trial of issue 24).
-    const spec = readFileSync(join(root, 'openapi/openapi.yaml'), 'utf8');
-    const own = /\n( {2}\/:\n {4}post:\n[\s\S]*?)\n {2}\/shared:\n/.exec(spec)?.[1];
-    if (!own) throw new Error('update this edit: openapi/openapi.yaml no longer has POST / before /shared');
-    editFile(
-      root,
-      'openapi/openapi.yaml',
-      '\n  /shared:\n',
-      `\n${own.replace('  /:', '  /archived:').replace('operationId: listOwnItems', 'operationId: listArchivedItems')}\n  /shared:\n`,
-    );
-    editFile(
-      root,
-      'src/server/operations.ts',
-      /(\n {2}listSharedItemsByQuery: [^\n]+\n)/,
-      "$1  listArchivedItems: async ({ body }, context) => ({ status: 200, body: await listPage('own', body, context) }),\n",
-    );
+    addArchivedList(root);
     expect((await generate(root)).code).toBe(0);
     writeFileSync(
       join(root, 'consumer.ts'),

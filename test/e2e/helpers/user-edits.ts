@@ -16,6 +16,24 @@ export interface UserEdit {
 
 const read = (root: string, file: string) => readFileSync(join(root, file), 'utf8');
 
+/** POST / copied under a new path and operationId, and its handler in the public API's handler map. */
+export function addArchivedList(root: string): void {
+  const own = /\n( {2}\/:\n {4}post:\n[\s\S]*?)\n {2}\/shared:\n/.exec(read(root, 'openapi/openapi.yaml'))?.[1];
+  if (!own) throw new Error('update this edit: openapi/openapi.yaml no longer has POST / before /shared');
+  editFile(
+    root,
+    'openapi/openapi.yaml',
+    '\n  /shared:\n',
+    `\n${own.replace('  /:', '  /archived:').replace('operationId: listOwnItems', 'operationId: listArchivedItems')}\n  /shared:\n`,
+  );
+  editFile(
+    root,
+    'src/server/operations.ts',
+    /(\n {2}listSharedItemsByQuery: [^\n]+\n)/,
+    "$1  listArchivedItems: async ({ body }, context) => ({ status: 200, body: await listPage('own', body, context) }),\n",
+  );
+}
+
 export const USER_EDITS: readonly UserEdit[] = [
   {
     name: 'the rate limit doubled',
@@ -51,25 +69,7 @@ export const USER_EDITS: readonly UserEdit[] = [
       editFile(root, 'openapi/openapi.yaml', 'summary: List your own items', 'summary: List the items you own');
     },
   },
-  {
-    name: 'a new list operation, POST /archived, and its handler',
-    apply(root) {
-      const own = /\n( {2}\/:\n {4}post:\n[\s\S]*?)\n {2}\/shared:\n/.exec(read(root, 'openapi/openapi.yaml'))?.[1];
-      if (!own) throw new Error('update this edit: openapi/openapi.yaml no longer has POST / before /shared');
-      editFile(
-        root,
-        'openapi/openapi.yaml',
-        '\n  /shared:\n',
-        `\n${own.replace('  /:', '  /archived:').replace('operationId: listOwnItems', 'operationId: listArchivedItems')}\n  /shared:\n`,
-      );
-      editFile(
-        root,
-        'src/server/operations.ts',
-        /(\n {2}listSharedItemsByQuery: [^\n]+\n)/,
-        "$1  listArchivedItems: async ({ body }, context) => ({ status: 200, body: await listPage('own', body, context) }),\n",
-      );
-    },
-  },
+  { name: 'a new list operation, POST /archived, and its handler', apply: addArchivedList },
   {
     name: 'a new path operation, GET /items/{id}, with its query and handler',
     apply(root) {
