@@ -185,13 +185,16 @@ export async function runSpread(run: {
   };
 
   const started = performance.now();
+  const startedAt = Date.now();
   try {
     await Promise.all([...Array.from({ length: SPREAD_KEYS_IN_FLIGHT }, keys), signUps()]);
   } finally {
     agent.destroy();
   }
-  // Every window the keys lasted into may have given a budget: one from their first request to their last answer.
-  const windows = 1 + Math.floor((performance.now() - started) / (run.limits.windowSeconds * 1000));
+  // Every window the keys lasted into may have given a budget: windows from their first failure (in memory, SQLite),
+  // or windows aligned to the database's clock (shared on PostgreSQL), which a run shorter than one can still span two of.
+  const windowMs = run.limits.windowSeconds * 1000;
+  const windows = Math.max(1 + Math.floor((performance.now() - started) / windowMs), 1 + Math.floor(Date.now() / windowMs) - Math.floor(startedAt / windowMs));
   return summarizeSpread({ target, limits: run.limits, network, neighbour, counts, addresses: addresses.size, neighbourStatus, windows });
 }
 

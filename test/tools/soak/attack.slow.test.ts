@@ -89,7 +89,6 @@ describe('npm run soak -- --attack, short', () => {
     if (!spread.run) throw new Error(`the /64 spread was not run: ${spread.reason}`);
     expect(spread.proxyAddress).toBe(ATTACK_ADDRESSES.proxy);
     expect(spread.addresses).toBeGreaterThan(mainLimits.failedAuthentication.perAddress);
-    expect(spread.keys.windows).toBe(1);
     expect(spread.keys.unauthorized).toBeLessThanOrEqual(mainLimits.failedAuthentication.perAddress + SPREAD_KEYS_IN_FLIGHT - 1);
     expect(spread.keys.tooMany).toBeGreaterThan(0);
     expect(Object.keys(spread.keys.statuses).sort()).toEqual(['401', '429']);
