@@ -27,6 +27,19 @@ describe('stringMatching', () => {
     expect(stringMatching(pattern, seeded(1))).toBeUndefined();
   });
 
+  it.each([
+    { pattern: '^rep_[0-9]{1,6}$', length: 10 },
+    { pattern: '^k[a-z]+$', length: 18 },
+    { pattern: '^k[a-z]{2,}$', length: 19 },
+    { pattern: '^x?y{3}$', length: 4 },
+  ])('at its widest, repeats each quantifier as often as $pattern allows ($length characters)', ({ pattern, length }) => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const value = stringMatching(pattern, seeded(seed), { widest: true });
+      expect(value).toMatch(new RegExp(pattern, 'u'));
+      expect(value).toHaveLength(length);
+    }
+  });
+
   it('is stable for a seed', () => {
     expect(stringMatching('^itm_[0-9a-z]{16}$', seeded(7))).toBe(stringMatching('^itm_[0-9a-z]{16}$', seeded(7)));
   });
@@ -49,6 +62,14 @@ describe('SchemaValues', () => {
     const [a, b] = [values.unguessable(ref('ItemId')), values.unguessable(ref('ItemId'))];
     expect(a).toMatch(/^itm_[0-9a-z]{16}$/);
     expect(a).not.toBe(b);
+  });
+
+  // A one-digit draw from `rep_[0-9]{1,6}` met a real `rep_2` in CI: the unknown-id case called a correct server wrong.
+  it('draws an id that cannot exist with all the room its pattern gives', () => {
+    const schema = { type: 'string', pattern: '^rep_[0-9]{1,6}$' };
+    for (let draw = 0; draw < 50; draw++) expect(values.unguessable(schema)).toMatch(/^rep_[0-9]{6}$/);
+    // Where the widest breaks `maxLength`, a narrower draw is kept rather than nothing.
+    expect(values.unguessable({ ...schema, maxLength: 7 })).toMatch(/^rep_[0-9]{1,3}$/);
   });
 
   it('only hands out values the schema accepts', () => {

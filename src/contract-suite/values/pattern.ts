@@ -10,7 +10,7 @@
 /** Picks an integer in `[0, bound)`; a seeded source keeps generated values stable, a random one makes them unguessable. */
 export type Pick = (bound: number) => number;
 
-type Node = { kind: 'chars'; chars: string } | { kind: 'group'; branches: Node[][] } | { kind: 'repeat'; node: Node; min: number; max: number };
+type Node = { kind: 'chars'; chars: string } | { kind: 'group'; branches: Node[][] } | { kind: 'repeat'; node: Node; min: number; max: number; open: boolean };
 
 /** Printable ASCII without space: what a negated class or `.` chooses from. */
 const PRINTABLE = Array.from({ length: 94 }, (_, index) => String.fromCharCode(33 + index)).join('');
@@ -18,16 +18,27 @@ const DIGITS = '0123456789';
 const WORD = `ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz${DIGITS}_`;
 /** How far past its minimum an open quantifier (`*`, `+`, `{n,}`) may repeat. */
 const OPEN_REPEAT = 3;
+/** How far past its minimum an open quantifier repeats when the value must be unguessable (`widest`). */
+const WIDE_REPEAT = 16;
+
+/**
+ * `widest`: every quantifier repeats as often as it may (an open one `WIDE_REPEAT` times past its minimum),
+ * so a random value has all the room the pattern gives: `rep_[0-9]{1,6}` drawn at one digit would hit a
+ * real `rep_2` one time in twenty.
+ */
+export interface MatchOptions {
+  widest?: boolean;
+}
 
 /** A string matching `pattern`, or undefined when the pattern uses a construct this generator does not know. */
-export function stringMatching(pattern: string, pick: Pick): string | undefined {
+export function stringMatching(pattern: string, pick: Pick, options: MatchOptions = {}): string | undefined {
   let tree: Node[][];
   try {
     tree = new Parser(pattern).parse();
   } catch {
     return undefined;
   }
-  const value = emitBranches(tree, pick);
+  const value = emitBranches(tree, pick, options);
   return patternRegExp(pattern)?.test(value) ? value : undefined;
 }
 
@@ -59,22 +70,26 @@ export function seeded(seed: number): Pick {
   };
 }
 
-function emitBranches(branches: Node[][], pick: Pick): string {
+function emitBranches(branches: Node[][], pick: Pick, options: MatchOptions): string {
   const branch = branches[pick(branches.length)] ?? [];
-  return branch.map((node) => emit(node, pick)).join('');
+  return branch.map((node) => emit(node, pick, options)).join('');
 }
 
-function emit(node: Node, pick: Pick): string {
+function emit(node: Node, pick: Pick, options: MatchOptions): string {
   switch (node.kind) {
     case 'chars':
       return node.chars.charAt(pick(node.chars.length));
     case 'group':
-      return emitBranches(node.branches, pick);
+      return emitBranches(node.branches, pick, options);
     case 'repeat': {
-      const count = node.min + pick(node.max - node.min + 1);
-      return Array.from({ length: count }, () => emit(node.node, pick)).join('');
+      const count = options.widest ? repeatsAtWidest(node) : node.min + pick(node.max - node.min + 1);
+      return Array.from({ length: count }, () => emit(node.node, pick, options)).join('');
     }
   }
+}
+
+function repeatsAtWidest(node: { min: number; max: number; open: boolean }): number {
+  return node.open ? node.min + WIDE_REPEAT : node.max;
 }
 
 class Parser {
@@ -137,22 +152,23 @@ class Parser {
 
   #quantified(node: Node): Node {
     const char = this.#peek();
-    let bounds: [number, number] | undefined;
-    if (char === '?') bounds = [0, 1];
-    else if (char === '*') bounds = [0, OPEN_REPEAT];
-    else if (char === '+') bounds = [1, 1 + OPEN_REPEAT];
+    let bounds: [number, number, boolean] | undefined;
+    if (char === '?') bounds = [0, 1, false];
+    else if (char === '*') bounds = [0, OPEN_REPEAT, true];
+    else if (char === '+') bounds = [1, 1 + OPEN_REPEAT, true];
     else if (char === '{') {
       const match = /^\{(\d+)(,(\d*))?\}/.exec(this.#source.slice(this.#at));
       if (!match) return node;
       const min = Number(match[1]);
-      const max = match[2] === undefined ? min : match[3] ? Number(match[3]) : min + OPEN_REPEAT;
+      const open = match[2] !== undefined && !match[3];
+      const max = match[2] === undefined ? min : open ? min + OPEN_REPEAT : Number(match[3]);
       this.#at += match[0].length - 1;
-      bounds = [min, max];
+      bounds = [min, max, open];
     }
     if (!bounds) return node;
     this.#at++;
     if (this.#peek() === '?') this.#at++; // lazy makes no difference to what matches
-    return { kind: 'repeat', node, min: bounds[0], max: bounds[1] };
+    return { kind: 'repeat', node, min: bounds[0], max: bounds[1], open: bounds[2] };
   }
 
   #characterClass(): string {

@@ -3,7 +3,7 @@ import type { Ajv2020, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { compileSpecSchema, createSpecAjv } from '../../contract/schemas.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from '../../contract/spec.js';
 import { type Branch, branchesOf, mergeAllOf } from './composed.js';
-import { type Pick, seeded, stringMatching } from './pattern.js';
+import { type MatchOptions, type Pick, seeded, stringMatching } from './pattern.js';
 import { requestView } from './request-view.js';
 import { resolveSchema } from './schema-refs.js';
 
@@ -116,8 +116,9 @@ export class SchemaValues {
     if (resolved['type'] === 'integer') candidates.push(typeof resolved['maximum'] === 'number' ? resolved['maximum'] : Number.MAX_SAFE_INTEGER);
     if (resolved['type'] === 'string' && resolved['enum'] === undefined) {
       const random: Pick = (bound) => randomInt(bound);
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const value = generate(this.#spec, schema, random);
+      // At its widest first (every quantifier at its most), then as drawn, for a `maxLength` the widest breaks.
+      for (const widest of [true, true, false, false, false]) {
+        const value = generate(this.#spec, schema, random, 0, { widest });
         if (value !== undefined) candidates.push(value);
       }
     }
@@ -141,8 +142,11 @@ export class SchemaValues {
   }
 }
 
-/** How a value is generated: `optional` sets every optional property too, at any depth (else only the required ones). */
-export interface GenerateOptions {
+/**
+ * How a value is generated: `optional` sets every optional property too, at any depth (else only the required ones);
+ * `widest` repeats each pattern quantifier as often as it may (see `MatchOptions`).
+ */
+export interface GenerateOptions extends MatchOptions {
   optional?: boolean;
 }
 
@@ -165,7 +169,7 @@ export function generate(spec: OpenApiDocument, schema: Json, pick: Pick, depth 
   const type = types.find((candidate) => candidate !== 'null') ?? types[0];
   switch (type) {
     case 'string':
-      return generateString(resolved, pick);
+      return generateString(resolved, pick, options);
     case 'integer':
     case 'number':
       return generateNumber(resolved);
@@ -188,7 +192,7 @@ export function generate(spec: OpenApiDocument, schema: Json, pick: Pick, depth 
   }
 }
 
-function generateString(schema: JsonObject, pick: Pick): string | undefined {
+function generateString(schema: JsonObject, pick: Pick, options: MatchOptions): string | undefined {
   switch (schema['format']) {
     case 'date-time':
       return DATE_TIME;
@@ -202,7 +206,7 @@ function generateString(schema: JsonObject, pick: Pick): string | undefined {
     case 'url':
       return 'https://example.com/contract-suite';
   }
-  if (typeof schema['pattern'] === 'string') return stringMatching(schema['pattern'], pick);
+  if (typeof schema['pattern'] === 'string') return stringMatching(schema['pattern'], pick, options);
   const min = typeof schema['minLength'] === 'number' ? schema['minLength'] : 1;
   const max = typeof schema['maxLength'] === 'number' ? schema['maxLength'] : Math.max(min, 24);
   const base = 'contract-suite-value'.padEnd(min, 'x');
