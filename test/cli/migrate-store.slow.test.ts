@@ -63,7 +63,7 @@ describe('migrate:store from SQLite to PostgreSQL', () => {
     const copied = await openStore({ databasePath: ':unused:', databaseUrl: target });
     try {
       await expectAllPresent(copied, made);
-      expect(await findVisibleItem(copied, poison.id, first.userId)).toMatchObject({ title: 'poison' });
+      expect(await findVisibleItem(copied, poison.id, first.userId)).toEqual(poison);
       expect((await copied.listKeys(first.userId)).find((key) => key.id === first.id)?.replacedBy).toBe(rolled?.next.id);
       expect(await copied.findAttempts('account:somebody')).toMatchObject({ attempts: 1 });
       expect(await copied.secret('cursor')).toEqual(cursorSecret);

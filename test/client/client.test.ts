@@ -2,6 +2,8 @@ import { createApiClient, type ItemPage, type Problem, ProblemError, paginate } 
 import { describe, expect, it } from 'vitest';
 import { createAccountClient } from '../../src/client/account.js';
 import { isDevelopment, preferWarnings } from '../../src/client/mock-only-headers.js';
+import { exampleItem } from '../helpers/item-fixture.js';
+import { SORT } from '../helpers/spec-fixture.js';
 
 /** A fetch that records each request and answers from a function (no mocking library). */
 function recordingFetch(answer: (request: Request, body: string) => Response) {
@@ -22,12 +24,8 @@ function recordingFetch(answer: (request: Request, body: string) => Response) {
 
 const json = (status: number, body: unknown, type = 'application/json') => new Response(JSON.stringify(body), { status, headers: { 'content-type': type } });
 
-const item = (n: number) => ({
-  id: `itm_${String(n).padStart(16, '0')}`,
-  title: `Item ${n}`,
-  ownerId: 'usr_0000000000000001',
-  createdAt: `2026-01-0${n}T00:00:00.000Z`,
-});
+/** The n-th item of a fake page: the spec's `Item`, its fields from the spec's example items. */
+const item = exampleItem;
 
 const unauthorized: Problem = { type: 'urn:problem-type:unauthorized', title: 'Unauthorized', status: 401, detail: 'The API key is unknown or revoked.' };
 
@@ -45,10 +43,16 @@ describe('createApiClient', () => {
   it('sends the key as a bearer token and the body as JSON', async () => {
     const { fetch, requests } = recordingFetch(() => json(200, { items: [], nextCursor: null }));
     const api = createApiClient({ baseUrl: 'http://api.test', apiKey: 'tka_secret', fetch });
-    await api.POST('/', { body: { sort: 'desc', limit: 5 } });
+    await api.POST('/', { body: { sort: SORT.default, limit: 5 } });
     await api.GET('/shared', { params: { query: { sort: 'asc', limit: 2 } } });
     expect(requests).toEqual([
-      { method: 'POST', url: 'http://api.test/', authorization: 'Bearer tka_secret', contentType: 'application/json', body: '{"sort":"desc","limit":5}' },
+      {
+        method: 'POST',
+        url: 'http://api.test/',
+        authorization: 'Bearer tka_secret',
+        contentType: 'application/json',
+        body: JSON.stringify({ sort: SORT.default, limit: 5 }),
+      },
       { method: 'GET', url: 'http://api.test/shared?sort=asc&limit=2', authorization: 'Bearer tka_secret', contentType: null, body: '' },
     ]);
   });

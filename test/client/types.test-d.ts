@@ -11,6 +11,7 @@ import {
   type PaginateRequestIn,
   type Problem,
   paginate,
+  type Sort,
 } from 'bearer-list-api/client';
 import { describe, expectTypeOf, it } from 'vitest';
 
@@ -92,7 +93,7 @@ describe('the typed client', () => {
     // Read against the spec as it is, so a list the spec gains meanwhile does not fail this test.
     expectTypeOf<Exclude<ListOperationIdIn<Edited>, ListOperationId>>().toEqualTypeOf<'listTagged'>();
     expectTypeOf<ListOperationId>().toExtend<ListOperationIdIn<Edited>>();
-    expectTypeOf<{ tag: 'urgent'; sort: 'desc' }>().toExtend<PaginateRequestIn<Edited, 'listOwnItems'>>();
+    expectTypeOf<{ tag: 'urgent'; sort: Sort }>().toExtend<PaginateRequestIn<Edited, 'listOwnItems'>>();
     expectTypeOf<{ tag: 'urgent'; limit: 5 }>().toExtend<PaginateRequestIn<Edited, 'listTagged'>>();
     expectTypeOf<PaginateRequestIn<Edited, 'listOwnItems'>>().not.toHaveProperty('cursor');
   });
@@ -111,6 +112,6 @@ describe('the typed client', () => {
   });
 
   it('yields ItemPage from paginate', () => {
-    expectTypeOf(paginate(api, 'listSharedItemsByQuery', { sort: 'desc', limit: 10 })).toEqualTypeOf<AsyncGenerator<ItemPage, void, undefined>>();
+    expectTypeOf(paginate(api, 'listSharedItemsByQuery', { limit: 10 })).toEqualTypeOf<AsyncGenerator<ItemPage, void, undefined>>();
   });
 });

@@ -6,14 +6,15 @@ import { NO_EFFECT_FIX } from '../../src/contract-suite/field-effect.js';
 import { formatReport } from '../../src/contract-suite/report.js';
 import { runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
 import { FAKE_TOKEN, fakeApi } from './fixtures/fake-api.js';
-import { specWith } from './fixtures/spec-with.js';
+import { specWith, withTwoOrders } from './fixtures/spec-with.js';
 
 /**
  * The issue "Any operation a spec can declare": adding `GET /items/{id}` (a path
  * parameter, a documented 404) to a copy of the spec must need no change to the
  * suite for it to derive cases, run them and report them.
  */
-const spec = specWith('./get-item.yaml');
+// Its Sort has the two orders the fake API tells apart, so `sort` serves as the field whose effect is judged.
+const spec = withTwoOrders(specWith('./get-item.yaml'));
 const operations = readOperations(spec);
 const { cases, coverage } = deriveCases(spec, operations);
 const ofGetItem = cases.filter((entry) => entry.operation.operationId === 'getItem');

@@ -8,7 +8,7 @@ import { formatReport } from '../../src/contract-suite/report.js';
 import { disagreements, runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
 import { makeKey } from '../../tools/process/make-key.js';
 import { sharedService } from '../helpers/services.js';
-import { LIMIT } from '../helpers/spec-fixture.js';
+import { LIMIT, SORT } from '../helpers/spec-fixture.js';
 
 /** The report's failures, readable in an assertion message. */
 function failures(report: SuiteReport): string[] {
@@ -144,7 +144,8 @@ describe('the contract suite against a broken implementation', () => {
         if (!Array.isArray(page.items)) return { headers, body };
         return { headers, body: JSON.stringify({ ...page, items: page.items.reverse() }) };
       },
-      want: { id: 'listOwnItems positive field-values body/sort', message: 'items out of order for sort=desc' },
+      // Every page reversed, so each value of the spec's Sort finds its items out of order: the last one, for instance.
+      want: { id: 'listOwnItems positive field-values body/sort', message: `items out of order for sort=${SORT.values.at(-1)}` },
     },
   ])('reports $breakage with a clear message and the request', { concurrent: true }, async ({ breakResponse, want }) => {
     const proxy = await brokenProxy(server.url, breakResponse);

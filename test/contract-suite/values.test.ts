@@ -7,7 +7,7 @@ import { buildRequest } from '../../src/contract-suite/http.js';
 import { seeded, stringMatching } from '../../src/contract-suite/values/pattern.js';
 import { type Harvest, harvest } from '../../src/contract-suite/values/schema-refs.js';
 import { SchemaValues } from '../../src/contract-suite/values/schema-values.js';
-import { LIMIT } from '../helpers/spec-fixture.js';
+import { LIMIT, SORT } from '../helpers/spec-fixture.js';
 import { specWith } from './fixtures/spec-with.js';
 
 const spec = loadSpec();
@@ -50,7 +50,7 @@ describe('SchemaValues', () => {
   const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 
   it.each([
-    { schema: ref('Sort'), want: ['asc', 'desc'] },
+    { schema: ref('Sort'), want: SORT.values },
     // Both bounds, the default, and one value inside (the middle): a fault inside the domain shows there.
     { schema: ref('Limit'), want: [LIMIT.minimum, LIMIT.maximum, LIMIT.default, Math.round((LIMIT.minimum + LIMIT.maximum) / 2)] },
     { schema: { type: 'boolean' }, want: [true, false] },

@@ -44,7 +44,7 @@ describe('each ordinary edit, then npm run fix and npm test, on a whole copy of 
       expect(fixed.stdout).toContain('fix: done, and npm run check passes');
       const tested = await runCommand(['npm', 'test'], { cwd: root, env: ENV, timeoutMs: 900_000 });
       if (tested.code === 0) return;
-      // Eight whole runs of npm test make a timing flake of one file eight times as likely to fail this test. `check`
+      // Ten whole runs of npm test make a timing flake of one file ten times as likely to fail this test. `check`
       // passed (vitest ran) and every failed file passes when run again: a flake, said on stderr, not a pinned spec.
       // A test that pins what the edit changed fails again, and fails this test with the first run's output.
       const failed = [...new Set([...tested.stdout.matchAll(/^ FAIL +\|default\| (\S+\.test\.ts)/gm)].map(([, file]) => file as string))];

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { type OperationContract, readOperations } from '../../src/contract/operations.js';
 import { projectRoot } from '../../src/contract/project.js';
 import { deref, loadSpec } from '../../src/contract/spec.js';
+import type { Sort } from '../../src/contract/types.js';
 
 // Helpers for tests whose rows depend on the spec's operations: derive what can be derived,
 // and fail with "update this fixture" where a row was written for the spec as it was.
@@ -72,4 +73,16 @@ export const LIMIT = (() => {
   if (typeof minimum !== 'number' || typeof maximum !== 'number' || typeof fallback !== 'number')
     throw new Error('the spec has no Limit with a minimum, maximum and default; update test/helpers/spec-fixture.ts');
   return { minimum, maximum, default: fallback };
+})();
+
+/**
+ * The values of the public spec's `Sort` (the order of a list) and its default: tests that send a `sort`, or check
+ * the values it is tried with, read them here, so a value added to or taken from the enum does not fail them.
+ */
+export const SORT = (() => {
+  const schema = deref(loadSpec(), { $ref: '#/components/schemas/Sort' });
+  const [values, fallback] = [schema['enum'], schema['default']];
+  if (!Array.isArray(values) || values.length === 0 || !values.every((value) => typeof value === 'string') || typeof fallback !== 'string')
+    throw new Error('the spec has no Sort with an enum of strings and a default; update test/helpers/spec-fixture.ts');
+  return { values: values as Sort[], default: fallback as Sort };
 })();

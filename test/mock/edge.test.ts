@@ -10,7 +10,7 @@ import { compileRequestContract } from '../../src/http/request-contract.js';
 import { type ContractFacts, translateAnswer } from '../../src/mock/edge.js';
 import { headerExamples, problemTypesByStatus } from '../../src/mock/spec-answers.js';
 import { sharedService } from '../helpers/services.js';
-import { LIMIT } from '../helpers/spec-fixture.js';
+import { LIMIT, SORT } from '../helpers/spec-fixture.js';
 
 const spec = loadSpec(readContractPaths().spec);
 const contractTypes = new Set((spec.components['schemas'] as { ProblemType: { enum: string[] } }).ProblemType.enum);
@@ -122,7 +122,7 @@ describe('the mock on the wire (npm run mock)', () => {
       path: '/',
       init: { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"sort":"up","limit":0}' },
       want: [
-        { in: 'body', pointer: '/sort', detail: 'must be one of: asc, desc' },
+        { in: 'body', pointer: '/sort', detail: `must be one of: ${SORT.values.join(', ')}` },
         { in: 'body', pointer: '/limit', detail: `must be >= ${LIMIT.minimum}` },
       ],
     },

@@ -11,6 +11,7 @@ import { isRunning } from '../../tools/process/process-group.js';
 import { stderrBeyondGreeting } from '../../tools/process/server.js';
 import { expectHonoursContract, operationIdFor } from '../helpers/contract.js';
 import { sharedService } from '../helpers/services.js';
+import { SORT } from '../helpers/spec-fixture.js';
 import { chunkedBody, exchange, httpRequest, type RawResponse, type Step } from './helpers/raw-http.js';
 
 const MAX = 8192;
@@ -55,7 +56,7 @@ const rows: WireRow[] = [
   {
     given: 'a chunked body within the limit',
     steps: () => [
-      httpRequest('POST', '/shared', [...auth(), ...json, ['Transfer-Encoding', 'chunked']], chunkedBody(`{"sort":"desc"${' '.repeat(3000)}}`, 100)),
+      httpRequest('POST', '/shared', [...auth(), ...json, ['Transfer-Encoding', 'chunked']], chunkedBody(`{"sort":"${SORT.default}"${' '.repeat(3000)}}`, 100)),
     ],
     want: { status: 200, type: '' },
     operation: { method: 'POST', path: '/shared' },

@@ -1,13 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deref, loadSpec } from '../../src/contract/spec.js';
+import type { Sort } from '../../src/contract/types.js';
 import { boundOptionsDigest } from '../../src/http/list-options.js';
 import { CursorCodec } from '../../src/server/cursor.js';
 import type { ListScope } from '../../src/store/store.js';
+import { SORT } from '../helpers/spec-fixture.js';
 
 const secret = Buffer.alloc(32, 7);
 const codec = new CursorCodec(secret);
-const expected = { scope: 'own', userId: 'usr_aaaaaaaaaaaaaaaa', sort: 'asc' } as const;
+const expected = { scope: 'own', userId: 'usr_aaaaaaaaaaaaaaaa', sort: SORT.default } as const;
 
 /** A cursor signed with the service's secret around any payload, as a leaked or rotated secret would allow. */
 function signed(payload: string): string {
@@ -16,13 +18,24 @@ function signed(payload: string): string {
 }
 
 describe('cursors', () => {
-  it('round-trip for the list, caller and order they were made for', () => {
-    const cursor = codec.encode({ ...expected, after: { createdAt: '2026-01-01T00:00:00.000Z', id: 'itm_aaaaaaaaaaaaaaaa' } });
-    expect(codec.decode(cursor, expected)).toEqual({ ok: true, after: { createdAt: '2026-01-01T00:00:00.000Z', id: 'itm_aaaaaaaaaaaaaaaa' } });
-    expect(codec.decode(cursor, { ...expected, sort: 'desc' })).toMatchObject({ ok: false });
+  it.each(SORT.values)('round-trip for the list, caller and order they were made for (sort=%s)', (sort) => {
+    const after = { createdAt: '2026-01-01T00:00:00.000Z', id: 'itm_aaaaaaaaaaaaaaaa' };
+    const cursor = codec.encode({ ...expected, sort, after });
+    expect(codec.decode(cursor, { ...expected, sort })).toEqual({ ok: true, after });
+    // Every other order the spec has, and one it does not (a cursor from when it had another value).
+    for (const other of SORT.values.filter((value) => value !== sort))
+      expect(codec.decode(cursor, { ...expected, sort: other })).toMatchObject({
+        ok: false,
+        reason: `was issued for sort=${sort}; send the same sort as the first page`,
+      });
+    const unknown = signed(JSON.stringify({ s: expected.scope, u: expected.userId, o: `not-${sort}`, c: after.createdAt, i: after.id }));
+    expect(codec.decode(unknown, { ...expected, sort })).toEqual({
+      ok: false,
+      reason: `was issued for sort=not-${sort}; send the same sort as the first page`,
+    });
   });
 
-  it.each(['null', '5', '"text"', '[]', 'true', '{"s":"own","u":"usr_aaaaaaaaaaaaaaaa","o":"asc","c":5,"i":null}'])(
+  it.each(['null', '5', '"text"', '[]', 'true', `{"s":"own","u":"usr_aaaaaaaaaaaaaaaa","o":${JSON.stringify(SORT.default)},"c":5,"i":null}`])(
     'refuse a correctly signed payload of another shape (%s) instead of failing',
     (payload) => {
       expect(codec.decode(signed(payload), expected)).toEqual({ ok: false, reason: 'is not a cursor this service issued' });
@@ -42,7 +55,7 @@ describe('cursors', () => {
     const cursor = codec.encode({
       scope: byLength(['own', 'shared'] satisfies ListScope[]) as ListScope,
       userId: longest('UserId'),
-      sort: byLength(schema('Sort')['enum'] as string[]) as 'asc',
+      sort: byLength(SORT.values) as Sort,
       options: { filter },
       after: { createdAt: longest('Item/properties/createdAt'), id: longest('ItemId') },
     });

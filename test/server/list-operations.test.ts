@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestApp, START } from '../helpers/app.js';
-import { LIMIT } from '../helpers/spec-fixture.js';
+import { LIMIT, SORT } from '../helpers/spec-fixture.js';
 
 type Page = { items: Array<{ id: string; title: string; ownerId: string; createdAt: string }>; nextCursor: string | null };
 
@@ -34,6 +34,15 @@ async function walk(
   throw new Error('pagination did not end');
 }
 
+/** Ids in the order a value of the spec's Sort asks for, from ids in ascending order (`createdAt`, then `id`). */
+function inOrder(sort: string, ascending: readonly string[]): string[] {
+  if (sort === 'asc') return [...ascending];
+  if (sort === 'desc') return [...ascending].reverse();
+  throw new Error(
+    `update this fixture: test/server/list-operations.test.ts knows the orders asc and desc, and the spec's Sort has ${sort}: say in inOrder what it orders by`,
+  );
+}
+
 /** Two users who share some items with each other, and keep some to themselves. */
 async function twoUsers() {
   const t = await createTestApp();
@@ -65,10 +74,16 @@ describe("POST / lists the caller's own items", () => {
     expect(response.json.nextCursor).toEqual(expect.any(String));
   });
 
-  it('orders newest first with sort=desc', async () => {
+  it.each(SORT.values)('orders the items as sort=%s says', async (sort) => {
     const { t, alice, aliceItems } = await twoUsers();
-    const response = await t.send('POST', '/', { key: alice.key, body: { sort: 'desc' } });
-    expect((response.json as Page).items.map((item) => item.id)).toEqual(aliceItems.map((item) => item.id).reverse());
+    const response = await t.send('POST', '/', { key: alice.key, body: { sort } });
+    expect(response.status).toBe(200);
+    expect((response.json as Page).items.map((item) => item.id)).toEqual(
+      inOrder(
+        sort,
+        aliceItems.map((item) => item.id),
+      ),
+    );
   });
 });
 
@@ -97,7 +112,7 @@ describe('the /shared operations list what others shared with the caller', () =>
 
 describe('pagination', () => {
   it.each(Object.keys(operations) as Array<keyof typeof operations>)(
-    '%s walks every page in both orders without missing or repeating an item',
+    '%s walks every page in every order of Sort without missing or repeating an item',
     async (name) => {
       const t = await createTestApp();
       const reader = await t.addUser('reader');
@@ -119,8 +134,7 @@ describe('pagination', () => {
         .map((item) => item.id);
 
       for (const limit of [LIMIT.minimum, 3, 5, 23, LIMIT.maximum].filter((size) => size >= LIMIT.minimum && size <= LIMIT.maximum)) {
-        expect(await walk(t, operations[name], reader.key, { sort: 'asc', limit })).toEqual(expected);
-        expect(await walk(t, operations[name], reader.key, { sort: 'desc', limit })).toEqual([...expected].reverse());
+        for (const sort of SORT.values) expect(await walk(t, operations[name], reader.key, { sort, limit }), `sort=${sort}`).toEqual(inOrder(sort, expected));
       }
     },
   );
@@ -149,13 +163,15 @@ describe('pagination', () => {
     }
   });
 
-  it('refuses a cursor from another list, another user or another order', async () => {
+  it("refuses a cursor from another list, another user or another order (each other value of the spec's Sort)", async () => {
     const { t, alice, bob } = await twoUsers();
     const aliceOwn = (await t.send('POST', '/', { key: alice.key, body: { limit: 2 } })).json.nextCursor as string;
     const cases = [
       { key: alice.key, path: '/shared', body: { limit: 2, cursor: aliceOwn }, detail: 'belongs to another list' },
       { key: bob.key, path: '/', body: { limit: 2, cursor: aliceOwn }, detail: 'belongs to another list' },
-      { key: alice.key, path: '/', body: { limit: 2, sort: 'desc', cursor: aliceOwn }, detail: expect.stringContaining('sort=asc') },
+      ...SORT.values
+        .filter((sort) => sort !== SORT.default)
+        .map((sort) => ({ key: alice.key, path: '/', body: { limit: 2, sort, cursor: aliceOwn }, detail: expect.stringContaining(`sort=${SORT.default}`) })),
     ];
     for (const { key, path, body, detail } of cases) {
       const response = await t.send('POST', path, { key, body });

@@ -2,13 +2,20 @@ import { describe, expect, it } from 'vitest';
 import type { ResponseValidationMode } from '../../src/config/env.js';
 import { type OperationHandlers, operationHandlers } from '../../src/server/operations.js';
 import { createTestApp } from '../helpers/app.js';
+import { ITEM_TEXT_FIELD, RENAMED_TEXT_FIELD } from '../helpers/item-fixture.js';
 
-/** A handler that answers POST / with `title` renamed to `name`, as code that missed a spec change would. */
+/** The item's free-text field, and the name code that missed a spec change would send it under. */
+const [field, renamed] = [ITEM_TEXT_FIELD.name, RENAMED_TEXT_FIELD];
+
+/** A handler that answers POST / with the item's field `field` renamed to `renamed`, as code that missed a spec change would. */
 const renamedField: OperationHandlers = {
   ...operationHandlers,
   listOwnItems: async (input, context) => {
     const answer = await operationHandlers.listOwnItems(input, context);
-    const items = answer.body.items.map(({ title, ...rest }) => ({ ...rest, name: title }));
+    const items = answer.body.items.map((item) => {
+      const { [field]: value, ...rest } = item as Record<string, unknown>;
+      return { ...rest, [renamed]: value };
+    });
     return { status: 200, body: { items, nextCursor: answer.body.nextCursor } } as unknown as typeof answer;
   },
 };
@@ -26,11 +33,11 @@ describe('the server checks its own answers against the spec', () => {
     const response = await t.send('POST', '/', { key, body: {}, expectServerError: true });
     expect(response.status).toBe(500);
     expect(response.json.detail).toContain('listOwnItems');
-    expect(response.text).not.toContain('"name"');
+    expect(response.text).not.toContain(`"${renamed}"`);
     const logged = t.logs.find((entry) => entry['level'] === 'error');
     expect(logged?.['message']).toContain('the 200 answer of listOwnItems (handler listOwnItems of the handlers given to createApp) breaks the contract');
-    expect(logged?.['message']).toContain('body/items/0/name is not a known field');
-    expect(logged?.['message']).toContain('body/items/0/title is required');
+    expect(logged?.['message']).toContain(`body/items/0/${renamed} is not a known field`);
+    expect(logged?.['message']).toContain(`body/items/0/${field} is required`);
   });
 
   it('log: sends the answer and logs what breaks the contract', async () => {

@@ -9,6 +9,8 @@ import { resolveSchema } from './schema-refs.js';
 
 /** Most values a field is tried with, so a field with a long enum does not flood a live service. */
 const MAX_VARIANTS = 4;
+/** Random draws `unguessable` makes at most, the first two at the pattern's widest. */
+const UNGUESSABLE_DRAWS = 24;
 /** Keywords that say nothing about which values are valid. */
 const ANNOTATIONS = new Set(['description', 'title', 'example', 'examples', 'deprecated', 'readOnly', 'writeOnly', 'default', '$comment']);
 /** Fixed dates, so generated values (and the requests that carry them) are the same on every run. */
@@ -114,15 +116,16 @@ export class SchemaValues {
     const candidates: Json[] = [];
     if (resolved['format'] === 'uuid') candidates.push(randomUUID());
     if (resolved['type'] === 'integer') candidates.push(typeof resolved['maximum'] === 'number' ? resolved['maximum'] : Number.MAX_SAFE_INTEGER);
-    if (resolved['type'] === 'string' && resolved['enum'] === undefined) {
-      const random: Pick = (bound) => randomInt(bound);
-      // At its widest first (every quantifier at its most), then as drawn, for a `maxLength` the widest breaks.
-      for (const widest of [true, true, false, false, false]) {
-        const value = generate(this.#spec, schema, random, 0, { widest });
-        if (value !== undefined) candidates.push(value);
-      }
+    const found = candidates.find((candidate) => this.isValid(schema, candidate));
+    if (found !== undefined || resolved['type'] !== 'string' || resolved['enum'] !== undefined) return found;
+    const random: Pick = (bound) => randomInt(bound);
+    // At its widest first (every quantifier at its most), then as drawn, for a `maxLength` the widest breaks:
+    // enough draws that one inside it is all but certain when half of them are.
+    for (let attempt = 0; attempt < UNGUESSABLE_DRAWS; attempt++) {
+      const value = generate(this.#spec, schema, random, 0, { widest: attempt < 2 });
+      if (value !== undefined && this.isValid(schema, value)) return value;
     }
-    return candidates.find((candidate) => this.isValid(schema, candidate));
+    return undefined;
   }
 
   /** Generated candidates: one from the schema, then one per alternative of a `oneOf` (the first may match two, which `oneOf` forbids). */

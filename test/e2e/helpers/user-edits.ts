@@ -6,6 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { removeSortDesc } from './edit-remove-desc.js';
+import { renameItemTitle } from './edit-rename-title.js';
 import { addGetItemHandler, addPaths, editFile } from './spec-edits.js';
 
 export interface UserEdit {
@@ -94,4 +96,6 @@ export const USER_EDITS: readonly UserEdit[] = [
       );
     },
   },
+  renameItemTitle,
+  removeSortDesc,
 ];

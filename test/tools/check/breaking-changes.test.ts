@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDocument, type Document } from 'yaml';
+import { type Document, parseDocument } from 'yaml';
 import { projectRoot, readContracts } from '../../../src/contract/project.js';
-import { diffDescriptions, type DiffReport } from '../../../tools/check/redocly-diff.js';
+import { type DiffReport, diffDescriptions } from '../../../tools/check/redocly-diff.js';
 import { judgeRelease } from '../../../tools/check/release-gate.js';
+import { ITEM_TEXT_FIELD } from '../../helpers/item-fixture.js';
+import { SORT } from '../../helpers/spec-fixture.js';
 
 const [publicApi] = readContracts();
 if (!publicApi) throw new Error('redocly.yaml declares no api');
@@ -19,6 +21,9 @@ function at(document: Document, path: (string | number)[]): unknown {
   if (!document.hasIn(path)) throw new Error(`update this fixture: ${fixture} edits ${path.join('.')} of the spec, which no longer has it`);
   return document.getIn(path);
 }
+
+/** The value of the spec's Sort that the narrowed enum below drops: its last. */
+const NARROWED = SORT.values.at(-1);
 
 /**
  * The five changes that break clients, each made alone on a copy of the working spec,
@@ -35,12 +40,11 @@ const MUTATIONS: Array<{ name: string; rule: string; edit: (spec: Document) => v
     },
   },
   {
-    name: 'a narrowed enum (desc removed from sort)',
+    name: `a narrowed enum (${NARROWED} removed from Sort)`,
     rule: 'enum-values-removed',
     edit: (spec) => {
       const values = (at(spec, ['components', 'schemas', 'Sort', 'enum']) as { toJSON(): unknown }).toJSON() as string[];
-      if (!values.includes('desc')) throw new Error(`update this fixture: ${fixture} removes desc from Sort, which no longer has it`);
-      spec.setIn(['components', 'schemas', 'Sort', 'enum'], spec.createNode(values.filter((value) => value !== 'desc')));
+      spec.setIn(['components', 'schemas', 'Sort', 'enum'], spec.createNode(values.filter((value) => value !== NARROWED)));
     },
   },
   {
@@ -53,13 +57,14 @@ const MUTATIONS: Array<{ name: string; rule: string; edit: (spec: Document) => v
     },
   },
   {
-    name: 'a removed response field (Item.title)',
+    name: `a removed response field (Item.${ITEM_TEXT_FIELD.name})`,
     rule: 'property-removed',
     edit: (spec) => {
-      at(spec, ['components', 'schemas', 'Item', 'properties', 'title']);
-      spec.deleteIn(['components', 'schemas', 'Item', 'properties', 'title']);
+      const field = ITEM_TEXT_FIELD.name;
+      at(spec, ['components', 'schemas', 'Item', 'properties', field]);
+      spec.deleteIn(['components', 'schemas', 'Item', 'properties', field]);
       const required = (at(spec, ['components', 'schemas', 'Item', 'required']) as { toJSON(): unknown }).toJSON() as string[];
-      spec.setIn(['components', 'schemas', 'Item', 'required'], spec.createNode(required.filter((name) => name !== 'title')));
+      spec.setIn(['components', 'schemas', 'Item', 'required'], spec.createNode(required.filter((name) => name !== field)));
     },
   },
   {

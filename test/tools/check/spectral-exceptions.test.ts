@@ -5,6 +5,7 @@ import { parse } from 'yaml';
 import { projectRoot, readContracts } from '../../../src/contract/project.js';
 import type { Json } from '../../../src/contract/spec.js';
 import { describeStaleException, readStaleExceptions, staleExceptionNote, staleExceptions } from '../../../tools/check/spectral-exceptions.js';
+import { ITEM_TEXT_FIELD, RENAMED_TEXT_FIELD, renameItemText } from '../../helpers/item-fixture.js';
 
 const ruleset = readFileSync(join(projectRoot, '.spectral.yaml'), 'utf8');
 const contracts = readContracts();
@@ -12,25 +13,30 @@ const main = contracts.find((contract) => contract.name === 'main')!;
 const spec = (text: string) => parse(text) as Json;
 const mainText = readFileSync(main.spec, 'utf8');
 const released = spec(readFileSync(main.released, 'utf8'));
-/** The public spec with Item.title renamed to name, as a developer renames it. */
-const renamed = mainText
-  .replace('required: [id, title, ownerId, createdAt]', 'required: [id, name, ownerId, createdAt]')
-  .replace('\n        title:\n', '\n        name:\n');
+/** The public spec with the item's free-text field renamed, as a developer renames it; its place as .spectral.yaml names it. */
+const renamed = renameItemText(mainText);
+const [field, renamedField] = [ITEM_TEXT_FIELD.name, RENAMED_TEXT_FIELD];
+const pointer = (name: string) => `#/components/schemas/Item/properties/${name}`;
+const place = (name: string) => `openapi/openapi.yaml${pointer(name)}`;
+/** A place as a regular expression matches it in a message. */
+const pattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 describe('the exceptions of .spectral.yaml whose place the spec no longer has', () => {
   it('finds none today', () => {
     expect(readStaleExceptions(contracts)).toEqual([]);
   });
 
-  it('names the exception for Item.title once it is renamed, with its line and the place it probably meant', () => {
+  it(`names the exception for Item.${field} once it is renamed, with its line and the place it probably meant`, () => {
     expect(renamed).not.toBe(mainText);
     const stale = staleExceptions(ruleset, [{ file: 'openapi/openapi.yaml', current: spec(renamed), released }]);
     expect(stale).toHaveLength(1);
     const [exception] = stale;
-    expect(ruleset.split('\n')[(exception?.line ?? 0) - 1]).toContain("'openapi/openapi.yaml#/components/schemas/Item/properties/title'");
-    expect(exception?.newSiblings).toEqual(['name']);
+    expect(ruleset.split('\n')[(exception?.line ?? 0) - 1]).toContain(`'${place(field)}'`);
+    expect(exception?.newSiblings).toEqual([renamedField]);
     expect(describeStaleException(exception!)).toMatch(
-      /^update \.spectral\.yaml:\d+: the exception for openapi\/openapi\.yaml#\/components\/schemas\/Item\/properties\/title \(owasp:api4:2023-string-restricted off\) is stale: .*point it at openapi\/openapi\.yaml#\/components\/schemas\/Item\/properties\/name/,
+      new RegExp(
+        `^update \\.spectral\\.yaml:\\d+: the exception for ${pattern(place(field))} \\(owasp:api4:2023-string-restricted off\\) is stale: .*point it at ${pattern(place(renamedField))}`,
+      ),
     );
   });
 
@@ -53,13 +59,15 @@ describe('the exceptions of .spectral.yaml whose place the spec no longer has', 
     const finding = {
       file: 'openapi/openapi.yaml',
       code: 'owasp:api4:2023-string-restricted',
-      path: ['components', 'schemas', 'Item', 'properties', 'name'],
+      path: ['components', 'schemas', 'Item', 'properties', renamedField],
     };
     expect(staleExceptionNote(finding, [exception!])).toMatch(
-      /^stale exception: \.spectral\.yaml:\d+ turns this rule off at #\/components\/schemas\/Item\/properties\/title, .*point that exception at #\/components\/schemas\/Item\/properties\/name/,
+      new RegExp(
+        `^stale exception: \\.spectral\\.yaml:\\d+ turns this rule off at ${pattern(pointer(field))}, .*point that exception at ${pattern(pointer(renamedField))}`,
+      ),
     );
     // Another rule, or a place under another parent, is the spec's to fix.
     expect(staleExceptionNote({ ...finding, code: 'owasp:api4:2023-integer-limit' }, [exception!])).toBeUndefined();
-    expect(staleExceptionNote({ ...finding, path: ['components', 'schemas', 'ListRequest', 'properties', 'name'] }, [exception!])).toBeUndefined();
+    expect(staleExceptionNote({ ...finding, path: ['components', 'schemas', 'ListRequest', 'properties', renamedField] }, [exception!])).toBeUndefined();
   });
 });
