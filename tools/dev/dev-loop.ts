@@ -10,8 +10,7 @@ import { type Breakage, explainExamples, explainLint, explainServerStart, explai
 import { type LintResult, lintSpec } from './lint-spec.js';
 import { describeBreakage, seconds } from './report.js';
 import { securityLint } from './security-lint.js';
-import type { TypecheckError } from './typecheck.js';
-import { TypecheckThread } from './typecheck-thread.js';
+import { Typecheck, type TypecheckError } from './typecheck.js';
 
 export interface DevLoopOptions {
   root: string;
@@ -51,7 +50,7 @@ const SOURCE_FILES = new Set(['.ts', '.mts', '.cts', '.tsx', '.json']);
  */
 export class DevLoop {
   readonly #options: DevLoopOptions;
-  readonly #typecheck: TypecheckThread;
+  readonly #typecheck: Typecheck;
   readonly #specFolder: string;
   readonly #sourceFolder: string;
   #watch: FileWatch | undefined;
@@ -73,8 +72,9 @@ export class DevLoop {
     this.#options = options;
     this.#specFolder = dirname(options.paths.spec);
     this.#sourceFolder = resolve(options.root, 'src');
-    // The server's own files first: it restarts on their verdict while the tests and tools are still checked.
-    this.#typecheck = new TypecheckThread(resolve(options.root, 'tsconfig.json'), [this.#sourceFolder, dirname(options.paths.types)]);
+    // The server's own files first (the build's config: src/, generated/): it restarts on their verdict while the
+    // tests and tools are still checked.
+    this.#typecheck = new Typecheck(options.root, { server: 'tsconfig.build.json', all: 'tsconfig.json' });
   }
 
   /** Starts the server, watches the spec's folder and `src/`, then checks everything once. */

@@ -19,7 +19,7 @@ export function compiledCommand(entry: string, args: readonly string[] = []): st
 /**
  * TypeScript 7's native compiler, which checks and builds the project (`npm run typecheck`, `npm run build`).
  * Named by path: it is installed as the alias `typescript-native` beside TypeScript 5 (whose API
- * openapi-typescript and the dev loop's warm checker need), and both packages claim the `tsc` binary (ADR 0009).
+ * openapi-typescript needs), and both packages claim the `tsc` binary (ADR 0009). The dev loop's typecheck runs it too.
  */
 export function typescriptCommand(args: readonly string[] = []): string[] {
   return [process.execPath, join(projectRoot, 'node_modules', 'typescript-native', 'bin', 'tsc'), ...args];

@@ -1,7 +1,8 @@
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { execa, type Options } from 'execa';
-import { projectRoot } from '../../src/contract/project.js';
 import { describeExit, type Exit } from '../../src/cli/wait-for-http.js';
+import { projectRoot } from '../../src/contract/project.js';
 import { groupGone, killGroupOnExit, release, sendSignal } from './process-group.js';
 
 export { describeExit, type Exit };
@@ -33,6 +34,11 @@ export interface LaunchOptions {
   ownGroup?: boolean;
   /** Run it on this CPU core only (`taskset -c`); taskset execs the command, so `pid` is still the program's. */
   core?: number;
+  /**
+   * Run it this much lower in the CPU's queue (`nice -n`, which execs the command: `pid` is still the program's),
+   * with every thread and child it starts: work whose result can wait for the work beside it.
+   */
+  niceness?: number;
   /** Put the project's `node_modules/.bin` first on its PATH, as `npm run` does (execa's `preferLocal`). */
   preferLocal?: boolean;
 }
@@ -77,7 +83,8 @@ export interface LaunchedProcess {
  * await prism.stop();
  */
 export function launch(argv: readonly string[], options: LaunchOptions = {}): LaunchedProcess {
-  const pinned = options.core === undefined ? argv : ['taskset', '-c', String(options.core), ...argv];
+  const niced = options.niceness === undefined ? argv : ['nice', '-n', String(options.niceness), ...argv];
+  const pinned = options.core === undefined ? niced : ['taskset', '-c', String(options.core), ...niced];
   const [command, ...args] = pinned;
   if (command === undefined) throw new Error('launch: empty command line');
   const commandLine = pinned.join(' ');
@@ -112,6 +119,9 @@ export function launch(argv: readonly string[], options: LaunchOptions = {}): La
   const pid = subprocess.pid;
   // A command that cannot start (ENOENT, EACCES) has no pid; execa's promise then settles with the failure, which is not needed.
   if (pid === undefined) throw new Error(`launch: could not start ${commandLine}`);
+  // `nice` alone does not do it on Linux with autogroups: a process that leads a session of its own is weighed
+  // against the others as a group, whatever its threads' nice values (the staged server's and lint's did not yield).
+  if (options.niceness !== undefined && ownGroup) setAutogroupNiceness(pid, options.niceness);
 
   let status: Exit | undefined;
   // execa settles once the process has exited and its output streams are drained: a process counts as
@@ -181,4 +191,30 @@ function readText(file: string): string {
   } catch {
     return '';
   }
+}
+
+/**
+ * A launched process (every thread, and its session's autogroup where the kernel has them) to `niceness`; best
+ * effort: an unprivileged user may lower a priority but not raise it back.
+ */
+export function setNiceness(pid: number, niceness: number): void {
+  setAutogroupNiceness(pid, niceness);
+  let threads: number[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    threads = [pid];
+  }
+  // Linux keeps a priority per thread: `setPriority(pid)` alone moves the main one only.
+  for (const thread of threads)
+    try {
+      setPriority(thread, niceness);
+    } catch {}
+}
+
+/** The nice value of the autogroup a session leader heads (Linux, `sched_autogroup_enabled`); nothing elsewhere. */
+function setAutogroupNiceness(pid: number, niceness: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(niceness));
+  } catch {}
 }

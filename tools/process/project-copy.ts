@@ -13,6 +13,8 @@ const COPIED = [
   '.spectral.yaml',
   'package.json',
   'tsconfig.json',
+  // The server's files alone, which the dev loop typechecks first (and `npm run build` compiles).
+  'tsconfig.build.json',
   'biome.jsonc',
   '.gitignore',
   'CHANGELOG.md',

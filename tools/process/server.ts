@@ -1,4 +1,3 @@
-import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../src/config/node-flags.js';
 import { projectRoot } from '../../src/contract/project.js';
@@ -107,6 +106,8 @@ export function stageServer(options: StartServerOptions = {}): StagedServer {
   const held: string[] = [];
   const forward = options.onOutput;
   const timeoutMs = options.timeoutMs ?? START_TIMEOUT_MS;
+  // At the typecheck's priority: the restart waits for both, and the server's start (tsx, the contracts compiled) takes
+  // as long as the typecheck. Below it, it was left two seconds behind (lint and the tests' typecheck are below both).
   const server = launchServer({
     ...options,
     env: { ...options.env, LISTEN_ON_SIGNAL: '1' },
@@ -115,8 +116,6 @@ export function stageServer(options: StartServerOptions = {}): StagedServer {
       else held.push(text);
     },
   });
-  // Below the checks it waits for (the typecheck, the lint) in the CPU's queue: they decide when it is released.
-  setNiceness(server.pid, STAGED_NICENESS);
   const ready = waitForOutput(server, READY_TO_LISTEN, { timeoutMs }).then(
     () => true,
     () => false,
@@ -131,7 +130,6 @@ export function stageServer(options: StartServerOptions = {}): StagedServer {
         throw new ServerStartError(`the server was not ready to listen within ${timeoutMs / 1000} s`, server.outputTail());
       }
       released = true;
-      setNiceness(server.pid, 0);
       const before = held.join('').replace(READY_TO_LISTEN_AND_NEWLINE, '');
       if (before.trim() !== '') forward?.(before, 'stderr');
       server.signal('SIGUSR2');
@@ -141,16 +139,6 @@ export function stageServer(options: StartServerOptions = {}): StagedServer {
       await server.stop({ graceMs: 2_000 });
     },
   };
-}
-
-/** How far down a staged server starts: it has the whole typecheck to get ready in, and must not slow it. */
-const STAGED_NICENESS = 10;
-
-/** Best effort: an unprivileged user may lower a priority but not raise it back, and the server then runs at 10, which only matters to it when the CPU is contended. */
-function setNiceness(pid: number, niceness: number): void {
-  try {
-    setPriority(pid, niceness);
-  } catch {}
 }
 
 const READY_TO_LISTEN = new RegExp(`^${READY_TO_LISTEN_LINE}$`, 'm');

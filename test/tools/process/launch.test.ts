@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/contract/project.js';
@@ -86,6 +86,21 @@ describe('launch', () => {
     const launched = launch(['sh', '-c', 'command -v biome'], { preferLocal: true });
     await launched.exited;
     expect(launched.stdout().trim()).toBe(join(projectRoot, 'node_modules', '.bin', 'biome'));
+  });
+
+  it('runs a process lower in the CPU queue with niceness: its threads, its children, and its session group', async () => {
+    const launched = launch(parentOfChild(false), { niceness: 7 });
+    try {
+      const niceOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]);
+      const child = await childPid(launched.stdout);
+      expect([niceOf(launched.pid), niceOf(child)]).toEqual([7, 7]);
+      // With autogroups (Linux), a session leader is weighed as a group whatever its threads' nice values.
+      const autogroups = '/proc/sys/kernel/sched_autogroup_enabled';
+      if (existsSync(autogroups) && readFileSync(autogroups, 'utf8').trim() === '1')
+        expect(readFileSync(`/proc/${launched.pid}/autogroup`, 'utf8')).toMatch(/ nice 7$/m);
+    } finally {
+      await launched.stop();
+    }
   });
 
   it('throws at once for a command that cannot start, or an empty command line', () => {
