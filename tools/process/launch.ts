@@ -1,5 +1,4 @@
-import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { execa, type Options } from 'execa';
 import { describeExit, type Exit } from '../../src/cli/wait-for-http.js';
 import { projectRoot } from '../../src/contract/project.js';
@@ -191,25 +190,6 @@ function readText(file: string): string {
   } catch {
     return '';
   }
-}
-
-/**
- * A launched process (every thread, and its session's autogroup where the kernel has them) to `niceness`; best
- * effort: an unprivileged user may lower a priority but not raise it back.
- */
-export function setNiceness(pid: number, niceness: number): void {
-  setAutogroupNiceness(pid, niceness);
-  let threads: number[];
-  try {
-    threads = readdirSync(`/proc/${pid}/task`).map(Number);
-  } catch {
-    threads = [pid];
-  }
-  // Linux keeps a priority per thread: `setPriority(pid)` alone moves the main one only.
-  for (const thread of threads)
-    try {
-      setPriority(thread, niceness);
-    } catch {}
 }
 
 /** The nice value of the autogroup a session leader heads (Linux, `sched_autogroup_enabled`); nothing elsewhere. */
