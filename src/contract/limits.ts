@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { FromSchema } from 'json-schema-to-ts';
 import type { Contract } from './project.js';
-import { describeErrors } from './schemas.js';
+import { checkSchema, describeErrors } from './schemas.js';
 import { loadSpec, type OpenApiDocument, specFile } from './spec.js';
 
 /** A count or a length of time: a whole number, at least 1. */
@@ -178,12 +178,14 @@ export type AccountLimits = Pick<AccountSpecLimits, (typeof accountRequired)[num
 /** Where the schema is written, for messages. */
 const SCHEMA_FILE = 'src/contract/limits.ts';
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true });
+// Held to the meta-schema by `checkSchema`'s shared Ajv, not by one more compile of the meta-schema here.
+const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, validateSchema: false });
 const validators = new Map<object, ValidateFunction>();
 
 function validatorFor(schema: object): ValidateFunction {
   let validate = validators.get(schema);
   if (!validate) {
+    checkSchema(schema);
     validate = ajv.compile(schema);
     validators.set(schema, validate);
   }

@@ -16,16 +16,34 @@ const OPENAPI_ANNOTATIONS = ['example', 'xml', 'externalDocs', 'discriminator'];
  * spec's `components`, so any schema of the spec can be compiled as it is written.
  */
 export function createSpecAjv(spec: OpenApiDocument, options: Options = {}): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, ...options });
+  // Every schema is still held to the meta-schema, by `checkSchema`'s one Ajv (see there), unless `options` says not to.
+  const checked = options.validateSchema !== false;
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, ...options, validateSchema: false });
   addFormats(ajv);
   for (const keyword of OPENAPI_ANNOTATIONS) ajv.addKeyword({ keyword });
   const schemas = componentSchemas(spec);
-  ajv.addSchema({ $id: COMPONENTS_ID, $defs: pointRefsAtComponents(schemas, schemas) as Record<string, Json> });
-  componentsByAjv.set(ajv, schemas);
+  const components = { $id: COMPONENTS_ID, $defs: pointRefsAtComponents(schemas, schemas) as Record<string, Json> };
+  if (checked) checkSchema(components);
+  ajv.addSchema(components);
+  settingsByAjv.set(ajv, { components: schemas, checked });
   return ajv;
 }
 
-const componentsByAjv = new WeakMap<Ajv2020, Record<string, Json>>();
+const settingsByAjv = new WeakMap<Ajv2020, { components: Record<string, Json>; checked: boolean }>();
+
+/** The Ajv that holds schemas to JSON Schema 2020-12's meta-schema, made on first use. */
+let metaSchemaAjv: Ajv2020 | undefined;
+
+/**
+ * Throws unless `schema` is a valid JSON Schema 2020-12, with Ajv's own message (`schema is invalid: ...`). Ajv
+ * compiles the meta-schema once per instance to check a schema, about 0.1 s of CPU; a server makes ten instances
+ * (request and response validators of two contracts, each with its own options), so the check is done here, by one
+ * instance for the whole process, and the others are made with `validateSchema: false`.
+ */
+export function checkSchema(schema: object): void {
+  metaSchemaAjv ??= addFormats(new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }));
+  if (!metaSchemaAjv.validateSchema(schema)) throw new Error(`schema is invalid: ${metaSchemaAjv.errorsText(metaSchemaAjv.errors)}`);
+}
 
 function componentSchemas(spec: OpenApiDocument): Record<string, Json> {
   return isObject(spec.components['schemas']) ? spec.components['schemas'] : {};
@@ -33,7 +51,10 @@ function componentSchemas(spec: OpenApiDocument): Record<string, Json> {
 
 /** Compiles one schema taken from the spec (inline or a `$ref`). */
 export function compileSpecSchema(ajv: Ajv2020, schema: Json): ValidateFunction {
-  return ajv.compile(pointRefsAtComponents(schema, componentsByAjv.get(ajv) ?? {}) as object);
+  const settings = settingsByAjv.get(ajv);
+  const pointed = pointRefsAtComponents(schema, settings?.components ?? {}) as object;
+  if (settings?.checked !== false) checkSchema(pointed);
+  return ajv.compile(pointed);
 }
 
 /**

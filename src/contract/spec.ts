@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { parseYaml } from './parsed-yaml.js';
 import { projectRoot, readContractPaths } from './project.js';
 
 /** A JSON value as parsed from the spec. */
@@ -19,7 +19,7 @@ export function loadContractSpec(name: string): OpenApiDocument {
 
 /** Reads and parses the OpenAPI document (by default the one `redocly.yaml` names). */
 export function loadSpec(specPath: string = readContractPaths().spec): OpenApiDocument {
-  const document = parse(readFileSync(specPath, 'utf8')) as unknown;
+  const document = parseYaml(readFileSync(specPath, 'utf8'));
   if (!isObject(document) || !isObject(document['paths']) || !isObject(document['components'])) {
     throw new Error(`${specPath} is not an OpenAPI document with paths and components`);
   }
