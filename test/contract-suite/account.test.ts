@@ -9,29 +9,28 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOperations } from '../../src/contract/operations.js';
 import { disagreements, runContractSuite, type SuiteReport } from '../../src/contract-suite/run.js';
 import { type MockProcess, startMock } from '../../tools/process/mock.js';
-import { scratchDatabase } from '../../tools/process/scratch-database.js';
-import { type ServerProcess, startServer } from '../../tools/process/server.js';
+import { sharedService } from '../helpers/services.js';
 import { accountSpec } from '../helpers/web-app.js';
 
-const database = scratchDatabase('account-suite-');
-let server: ServerProcess;
 let mock: MockProcess;
 let implementation: SuiteReport;
 let prism: SuiteReport;
 
 beforeAll(async () => {
-  const [started, mocked] = await Promise.allSettled([startServer({ databasePath: database.path, env: { LOG_LEVEL: 'warn' } }), startMock({ api: 'account' })]);
-  if (started.status === 'fulfilled') server = started.value;
+  // The run's shared server (`npm start`'s process, test/global-setup.ts) rather than one of this file's own: a start
+  // costs seconds of CPU, and no other file uses its web application, so this file's one sign-up and the suite's
+  // refused sessions meet the same budgets as on a server of its own.
+  const [shared, mocked] = await Promise.allSettled([sharedService('server'), startMock({ api: 'account' })]);
   if (mocked.status === 'fulfilled') mock = mocked.value;
-  if (started.status === 'rejected') throw started.reason;
+  if (shared.status === 'rejected') throw shared.reason;
   if (mocked.status === 'rejected') throw mocked.reason;
-  const webUrl = /^Web application on (\S+)$/m.exec(server.stderr())?.[1];
-  if (!webUrl) throw new Error(`no web application in:\n${server.stderr()}`);
+  const { webUrl } = shared.value;
   // A session as the pages get one: sign up, keep the cookie's token; a key so that lists have an entry.
   const signUp = await fetch(`${webUrl}/api/users`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ name: 'contract-suite', password: 'a password for the suite' }),
+    // A name of this run's own: the shared server outlives a rerun of this file in watch mode.
+    body: JSON.stringify({ name: `contract-suite-${Date.now().toString(36)}`, password: 'a password for the suite' }),
   });
   expect(signUp.status).toBe(201);
   const token = /^session=([^;]+)/.exec(signUp.headers.get('set-cookie') ?? '')?.[1] ?? '';
@@ -48,8 +47,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([server?.stop(), mock?.stop()]);
-  database.remove();
+  await mock?.stop();
 });
 
 const failures = (report: SuiteReport) =>

@@ -32,6 +32,8 @@ export interface SharedServices {
   server: {
     url: string;
     port: number;
+    /** The web application's root (the pages, and the account API under `/api`). */
+    webUrl: string;
     pid: number;
     databasePath: string;
     /**
@@ -104,7 +106,7 @@ export class ServiceStarter {
       startServer({ databasePath: database.path, env: SHARED_SERVER_ENV, output }).then((started) => this.#track(started)),
       makeKey(database.path, DEMO_USER),
     ]);
-    return { url: server.url, port: server.port, pid: server.pid, databasePath: database.path, demoKey: key, ...output };
+    return { url: server.url, port: server.port, webUrl: server.webUrl, pid: server.pid, databasePath: database.path, demoKey: key, ...output };
   }
 
   async #postgres(): Promise<SharedServices['postgres']> {
