@@ -105,6 +105,15 @@ const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 100;
 
 export { ConfigError };
 
+/**
+ * `LOAD_ON_SIGNAL=1`: load the code, say so on stderr, and read the configuration and the contracts only on SIGUSR2
+ * (then `LISTEN_ON_SIGNAL` as usual). `npm run dev` keeps its spare server this way between saves. Read on its own,
+ * before `readServerConfig`, because the server waits before it reads anything.
+ */
+export function loadOnSignal(env: NodeJS.ProcessEnv = process.env): boolean {
+  return flag(env, 'LOAD_ON_SIGNAL');
+}
+
 /** The store's configuration, from environment variables; the keys CLI needs no more than this. */
 export function readStoreConfig(env: NodeJS.ProcessEnv = process.env): StoreConfig {
   const databasePath = env['DATABASE_PATH'] ?? 'data/api.sqlite';

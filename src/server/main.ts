@@ -7,14 +7,16 @@
  * Exit codes: 0 stopped by a signal; 2 a configuration error (`configuration error: …` on stderr); 1 anything
  * else (a port taken, the database away for 30 s, an uncaught exception).
  */
-import { ConfigError, configurationWarnings, readServerConfig, type ServerConfig } from '../config/env.js';
-import { waitForListenSignal } from './listen-on-signal.js';
+import { ConfigError, configurationWarnings, loadOnSignal, readServerConfig, type ServerConfig } from '../config/env.js';
+import { READY_TO_LISTEN_LINE, READY_TO_LOAD_LINE, waitForSignal } from './listen-on-signal.js';
 import { createServerProcess, type ServerProcess } from './service.js';
 import { StartFailure } from './start-failure.js';
 
 let config: ServerConfig;
 let server: ServerProcess;
 try {
+  // Held here by `npm run dev`'s spare server (LOAD_ON_SIGNAL=1) until a save of the spec: its code loaded, nothing read.
+  if (loadOnSignal()) await waitForSignal(READY_TO_LOAD_LINE);
   config = readServerConfig();
   server = await createServerProcess(config, { warnings: configurationWarnings() });
 } catch (error) {
@@ -39,7 +41,7 @@ process.on('SIGHUP', () => {
 });
 
 // Held here by `npm run dev` (LISTEN_ON_SIGNAL=1) while it checks a save: ready, without a port or the database yet.
-if (config.listenOnSignal) await waitForListenSignal();
+if (config.listenOnSignal) await waitForSignal(READY_TO_LISTEN_LINE);
 
 try {
   await server.listen();

@@ -1,6 +1,6 @@
 /** The settings of issue 21: the ops listener, draining, NODE_ENV, and what is refused or warned about before anything opens. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, checkHostResolves, configurationWarnings, readServerConfig } from '../../src/config/env.js';
+import { ConfigError, checkHostResolves, configurationWarnings, loadOnSignal, readServerConfig } from '../../src/config/env.js';
 
 describe('the ops listener and draining settings', () => {
   it.each([
@@ -27,6 +27,18 @@ describe('the ops listener and draining settings', () => {
     { given: { LISTEN_ON_SIGNAL: '1' }, want: true },
   ])('holds the server until SIGUSR2 with $given: $want', ({ given, want }) => {
     expect(readServerConfig(given).listenOnSignal).toBe(want);
+  });
+
+  it.each([
+    { given: {}, want: false },
+    { given: { LOAD_ON_SIGNAL: '0' }, want: false },
+    { given: { LOAD_ON_SIGNAL: '1' }, want: true },
+  ])('holds the server before it reads anything with $given: $want', ({ given, want }) => {
+    expect(loadOnSignal(given)).toBe(want);
+  });
+
+  it('refuses LOAD_ON_SIGNAL other than 1 or 0', () => {
+    expect(() => loadOnSignal({ LOAD_ON_SIGNAL: 'yes' })).toThrow(/LOAD_ON_SIGNAL must be 1 \(on\) or 0 \(off\), not "yes"/);
   });
 
   it('takes OTEL_EXPORTER_OTLP_ENDPOINT as an http(s) URL, and tracing is off without it', () => {

@@ -62,8 +62,8 @@ export function redoclyFindings(stdout: string): RedoclyFinding[] {
  * Lints the named apis of `redocly.yaml` with its rules. Its output is one line per problem, errors first, or, when
  * Redocly wrote no report (a spec that does not parse), what it said on stderr without its banners.
  */
-export async function lintWithRedocly(apis: readonly string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
-  const result = await runCommand(binCommand('redocly', ['lint', ...apis, '--config', 'redocly.yaml', '--format', 'json']), { env, timeoutMs: 120_000 });
+export async function lintWithRedocly(apis: readonly string[]): Promise<CommandResult> {
+  const result = await runRedoclyLint(apis);
   let findings: RedoclyFinding[] | undefined;
   try {
     findings = parseReports(result.stdout).length > 0 ? redoclyFindings(result.stdout) : undefined;
@@ -77,6 +77,19 @@ export async function lintWithRedocly(apis: readonly string[], env: NodeJS.Proce
       : `${findings.map(findingLine).join('\n')}\nredocly: ${findings.length} problem${findings.length === 1 ? '' : 's'}\n`;
   // A warning fails the lint as an error does (redocly.yaml's rules are meant to be met, not noted).
   return { ...result, code: findings.length > 0 ? 1 : result.code, stdout, stderr: '' };
+}
+
+/**
+ * Redocly's CLI linting the named APIs of `redocly.yaml` (all of them when none is named), with each API's rules, its
+ * JSON report on stdout: `npm run lint`'s and `npm run dev`'s one way to run it. No update notice, no telemetry
+ * (nothing leaves the machine).
+ */
+export function runRedoclyLint(apis: readonly string[], options: { cancelSignal?: AbortSignal } = {}): Promise<CommandResult> {
+  return runCommand(binCommand('redocly', ['lint', ...apis, '--config', 'redocly.yaml', '--format', 'json']), {
+    env: { REDOCLY_SUPPRESS_NOTIFICATIONS: 'true', REDOCLY_TELEMETRY: 'off' },
+    timeoutMs: 120_000,
+    ...options,
+  });
 }
 
 /** Redocly's boxed notices (a Node.js deprecation, an update) say nothing about the spec. */

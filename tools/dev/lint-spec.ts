@@ -1,6 +1,4 @@
-import { parseReports } from '../check/redocly-lint.js';
-import { binCommand } from '../process/commands.js';
-import { runCommand } from '../process/run-command.js';
+import { parseReports, runRedoclyLint } from '../check/redocly-lint.js';
 
 /** One problem Redocly reports, located in the spec. */
 export interface LintProblem {
@@ -16,14 +14,12 @@ export interface LintResult {
 }
 
 /**
- * Redocly's half of `npm run lint` (`redocly.yaml`), read from its JSON report; warnings fail it too. Spectral's OWASP
+ * Redocly's half of `npm run lint` (`redocly.yaml`) for the APIs named (every one when none is), read from its JSON
+ * report; warnings fail it too. Spectral's OWASP
  * half is left to `npm run lint` and `check`: it takes seconds, too long for a lint on every save.
  */
-export async function lintSpec(cancelSignal?: AbortSignal): Promise<LintResult> {
-  const output = await runCommand(binCommand('redocly', ['lint', '--config', 'redocly.yaml', '--format', 'json']), {
-    timeoutMs: 120_000,
-    ...(cancelSignal && { cancelSignal }),
-  });
+export async function lintSpec(apis: readonly string[], cancelSignal?: AbortSignal): Promise<LintResult> {
+  const output = await runRedoclyLint(apis, cancelSignal ? { cancelSignal } : {});
   let reports: ReturnType<typeof parseReports>;
   try {
     reports = parseReports(output.stdout);

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from '../../src/config/node-flags.js';
 import { projectRoot } from '../../src/contract/project.js';
 import { PLAIN_HTTP_LINES } from '../../src/server/greeting.js';
-import { READY_TO_LISTEN_LINE } from '../../src/server/listen-on-signal.js';
+import { READY_TO_LISTEN_LINE, READY_TO_LOAD_LINE } from '../../src/server/listen-on-signal.js';
 import { tsxCommand } from './commands.js';
 import { describeExit, type LaunchedProcess, type LaunchOptions, launch, type OutputMode } from './launch.js';
 import { waitForOutput } from './ready.js';
@@ -88,6 +88,8 @@ const START_TIMEOUT_MS = 30_000;
 /** A server started held (`LISTEN_ON_SIGNAL=1`): its code loaded and its contracts compiled, without a port or its database until released. */
 export interface StagedServer {
   readonly pid: number;
+  /** Whether its code was loaded before it was staged (`preloadServer`), rather than when it was started. */
+  readonly preloaded: boolean;
   /** True once it is ready to listen; false when it ended first (`release()` then says why, with its output). */
   readonly ready: Promise<boolean>;
   /** Lets it open its database and listen (the ports must be free by then); resolves once it listens, as `startServer` does. */
@@ -102,26 +104,88 @@ export interface StagedServer {
  * kept, for a `ServerStartError` when it ends early.
  */
 export function stageServer(options: StartServerOptions = {}): StagedServer {
-  let released = false;
-  const held: string[] = [];
-  const forward = options.onOutput;
-  const timeoutMs = options.timeoutMs ?? START_TIMEOUT_MS;
+  const output = heldOutput(options.onOutput);
   // At the typecheck's priority: the restart waits for both, and the server's start (tsx, the contracts compiled) takes
   // as long as the typecheck. Below it, it was left two seconds behind (lint and the tests' typecheck are below both).
-  const server = launchServer({
-    ...options,
-    env: { ...options.env, LISTEN_ON_SIGNAL: '1' },
-    onOutput: (text, stream) => {
-      if (released) forward?.(text, stream);
-      else held.push(text);
+  const server = launchServer({ ...options, env: { ...options.env, LISTEN_ON_SIGNAL: '1' }, onOutput: output.onOutput });
+  return heldServer(server, output, readyWithin(server, READY_TO_LISTEN, options.timeoutMs ?? START_TIMEOUT_MS), options, false);
+}
+
+/** A server started with its code loaded and nothing read yet (`LOAD_ON_SIGNAL=1`): `npm run dev`'s spare between saves. */
+export interface PreloadedServer {
+  readonly pid: number;
+  /** True once its code is loaded; false when it ended first (its staged server then says why). */
+  readonly loaded: Promise<boolean>;
+  /** Lets it read its configuration and contracts, then hold before it listens, as a staged server does. */
+  stage(): StagedServer;
+  /** Stops it: the code it loaded changed, or the loop stops. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Starts the server loaded but not started (`LOAD_ON_SIGNAL=1` and `LISTEN_ON_SIGNAL=1`): it waits, for as long
+ * as it takes, until `stage()`. Its output is held as a staged server's is.
+ */
+export function preloadServer(options: StartServerOptions = {}): PreloadedServer {
+  const output = heldOutput(options.onOutput);
+  const timeoutMs = options.timeoutMs ?? START_TIMEOUT_MS;
+  const server = launchServer({ ...options, env: { ...options.env, LOAD_ON_SIGNAL: '1', LISTEN_ON_SIGNAL: '1' }, onOutput: output.onOutput });
+  const loaded = readyWithin(server, READY_TO_LOAD, timeoutMs);
+  return {
+    pid: server.pid,
+    loaded,
+    stage() {
+      // Signalled only once it said it loaded: before its handler is in place, SIGUSR2 would end it.
+      const ready = loaded.then((ok) => {
+        if (!ok) return false;
+        server.signal('SIGUSR2');
+        return readyWithin(server, READY_TO_LISTEN, timeoutMs);
+      });
+      return heldServer(server, output, ready, options, true);
     },
-  });
-  const ready = waitForOutput(server, READY_TO_LISTEN, { timeoutMs }).then(
+    async discard() {
+      await server.stop({ graceMs: 2_000 });
+    },
+  };
+}
+
+/** True once the server prints `line`; false when it ends first or `timeoutMs` passes. */
+function readyWithin(server: LaunchedProcess, line: RegExp, timeoutMs: number): Promise<boolean> {
+  return waitForOutput(server, line, { timeoutMs }).then(
     () => true,
     () => false,
   );
+}
+
+/** A held server's output: kept until it is released, then passed on. */
+function heldOutput(forward: StartServerOptions['onOutput']) {
+  const held: string[] = [];
+  const state = { released: false };
+  return {
+    onOutput: (text: string, stream: 'stdout' | 'stderr') => {
+      if (state.released) forward?.(text, stream);
+      else held.push(text);
+    },
+    /** Passes on what it said while held, without the lines that say it waits, and everything after. */
+    release() {
+      state.released = true;
+      const before = held.join('').replace(READY_LINES_AND_NEWLINE, '');
+      if (before.trim() !== '') forward?.(before, 'stderr');
+    },
+  };
+}
+
+function heldServer(
+  server: LaunchedProcess,
+  output: ReturnType<typeof heldOutput>,
+  ready: Promise<boolean>,
+  options: StartServerOptions,
+  preloaded: boolean,
+): StagedServer {
+  const timeoutMs = options.timeoutMs ?? START_TIMEOUT_MS;
   return {
     pid: server.pid,
+    preloaded,
     ready,
     async release() {
       if (!(await ready)) {
@@ -129,9 +193,7 @@ export function stageServer(options: StartServerOptions = {}): StagedServer {
         await server.stop({ signal: 'SIGKILL' });
         throw new ServerStartError(`the server was not ready to listen within ${timeoutMs / 1000} s`, server.outputTail());
       }
-      released = true;
-      const before = held.join('').replace(READY_TO_LISTEN_AND_NEWLINE, '');
-      if (before.trim() !== '') forward?.(before, 'stderr');
+      output.release();
       server.signal('SIGUSR2');
       return untilListening(server, timeoutMs);
     },
@@ -142,7 +204,8 @@ export function stageServer(options: StartServerOptions = {}): StagedServer {
 }
 
 const READY_TO_LISTEN = new RegExp(`^${READY_TO_LISTEN_LINE}$`, 'm');
-const READY_TO_LISTEN_AND_NEWLINE = new RegExp(`^${READY_TO_LISTEN_LINE}\\n`, 'm');
+const READY_TO_LOAD = new RegExp(`^${READY_TO_LOAD_LINE}$`, 'm');
+const READY_LINES_AND_NEWLINE = new RegExp(`^(${READY_TO_LOAD_LINE}|${READY_TO_LISTEN_LINE})\\n`, 'gm');
 
 function launchServer(options: StartServerOptions): LaunchedProcess {
   const command = options.built ? [process.execPath, ...SERVER_NODE_FLAGS, join(projectRoot, 'bin/run-built.mjs'), 'server'] : tsxCommand('src/server/main.ts');
