@@ -159,19 +159,24 @@ const DEV_TYPES_TARGET_MS = 1_000;
 
 const DEV_TYPES_STEP = 'npm run dev, spec save to types on disk';
 const DEV_SERVED_STEP = 'npm run dev, spec save to the new server listening';
+const DEV_SERVED_TYPE_STEP = 'npm run dev, save of a new type to the new server';
 /** The issue's target for `npm run dev`: a save served within this, warm, on a quiet machine. */
 const DEV_SERVED_TARGET_MS = 3_000;
 /** Each run's save to "all checks pass, server restarted", taken by the same runs as DEV_TYPES_STEP. */
 const servedMs: number[] = [];
+/** Each run's second save, which adds a response header (a new type, so the typecheck runs), to the same line. */
+const servedTypeMs: number[] = [];
 
 /**
  * `npm run dev` from a save of the spec to the regenerated types on disk, which is what an editor waits
  * for. It runs in a throwaway copy of the project (the loop rewrites `generated/`), started once and kept
  * between runs; each run saves a new summary of an operation (the types carry it as a comment), times the
- * change of `generated/openapi.d.ts`, then waits for the loop to finish the run (lint, typecheck, restart).
+ * change of `generated/openapi.d.ts`, then waits for the loop to finish the run (lint, restart), and then saves a
+ * new response header (a new type: lint, typecheck, restart), timed to the restart as well.
  */
 function devTypesAfterSave(): Step {
-  let loop: { copy: ReturnType<typeof copyProject>; dev: LaunchedProcess; original: string } | undefined;
+  // `text`: the spec as the last save left it; each save changes it in one place only.
+  let loop: { copy: ReturnType<typeof copyProject>; dev: LaunchedProcess; text: string } | undefined;
   let run = 0;
   return {
     name: DEV_TYPES_STEP,
@@ -183,22 +188,33 @@ function devTypesAfterSave(): Step {
           cwd: copy.root,
           env: { PORT: '0', WEB_PORT: '0', HOST, DATABASE_PATH: ':memory:', LOG_LEVEL: 'warn' },
         });
-        loop = { copy, dev, original };
+        loop = { copy, dev, text: original };
         if (withSummarySaved(original, 0) === undefined)
           throw new Error('bench:devloop saves an edit of the summary of an operation in openapi/openapi.yaml, and no operation has one');
         await waitForOutput(dev, /ready: waiting for saves/, { timeoutMs: 120_000 });
       }
-      const { copy, dev, original } = loop;
+      const { copy, dev } = loop;
+      const specFile = join(copy.root, 'openapi', 'openapi.yaml');
       const types = join(copy.root, 'generated', 'openapi.d.ts');
       const before = readFileSync(types, 'utf8');
       const mark = dev.stdout().length;
       const saved = performance.now();
-      writeFileSync(join(copy.root, 'openapi', 'openapi.yaml'), withSummarySaved(original, ++run) ?? original);
+      loop.text = withSummarySaved(loop.text, ++run) ?? loop.text;
+      writeFileSync(specFile, loop.text);
       while (readFileSync(types, 'utf8') === before) await pause(saved, 30_000, 'the types did not change', dev);
       const ms = performance.now() - saved;
       // The next save only once this run is over, as a developer reads the verdict before saving again.
       while (!/all checks pass|not restarted/.test(dev.stdout().slice(mark))) await pause(saved, 90_000, 'the loop did not finish its run', dev);
       if (/all checks pass, server restarted/.test(dev.stdout().slice(mark))) servedMs.push(performance.now() - saved);
+      // A summary changes the types in a comment only, and the loop then keeps the typecheck's last verdict: the
+      // second save changes a type (a response header of its own), so the typecheck runs, as after most edits.
+      const typeMark = dev.stdout().length;
+      const typeSaved = performance.now();
+      loop.text = withHeaderAdded(loop.text, run);
+      writeFileSync(specFile, loop.text);
+      while (!/all checks pass|not restarted/.test(dev.stdout().slice(typeMark))) await pause(typeSaved, 90_000, 'the loop did not finish its run', dev);
+      if (/all checks pass, server restarted/.test(dev.stdout().slice(typeMark))) servedTypeMs.push(performance.now() - typeSaved);
+      else throw new Error(`the save of a new response header did not restart the server:\n${dev.stdout().slice(typeMark)}`);
       return ms;
     },
     async close() {
@@ -225,6 +241,29 @@ function withSummarySaved(spec: string, run: number): string | undefined {
       return `${spec.slice(0, start)}${JSON.stringify(`${String(summary.value)} (bench:devloop save ${run})`)}${spec.slice(end)}`;
     }
   return undefined;
+}
+
+/**
+ * The spec with a response header of save `run`'s own (`X-Bench-Save-<run>`) on the first operation's first
+ * answer: a new member of its headers' type, which nothing in the code reads, so the loop restarts after a typecheck.
+ */
+function withHeaderAdded(spec: string, run: number): string {
+  const document = parseDocument(spec);
+  const paths = document.get('paths');
+  if (isMap(paths))
+    for (const { key } of paths.items)
+      for (const method of HTTP_METHODS) {
+        const where = ['paths', isScalar(key) ? key.value : key, method, 'responses'];
+        const responses = document.getIn(where, true);
+        if (!isMap(responses)) continue;
+        const first = responses.items[0]?.key;
+        document.setIn([...where, isScalar(first) ? first.value : first, 'headers', `X-Bench-Save-${run}`], {
+          description: 'Added by bench:devloop.',
+          schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 100, example: run },
+        });
+        return document.toString();
+      }
+  throw new Error('bench:devloop adds a response header to the first operation in openapi/openapi.yaml, and there is none');
 }
 
 /** Waits a moment; throws, with the end of the process's output, once `timeoutMs` has passed since `since`. */
@@ -295,7 +334,11 @@ async function main(): Promise<number> {
     results.push(result);
   }
   endProgress();
-  results.push({ name: DEV_SERVED_STEP, runsMs: servedMs, medianMs: median(servedMs), minMs: Math.min(...servedMs), maxMs: Math.max(...servedMs) });
+  for (const [name, runsMs] of [
+    [DEV_SERVED_STEP, servedMs],
+    [DEV_SERVED_TYPE_STEP, servedTypeMs],
+  ] as const)
+    results.push({ name, runsMs, medianMs: median(runsMs), minMs: Math.min(...runsMs), maxMs: Math.max(...runsMs) });
 
   const out = options.out ?? resultsPath('devloop', startedAt, '.json');
   mkdirSync(join(out, '..'), { recursive: true });
@@ -333,10 +376,15 @@ async function main(): Promise<number> {
   console.log(
     `target: npm run dev, spec save to types on disk <= ${DEV_TYPES_TARGET_MS / 1000} s: ${(devTypes / 1000).toFixed(2)} s  ${devTypes <= DEV_TYPES_TARGET_MS ? 'PASS' : 'MISS'}`,
   );
-  const served = byName.get(DEV_SERVED_STEP) ?? Number.NaN;
-  console.log(
-    `target: npm run dev, spec save to the new server <= ${DEV_SERVED_TARGET_MS / 1000} s warm on a quiet machine: ${(served / 1000).toFixed(2)} s  ${served <= DEV_SERVED_TARGET_MS ? 'PASS' : 'MISS'}`,
-  );
+  for (const [label, step] of [
+    ['a summary', DEV_SERVED_STEP],
+    ['a new type', DEV_SERVED_TYPE_STEP],
+  ] as const) {
+    const served = byName.get(step) ?? Number.NaN;
+    console.log(
+      `target: npm run dev, spec save (${label}) to the new server <= ${DEV_SERVED_TARGET_MS / 1000} s warm: ${(served / 1000).toFixed(2)} s  ${served <= DEV_SERVED_TARGET_MS ? 'PASS' : 'MISS'}`,
+    );
+  }
   console.log(
     `load average at the end: ${loadavg()
       .map((load) => load.toFixed(2))

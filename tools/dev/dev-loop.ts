@@ -2,6 +2,7 @@ import { dirname, extname, relative, resolve, sep } from 'node:path';
 import { type ContractPaths, readContracts } from '../../src/contract/project.js';
 import { displayPath } from '../check/display-path.js';
 import { checkValueExamples } from '../check/examples-check.js';
+import { sameCode } from '../generate/same-code.js';
 import { type FileWatch, watchFolders } from '../generate/watch-files.js';
 import { writeTypes } from '../generate/write-types.js';
 import { describeExit } from '../process/launch.js';
@@ -64,6 +65,13 @@ export class DevLoop {
   #types: Promise<TypesOutcome> = Promise.resolve({ ok: true, summary: 'types unchanged' });
   /** Whether a type generation since the last run wrote a different file. */
   #typesChanged = false;
+  /** Whether one wrote more than a change of comments (`sameCode`), so the typecheck's last verdict is stale. */
+  #typesCodeChanged = false;
+  /**
+   * The errors in the server's files the last finished typecheck found, while they still stand: forgotten on a save in
+   * `src/` or new types that differ in more than comments. A save of the spec's prose then needs no typecheck.
+   */
+  #verdict: TypecheckError[] | undefined;
   #next: Run | undefined;
   /** Aborted when a newer save makes the run in flight stale: its lint stops, its typecheck stops at the next file. */
   #currentRun: AbortController | undefined;
@@ -109,8 +117,11 @@ export class DevLoop {
     const spec = changed.filter((file) => isUnder(file, this.#specFolder) && SPEC_FILES.has(extname(file)));
     const source = changed.filter((file) => isUnder(file, this.#sourceFolder) && SOURCE_FILES.has(extname(file)));
     if (spec.length + source.length === 0) return;
-    // The spare loaded the code as it was: a source save makes it stale.
-    if (source.length > 0) this.#spare.discard();
+    // The spare loaded the code as it was, and the typecheck's verdict was about it: a source save makes both stale.
+    if (source.length > 0) {
+      this.#spare.discard();
+      this.#verdict = undefined;
+    }
     // Any check in flight (a run's, or the tests' and tools' after a restart) is stale now: it stops at its next file.
     this.#typecheck.cancel();
     // So is the last run's security lint, if it is still going: its seconds of CPU would slow this save's checks.
@@ -185,6 +196,8 @@ export class DevLoop {
       const types = await this.#types;
       typesChanged = this.#typesChanged;
       this.#typesChanged = false;
+      if (this.#typesCodeChanged) this.#verdict = undefined;
+      this.#typesCodeChanged = false;
       if (types.ok) passed.types = types.summary;
       else {
         typesFailed = true;
@@ -199,24 +212,29 @@ export class DevLoop {
     };
 
     if (!typesFailed) {
+      // Nothing the compiler reads changed since its last verdict (the types changed in comments only, or not at all): it stands.
+      const standing = initial ? undefined : this.#verdict;
       const typecheckStarted = performance.now();
-      const typecheck = warming ?? this.#typecheck.check();
+      const typecheck = standing ? undefined : (warming ?? this.#typecheck.check());
       if (run.cause === 'spec') {
         const examples = checkValueExamples(paths.spec);
         if (examples.ok) passed.examples = 'examples ok';
         else broken.push(explainExamples(examples.problems));
       }
       // The server's files (src/, generated/) are checked first; the rest (tests, tools) is said when done, without holding it back.
-      const errors = await typecheck.first;
+      const errors = standing ?? (await typecheck?.first);
       if (errors === undefined || stale()) {
         discardStaged();
         return this.#superseded(lint);
       }
-      const ms = performance.now() - typecheckStarted;
+      this.#verdict = errors;
       const blocking = errors.filter((error) => this.#blocks(error));
       if (blocking.length > 0) broken.push(explainTypecheck(blocking, run.cause));
-      else passed.typecheck = `typecheck of src/ ok in ${seconds(ms)}`;
-      this.#reportElsewhere(typecheck.all, controller.signal);
+      else
+        passed.typecheck = standing
+          ? 'typecheck of src/ ok (no code changed since it last ran)'
+          : `typecheck of src/ ok in ${seconds(performance.now() - typecheckStarted)}`;
+      if (typecheck) this.#reportElsewhere(typecheck.all, controller.signal);
     }
 
     if (lint) {
@@ -319,9 +337,10 @@ export class DevLoop {
     this.#types = this.#types.then(async (): Promise<TypesOutcome> => {
       const started = performance.now();
       try {
-        const { changed } = await writeTypes(paths);
+        const { changed, previous, types } = await writeTypes(paths);
         if (!changed) return { ok: true, summary: 'types unchanged' };
         this.#typesChanged = true;
+        if (previous === undefined || !sameCode(previous, types)) this.#typesCodeChanged = true;
         const now = performance.now();
         return {
           ok: true,

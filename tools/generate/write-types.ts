@@ -6,9 +6,9 @@ import { renderTypes } from './render-types.js';
 /**
  * Compiles the spec to types and writes them only when they differ from the file on
  * disk, so an unchanged result does not wake the editor's or tsc's file watchers.
- * Returns whether the file changed.
+ * Returns whether the file changed, what it held before (undefined when there was none) and what it holds now.
  */
-export async function writeTypes(paths: ContractPaths): Promise<{ changed: boolean }> {
+export async function writeTypes(paths: ContractPaths): Promise<{ changed: boolean; previous: string | undefined; types: string }> {
   const types = await renderTypes(paths.spec);
   let current: string | undefined;
   try {
@@ -16,8 +16,8 @@ export async function writeTypes(paths: ContractPaths): Promise<{ changed: boole
   } catch {
     current = undefined;
   }
-  if (current === types) return { changed: false };
+  if (current === types) return { changed: false, previous: current, types };
   mkdirSync(dirname(paths.types), { recursive: true });
   writeFileSync(paths.types, types);
-  return { changed: true };
+  return { changed: true, previous: current, types };
 }

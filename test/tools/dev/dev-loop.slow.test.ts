@@ -121,6 +121,8 @@ describe('npm run dev', () => {
     // Only the spec changed since the last run: the next server is the spare, which reads the spec now.
     const restarted = await waitForOutput(/server restarted in [\d.]+ s \(pid \d+, its code loaded before the save\): (\S+)/, mark);
     await waitForOutput(/all checks pass, server restarted/, mark);
+    // The types are those the last typecheck passed (the lint failure before changed no type): its verdict stands.
+    expect(output.slice(mark)).toContain('typecheck of src/ ok (no code changed since it last ran)');
     url = restarted[1]!;
     expect(await answers(url)).toBe(401);
   });
