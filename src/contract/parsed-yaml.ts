@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -14,7 +14,7 @@ import { projectRoot } from './project.js';
  *   install), named by the SHA-256 of the text and of `yaml`'s version, so an edit or an upgrade is a new entry
  *   and a stale one is never read. `JSON.parse` takes a few milliseconds.
  * Only a document made of JSON values (what an OpenAPI document is) is written; anything else, or a folder that
- * cannot be written (a read-only install), only costs the parse.
+ * cannot be written (a read-only install), only costs the parse. The newest 32 entries are kept.
  */
 export function parseYaml(text: string): unknown {
   let parsed = inMemory.get(text);
@@ -43,15 +43,40 @@ function readOrParse(text: string): unknown {
   if (isJson(parsed)) {
     try {
       mkdirSync(PARSED_YAML_CACHE, { recursive: true });
-      // Written whole under another name, then renamed: a process reading at the same time never sees half a file.
-      const partial = `${file}.${process.pid}.tmp`;
-      writeFileSync(partial, JSON.stringify(parsed));
-      renameSync(partial, file);
+      // Written whole under a name of its own (threads share a pid), then renamed: a reader never sees half a file.
+      const partial = `${file}.${randomUUID()}.tmp`;
+      try {
+        writeFileSync(partial, JSON.stringify(parsed));
+        renameSync(partial, file);
+      } finally {
+        rmSync(partial, { force: true });
+      }
+      forgetOldest();
     } catch {
       // A read-only install: every process parses, as it would without the cache.
     }
   }
   return parsed;
+}
+
+/** Entries kept on disk: every save of a spec in `npm run dev` makes one (a contract is about 100 KB of JSON). */
+const DISK_ENTRIES = 32;
+
+/** Removes all but the newest `DISK_ENTRIES` entries (run on a miss only, so a read costs no directory listing). */
+function forgetOldest(): void {
+  const entries = readdirSync(PARSED_YAML_CACHE)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => {
+      const path = join(PARSED_YAML_CACHE, name);
+      try {
+        return { path, mtimeMs: statSync(path).mtimeMs };
+      } catch {
+        return undefined; // removed by another process meanwhile
+      }
+    })
+    .filter((entry) => entry !== undefined)
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { path } of entries.slice(DISK_ENTRIES)) rmSync(path, { force: true });
 }
 
 let version: string | undefined;

@@ -33,6 +33,14 @@ describe('parseYaml: a YAML text parsed once, kept in memory and on disk', () =>
     expect(JSON.parse(readFileSync(join(PARSED_YAML_CACHE, kept[0]!), 'utf8'))).toEqual({ marker: id, answer: 42 });
   });
 
+  it('keeps the newest 32 entries on disk, so saves in npm run dev do not fill it', () => {
+    const ids = Array.from({ length: 33 }, (_, index) => `prune-${index}-${process.pid}-${Math.random().toString(36).slice(2)}`);
+    for (const id of ids) parseYaml(freshText(`marker: ${id}\n`));
+    // The first of these is older than 32 others by now (another test file may be writing too: no count is exact).
+    expect(entriesHolding(ids[0]!)).toEqual([]);
+    expect(entriesHolding(ids.at(-1)!)).toHaveLength(1);
+  });
+
   it('keeps on disk only what JSON holds as it is: an infinite number is parsed, not written', () => {
     const id = `inf-${process.pid}-${Math.random().toString(36).slice(2)}`;
     const text = freshText(`marker: ${id}\nlimit: .inf\n`);
