@@ -47,9 +47,11 @@ describe('each ordinary edit, then npm run fix and npm test, on a whole copy of 
       // Ten whole runs of npm test make a timing flake of one file ten times as likely to fail this test. `check`
       // passed (vitest ran) and every failed file passes when run again: a flake, said on stderr, not a pinned spec.
       // A test that pins what the edit changed fails again, and fails this test with the first run's output.
-      const failed = [...new Set([...tested.stdout.matchAll(/^ FAIL +\|default\| (\S+\.test\.ts)/gm)].map(([, file]) => file as string))];
+      // Vitest lists the failed tests on stderr and its totals on stdout.
+      const output = `${tested.stdout}\n${tested.stderr}`;
+      const failed = [...new Set([...output.matchAll(/^ FAIL +\|default\| (\S+\.test\.ts)/gm)].map(([, file]) => file as string))];
       const again =
-        failed.length > 0 && /Test Files /.test(tested.stdout)
+        failed.length > 0 && /Test Files /.test(output)
           ? await runCommand(['npx', 'vitest', 'run', '--project', 'default', ...failed], { cwd: root, env: ENV, timeoutMs: 300_000 })
           : undefined;
       expect(again?.code, tested.stdout.slice(-6000) + tested.stderr.slice(-3000)).toBe(0);
